@@ -1,0 +1,17 @@
+// Package mapping turns what Chrome reports into the protocol's answers.
+//
+// It owns the element model of PROTOCOL.md section 5 (roles, states,
+// pruning, budgets), the ids of 5.2 and the location arithmetic of
+// section 6. It is pure: it makes no CDP calls and keeps no connection.
+// Its input is data (accessibility nodes exactly as Chrome's
+// Accessibility domain returns them, plus what the cdp package learned
+// about windows, tabs, focus and the pointer); its output is values that
+// marshal to the wire format. It must not import the cdp or mcp packages.
+//
+// The tree of a browser (5.5) is built by [Build]:
+//
+//	root := mapping.Build(browser, ids, mapping.DefaultBudget)
+//
+// It is tested on accessibility trees recorded from Chromium, kept in
+// testdata/, against golden output.
+package mapping

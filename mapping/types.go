@@ -1,0 +1,147 @@
+package mapping
+
+import (
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+)
+
+// Protocol is the version of the protocol this package builds answers for.
+const Protocol = "0.2.0"
+
+// Current is the answer of the current operation (section 4.1): exactly
+// these three fields.
+type Current struct {
+	Protocol string   `json:"protocol"`
+	Instance string   `json:"instance"`
+	Root     *Element `json:"root"`
+}
+
+// Element is one element of the answer (5.1). Empty fields are omitted.
+type Element struct {
+	ID          string     `json:"id"`
+	Role        string     `json:"role"`
+	Title       string     `json:"title,omitempty"`
+	Value       string     `json:"value,omitempty"`
+	Description string     `json:"description,omitempty"`
+	URL         string     `json:"url,omitempty"`
+	Level       int        `json:"level,omitempty"`
+	States      []string   `json:"states,omitempty"`
+	Omitted     int        `json:"omitted,omitempty"`
+	Children    []*Element `json:"children,omitempty"`
+}
+
+// Location is the answer of the locate operation (section 6).
+type Location struct {
+	State   string `json:"state"`
+	Frame   *Rect  `json:"frame,omitempty"`
+	Visible *Rect  `json:"visible,omitempty"`
+}
+
+// Location states.
+const (
+	OnScreen  = "onscreen"
+	OffScreen = "offscreen"
+	Gone      = "gone"
+)
+
+// Rect is a rectangle in screen points.
+type Rect struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Browser is what the cdp package gathered about the browser for one read
+// of current: its windows, their tabs, and the content of each window's
+// active tab.
+type Browser struct {
+	// Product is the browser's name as a person knows it ("Chromium",
+	// "Google Chrome"); it becomes the root's title.
+	Product string
+	// Windows in the browser's order. The focused window carries Focused.
+	Windows []*Window
+}
+
+// Window is one browser window.
+type Window struct {
+	// Key is the provider's number for this window (never reused in a run).
+	Key       uint64
+	Minimized bool
+	// Focused marks the one window on the focus path.
+	Focused bool
+	// Tabs are the window's page tabs in tab-strip order.
+	Tabs []*Tab
+}
+
+// Tab is one page tab.
+type Tab struct {
+	// Key is the provider's number for this tab (never reused in a run).
+	Key    uint64
+	Title  string
+	URL    string
+	Active bool
+	// Doc is the content of the active tab; nil for background tabs.
+	Doc *Frame
+}
+
+// Frame is one document's accessibility tree, with the documents of its
+// iframes.
+type Frame struct {
+	// Doc is the provider's number for this document (a frame with a given
+	// loader: a navigation makes a new document). Never reused in a run.
+	Doc uint64
+	// URL of the document.
+	URL string
+	// Nodes is the document's accessibility tree exactly as
+	// Accessibility.getFullAXTree returned it (the root first).
+	Nodes []*accessibility.Node
+	// Frames holds the child documents, keyed by the backend DOM node id of
+	// the <iframe> (or <frame>, <object>) element that owns each.
+	Frames map[cdp.BackendNodeID]*Frame
+	// HasFocus marks the frames on the focus path: this document holds the
+	// keyboard focus or contains the frame that does.
+	HasFocus bool
+	// Pointer marks the one document the mouse pointer is in (the deepest
+	// frame under it). It is false everywhere when the provider has not
+	// seen the pointer.
+	Pointer bool
+	// Hover is, in the document that has the pointer, the chain of hovered
+	// DOM elements, deepest first. The hovered element is the first of them
+	// that is reported, or an ancestor of it; the Document itself when none.
+	Hover []cdp.BackendNodeID
+}
+
+// App is what the descriptor says of the browser (section 8).
+type App struct {
+	Title   string `json:"title"`
+	Bundle  string `json:"bundle,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// ProviderInfo names the provider in the descriptor.
+type ProviderInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Descriptor is the answer of uicontext://descriptor (section 8).
+type Descriptor struct {
+	Protocol   string       `json:"protocol"`
+	App        App          `json:"app"`
+	Provider   ProviderInfo `json:"provider"`
+	Operations []string     `json:"operations"`
+}
+
+// Budget holds the limits of 5.6.
+type Budget struct {
+	// MaxText is the most characters of one string; a cut string ends in "…".
+	MaxText int
+	// MaxElements is the most elements of one answer.
+	MaxElements int
+	// MaxBytes is the most bytes of one answer's JSON.
+	MaxBytes int
+}
+
+// DefaultBudget is the budget of 5.6.
+var DefaultBudget = Budget{MaxText: 4096, MaxElements: 50000, MaxBytes: 8 << 20}
