@@ -3,54 +3,212 @@ package cdp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // Options configure a Provider.
 type Options struct {
-	// Connect is the browser's debugging address: http://host:port or a
-	// ws:// URL of the browser endpoint.
+	// Connect is the browser's debugging address: http://host:port,
+	// host:port, or the ws:// URL of the browser endpoint.
 	Connect string
 	// AllowRemote permits a Connect address that is not on loopback.
 	AllowRemote bool
 	// BundleID overrides the bundle identifier derived from the product.
 	BundleID string
-	// Budget bounds every answer (5.6).
+	// Budget bounds every answer (5.6); zero fields take the defaults.
 	Budget mapping.Budget
 	// Logger receives diagnostics; nil means slog.Default().
 	Logger *slog.Logger
 }
 
+// readTimeout bounds one read of the browser.
+const readTimeout = 20 * time.Second
+
 // Provider reads a browser for the protocol. It connects lazily on the
-// first read and reconnects after the browser goes away. It is safe for
-// concurrent use.
+// first read and reconnects after the browser goes away; ids issued before
+// a reconnect answer gone. It is safe for concurrent use: reads are
+// serialised.
 type Provider struct {
 	opts Options
+	ep   endpoint
 	ids  *mapping.IDs
+	log  *slog.Logger
+
+	mu    sync.Mutex // serialises reads; guards the fields below
+	conn  *conn
+	state *connState // what this connection has learned; nil when not connected
+	keys  counter    // numbers of windows, tabs and documents; never reset
 }
+
+// connState is what the provider knows while one connection lasts. A new
+// connection starts it anew, so nothing of a previous browser survives.
+type connState struct {
+	sessions   map[target.ID]*session // attached flat sessions by target
+	product    string                 // "Chromium", "Google Chrome", …
+	version    string                 // "156.0.8078.108"
+	windows    map[int64]uint64       // browser window id -> key
+	tabs       map[target.ID]uint64   // page target -> key
+	docs       map[docKey]uint64      // document -> number
+	docInfo    map[uint64]*docInfo    // number -> what locate needs
+	lastActive map[int64]target.ID    // window id -> active tab last seen
+}
+
+// counter hands out numbers that are never reused in a run.
+type counter struct{ n uint64 }
+
+func (c *counter) next() uint64 { c.n++; return c.n }
 
 // NewProvider returns a provider for the browser at opts.Connect. It
 // checks the address (loopback unless AllowRemote) but does not connect.
 func NewProvider(opts Options) (*Provider, error) {
-	return &Provider{opts: opts, ids: mapping.NewIDs()}, nil
+	ep, err := parseEndpoint(opts.Connect, opts.AllowRemote)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Budget.MaxText <= 0 {
+		opts.Budget.MaxText = mapping.DefaultBudget.MaxText
+	}
+	if opts.Budget.MaxElements <= 0 {
+		opts.Budget.MaxElements = mapping.DefaultBudget.MaxElements
+	}
+	if opts.Budget.MaxBytes <= 0 {
+		opts.Budget.MaxBytes = mapping.DefaultBudget.MaxBytes
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log}, nil
 }
+
+// Instance returns the instance string of this run.
+func (p *Provider) Instance() string { return p.ids.Instance() }
 
 // Current reads what the user has open now.
 func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
-	return nil, errors.New("cdp: not implemented yet")
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, err := p.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b, err := p.gather(ctx, c)
+	if err != nil {
+		return nil, p.failure("read the browser's windows and pages", err)
+	}
+	root := mapping.Build(b, p.ids, p.opts.Budget)
+	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }
 
 // Locate says where the element with the id is.
 func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, error) {
-	return nil, errors.New("cdp: not implemented yet")
+	ref, err := p.ids.Parse(id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, err := p.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := p.locate(ctx, c, ref)
+	if err != nil && !errors.Is(err, mapping.ErrCannotPlace) {
+		return nil, p.failure("locate the element", err)
+	}
+	return loc, err
 }
 
 // App describes the browser for the descriptor.
 func (p *Provider) App(ctx context.Context) (mapping.App, error) {
-	return mapping.App{}, errors.New("cdp: not implemented yet")
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, err := p.connect(ctx); err != nil {
+		return mapping.App{}, err
+	}
+	bundle := p.opts.BundleID
+	if bundle == "" {
+		bundle = mapping.BundleFor(p.state.product)
+	}
+	return mapping.App{Title: p.state.product, Bundle: bundle, Version: p.state.version}, nil
 }
 
-// Close disconnects from the browser. It does not close the browser.
-func (p *Provider) Close() error { return nil }
+// Close disconnects from the browser. It does not close the browser, and
+// leaves the user's tabs as they were.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn != nil {
+		p.conn.close()
+		p.conn, p.state = nil, nil
+	}
+	return nil
+}
+
+// connect returns the live connection, dialling a new one when there is
+// none or the last one ended. Called with p.mu held.
+func (p *Provider) connect(ctx context.Context) (*conn, error) {
+	if p.conn != nil && p.conn.alive() {
+		return p.conn, nil
+	}
+	if p.conn != nil {
+		p.log.Warn("lost the browser; reconnecting", "err", p.conn.cause())
+		p.conn.close()
+		p.conn, p.state = nil, nil
+	}
+	ws, err := p.ep.wsURL(ctx)
+	if err != nil {
+		return nil, p.unreachable(err)
+	}
+	c, err := dial(ctx, ws)
+	if err != nil {
+		return nil, p.unreachable(err)
+	}
+	st := &connState{
+		sessions:   make(map[target.ID]*session),
+		windows:    make(map[int64]uint64),
+		tabs:       make(map[target.ID]uint64),
+		docs:       make(map[docKey]uint64),
+		docInfo:    make(map[uint64]*docInfo),
+		lastActive: make(map[int64]target.ID),
+	}
+	if err := p.identify(ctx, c, st); err != nil {
+		c.close()
+		return nil, p.unreachable(err)
+	}
+	p.conn, p.state = c, st
+	p.log.Info("connected to the browser", "product", st.product, "version", st.version)
+	return c, nil
+}
+
+// howToStart is the advice every connection error ends with.
+const howToStart = "start Chrome or Chromium with a debugging port, for example " +
+	"`chromium --remote-debugging-port=9222 --user-data-dir=$(mktemp -d)`, " +
+	"and connect with --connect http://127.0.0.1:9222, or let cdpprovider start one with --launch"
+
+// unreachable wraps a failure to reach the browser with what to do.
+func (p *Provider) unreachable(err error) error {
+	return fmt.Errorf("cannot reach the browser at %s: %v; %s", p.opts.Connect, err, howToStart)
+}
+
+// failure wraps an error of a read; when the connection has gone it says
+// the browser went away and how to bring it back.
+func (p *Provider) failure(what string, err error) error {
+	if p.conn != nil && !p.conn.alive() {
+		return fmt.Errorf("the browser at %s went away while trying to %s: %v; %s", p.opts.Connect, what, err, howToStart)
+	}
+	return fmt.Errorf("could not %s: %w", what, err)
+}

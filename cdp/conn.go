@@ -1,0 +1,300 @@
+package cdp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/chromedp/cdproto"
+	cdpt "github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+)
+
+// errConnClosed is the error of a call on a connection that has ended.
+var errConnClosed = errors.New("the connection to the browser is closed")
+
+// errDetached is the error of a call whose session was detached (its tab or
+// frame went away) before the answer came.
+var errDetached = errors.New("the target was detached")
+
+// conn is one websocket connection to a browser, multiplexing the browser
+// session and any number of flat target sessions (Target.attachToTarget
+// with flatten). chromedp's own Browser routes only the sessions it
+// created; this layer lets the typed cdp.Call of cdproto work on any
+// session without chromedp enabling domains or running script in the
+// user's pages.
+type conn struct {
+	tr   *remote.Conn
+	next atomic.Int64
+
+	mu      sync.Mutex
+	pending map[int64]pendingCall      // guarded by mu
+	subs    map[subKey][]*subscription // guarded by mu
+	err     error                      // why the connection ended; guarded by mu
+	closed  bool                       // the read loop has failed every call; guarded by mu
+
+	done chan struct{} // closed when the read loop ends
+}
+
+type pendingCall struct {
+	session target.SessionID
+	reply   chan *cdproto.Message
+}
+
+type subKey struct {
+	session target.SessionID
+	method  string
+}
+
+// dial opens a connection to the browser endpoint at wsURL.
+func dial(ctx context.Context, wsURL string) (*conn, error) {
+	tr, err := remote.DialContext(ctx, wsURL)
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{
+		tr:      tr,
+		pending: make(map[int64]pendingCall),
+		subs:    make(map[subKey][]*subscription),
+		done:    make(chan struct{}),
+	}
+	go c.read()
+	return c, nil
+}
+
+// browser returns the session of the browser itself.
+func (c *conn) browser() *session { return &session{c: c} }
+
+// session returns the flat session with the id.
+func (c *conn) session(id target.SessionID) *session { return &session{c: c, id: id} }
+
+// close ends the connection; pending calls fail.
+func (c *conn) close() {
+	c.tr.Close()
+	<-c.done
+}
+
+// alive reports whether the connection still reads.
+func (c *conn) alive() bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+		return true
+	}
+}
+
+func (c *conn) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// cause returns why the connection ended.
+func (c *conn) cause() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		return errConnClosed
+	}
+	return fmt.Errorf("%w: %w", errConnClosed, c.err)
+}
+
+func (c *conn) read() {
+	defer close(c.done)
+	for {
+		msg := new(cdproto.Message)
+		if err := c.tr.Read(context.Background(), msg); err != nil {
+			c.mu.Lock()
+			c.err = err
+			c.closed = true
+			for id, p := range c.pending {
+				close(p.reply)
+				delete(c.pending, id)
+			}
+			for k, subs := range c.subs {
+				for _, s := range subs {
+					s.stop()
+				}
+				delete(c.subs, k)
+			}
+			c.mu.Unlock()
+			return
+		}
+		switch {
+		case msg.ID != 0:
+			c.mu.Lock()
+			p, ok := c.pending[msg.ID]
+			delete(c.pending, msg.ID)
+			c.mu.Unlock()
+			if ok {
+				p.reply <- msg
+			}
+		case msg.Method != "":
+			if msg.Method == cdproto.MethodType(target.DetachedFromTarget.Method) {
+				c.detached(msg.Params)
+			}
+			c.mu.Lock()
+			for _, s := range c.subs[subKey{msg.SessionID, string(msg.Method)}] {
+				s.push(msg.Params)
+			}
+			c.mu.Unlock()
+		}
+	}
+}
+
+// detached fails the calls still waiting on a session that went away.
+func (c *conn) detached(params jsonv2.Value) {
+	var ev target.EventDetachedFromTarget
+	if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, p := range c.pending {
+		if p.session == ev.SessionID {
+			close(p.reply)
+			delete(c.pending, id)
+		}
+	}
+}
+
+// session is one CDP session on a conn. It implements cdp.Session of
+// cdproto, so the generated commands run on it with cdp.Call.
+type session struct {
+	c  *conn
+	id target.SessionID
+}
+
+var _ cdpt.Session = (*session)(nil)
+
+// Call sends the command and waits for its answer.
+func (s *session) Call(ctx context.Context, method string, params, res any) error {
+	var buf jsonv2.Value
+	if params != nil {
+		b, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
+		if err != nil {
+			return err
+		}
+		buf = b
+	}
+	id := s.c.next.Add(1)
+	reply := make(chan *cdproto.Message, 1)
+	s.c.mu.Lock()
+	if s.c.closed {
+		s.c.mu.Unlock()
+		return s.c.cause()
+	}
+	s.c.pending[id] = pendingCall{session: s.id, reply: reply}
+	s.c.mu.Unlock()
+	msg := &cdproto.Message{ID: id, SessionID: s.id, Method: cdproto.MethodType(method), Params: buf}
+	if err := s.c.tr.Write(ctx, msg); err != nil {
+		s.forget(id)
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case <-ctx.Done():
+		s.forget(id)
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	case m, ok := <-reply:
+		switch {
+		case !ok && s.c.isClosed():
+			return fmt.Errorf("%s: %w", method, s.c.cause())
+		case !ok:
+			return fmt.Errorf("%s: %w", method, errDetached)
+		case m.Error != nil:
+			return fmt.Errorf("%s: %w", method, m.Error)
+		case res != nil:
+			return jsonv2.Unmarshal(m.Result, res, chromedp.DefaultUnmarshalOptions)
+		}
+		return nil
+	}
+}
+
+func (s *session) forget(id int64) {
+	s.c.mu.Lock()
+	delete(s.c.pending, id)
+	s.c.mu.Unlock()
+}
+
+// Subscribe buffers the session's events of the method, without limit, from
+// the moment it returns.
+func (s *session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+	sub := newSubscription()
+	k := subKey{s.id, method}
+	s.c.mu.Lock()
+	if !s.c.closed {
+		s.c.subs[k] = append(s.c.subs[k], sub)
+	} else {
+		sub.stop()
+	}
+	s.c.mu.Unlock()
+	return sub.out, func() {
+		s.c.mu.Lock()
+		subs := s.c.subs[k]
+		for i, x := range subs {
+			if x == sub {
+				s.c.subs[k] = append(subs[:i:i], subs[i+1:]...)
+				break
+			}
+		}
+		s.c.mu.Unlock()
+		sub.stop()
+	}
+}
+
+// subscription is an unbounded queue of events feeding a channel, so the
+// read loop never blocks on a slow reader.
+type subscription struct {
+	out  chan jsonv2.Value
+	mu   sync.Mutex
+	q    []jsonv2.Value
+	wake chan struct{}
+	once sync.Once
+	done chan struct{}
+}
+
+func newSubscription() *subscription {
+	s := &subscription{out: make(chan jsonv2.Value), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go s.pump()
+	return s
+}
+
+func (s *subscription) push(v jsonv2.Value) {
+	s.mu.Lock()
+	s.q = append(s.q, v)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (s *subscription) stop() { s.once.Do(func() { close(s.done) }) }
+
+func (s *subscription) pump() {
+	defer close(s.out)
+	for {
+		s.mu.Lock()
+		q := s.q
+		s.q = nil
+		s.mu.Unlock()
+		for _, v := range q {
+			select {
+			case s.out <- v:
+			case <-s.done:
+				return
+			}
+		}
+		select {
+		case <-s.wake:
+		case <-s.done:
+			return
+		}
+	}
+}

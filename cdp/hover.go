@@ -1,0 +1,121 @@
+package cdp
+
+import (
+	"context"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// hoverScript returns the chain of hovered elements of a document, deepest
+// first, through open shadow roots. `:is(*):hover` because bare `:hover`
+// matches nothing in quirks mode. It only reads.
+const hoverScript = `(() => {
+  const last = (root) => { const l = root.querySelectorAll(':is(*):hover'); return l.length ? l[l.length - 1] : null; };
+  let el = last(document);
+  while (el && el.shadowRoot) { const inner = last(el.shadowRoot); if (!inner) break; el = inner; }
+  const chain = [];
+  for (let n = el; n && chain.length < 16; ) {
+    chain.push(n);
+    const up = n.parentNode;
+    n = up instanceof ShadowRoot ? up.host : (up instanceof Element ? up : null);
+  }
+  return chain;
+})()`
+
+// pointerScript installs, once per document, a passive listener in the
+// isolated world that notes when the pointer last moved in this document,
+// and returns that time (0 when it has not moved here since). The listener
+// never changes the page or the event.
+const pointerScript = `(() => {
+  if (!globalThis.__cdpproviderPointer) {
+    globalThis.__cdpproviderPointer = { t: 0 };
+    addEventListener('mousemove', (e) => { globalThis.__cdpproviderPointer.t = performance.timeOrigin + e.timeStamp; }, { capture: true, passive: true });
+  }
+  return globalThis.__cdpproviderPointer.t;
+})()`
+
+// hoverGroup is the object group of the remote objects hover makes.
+const hoverGroup = "cdpprovider-hover"
+
+// findPointer finds the document the pointer is in within the tab whose
+// top document is top, and records there the chain of hovered elements.
+// It reports whether the pointer was found.
+//
+// Chrome leaves a stale :hover behind in a frame the pointer left across
+// a process boundary, in the parent as well as in the child. So the
+// document the pointer is in is the one whose listener saw it move last;
+// until a listener has seen it move (the first read of a page), the
+// provider goes down from the top through hovered <iframe> elements.
+func (p *Provider) findPointer(ctx context.Context, top *doc) bool {
+	var last *doc
+	var lastT float64
+	var visit func(d *doc)
+	visit = func(d *doc) {
+		var t float64
+		if evalIn(ctx, d.sess, d.frameID, pointerScript, &t) == nil && t > lastT {
+			last, lastT = d, t
+		}
+		for _, ch := range d.children {
+			visit(ch)
+		}
+	}
+	visit(top)
+	if last != nil {
+		if !p.hoverIn(ctx, last, false) {
+			last.frame.Pointer = true
+		}
+		return true
+	}
+	return p.hoverIn(ctx, top, true)
+}
+
+// hoverIn records the hovered elements of d and reports whether any is.
+// With descend, a hovered <iframe> leads into its document.
+func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
+	defer cdp.Call(ctx, d.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: hoverGroup})
+	arr, err := evalObject(ctx, d.sess, d.frameID, hoverScript, hoverGroup, false)
+	if err != nil || arr.ObjectID == "" {
+		return false
+	}
+	props, err := cdp.Call(ctx, d.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return false
+	}
+	var elems []runtime.RemoteObjectID
+	for _, pr := range props.Result {
+		if pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
+			elems = append(elems, pr.Value.ObjectID)
+		}
+	}
+	if len(elems) == 0 {
+		return false
+	}
+	inAX := map[cdp.BackendNodeID]bool{}
+	for _, n := range d.frame.Nodes {
+		if n.BackendDOMNodeID != 0 {
+			inAX[n.BackendDOMNodeID] = true
+		}
+	}
+	var chain []cdp.BackendNodeID
+	for i, obj := range elems {
+		n, err := cdp.Call(ctx, d.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj})
+		if err != nil || n.Node == nil {
+			continue
+		}
+		if child := d.children[n.Node.BackendNodeID]; i == 0 && descend && child != nil {
+			if !p.hoverIn(ctx, child, true) {
+				child.frame.Pointer = true // over the frame, nothing inside hovered
+			}
+			return true
+		}
+		chain = append(chain, n.Node.BackendNodeID)
+		if inAX[n.Node.BackendNodeID] {
+			break
+		}
+	}
+	d.frame.Pointer = true
+	d.frame.Hover = chain
+	return true
+}

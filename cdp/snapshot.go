@@ -1,0 +1,350 @@
+package cdp
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// identify learns the browser's product name and version.
+func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
+	v, err := cdp.Call(ctx, c.browser(), browser.GetVersion, cdp.Empty{})
+	if err != nil {
+		return err
+	}
+	name, ver, _ := strings.Cut(v.Product, "/")
+	st.version = ver
+	st.product = productName(name, v.UserAgent, nil)
+	// The brands a page sees tell Chrome from Chromium, Edge and Brave,
+	// which the product string does not.
+	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return err
+	}
+	for _, ti := range infos.TargetInfos {
+		if !isPage(ti) {
+			continue
+		}
+		s, err := p.attach(ctx, c, st, ti.TargetID)
+		if err != nil {
+			continue
+		}
+		var brands []struct{ Brand string }
+		if evalIn(ctx, s, cdp.FrameID(ti.TargetID), `navigator.userAgentData ? navigator.userAgentData.brands : []`, &brands) == nil {
+			names := make([]string, len(brands))
+			for i, b := range brands {
+				names[i] = b.Brand
+			}
+			st.product = productName(name, v.UserAgent, names)
+			break
+		}
+	}
+	return nil
+}
+
+// productName names the browser as a person knows it.
+func productName(product, userAgent string, brands []string) string {
+	for _, want := range []string{"Google Chrome", "Microsoft Edge", "Brave", "Opera", "Vivaldi"} {
+		if slices.Contains(brands, want) {
+			return want
+		}
+	}
+	switch {
+	case strings.Contains(userAgent, " Edg/"):
+		return "Microsoft Edge"
+	case strings.Contains(userAgent, " OPR/"):
+		return "Opera"
+	case slices.Contains(brands, "Chromium"):
+		return "Chromium"
+	case strings.Contains(product, "Chrome"):
+		return "Chromium"
+	}
+	return cmp.Or(product, "Chromium")
+}
+
+// isPage reports whether a target is a tab a person sees: a page, not
+// DevTools, not browser UI, not a worker.
+func isPage(ti *target.Info) bool {
+	return ti.Type == "page" && !strings.HasPrefix(ti.URL, "devtools://")
+}
+
+// attach returns the flat session of a target, attaching once per
+// connection.
+func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target.ID) (*session, error) {
+	if s, ok := st.sessions[id]; ok {
+		return s, nil
+	}
+	r, err := cdp.Call(ctx, c.browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	if err != nil {
+		return nil, err
+	}
+	s := c.session(r.SessionID)
+	st.sessions[id] = s
+	return s, nil
+}
+
+// tabState is what one page tab says of itself.
+type tabState struct {
+	info     *target.Info
+	sess     *session
+	window   int64
+	bounds   *browser.Bounds
+	visible  bool
+	hasFocus bool
+	err      error
+}
+
+// gather reads the windows, their tabs and the active tabs' documents.
+func (p *Provider) gather(ctx context.Context, c *conn) (*mapping.Browser, error) {
+	st := p.state
+	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return nil, err
+	}
+	live := make(map[target.ID]*target.Info, len(infos.TargetInfos))
+	var pages []*tabState
+	for _, ti := range infos.TargetInfos {
+		live[ti.TargetID] = ti
+		if isPage(ti) {
+			pages = append(pages, &tabState{info: ti})
+		}
+	}
+	p.forgetDead(st, live)
+
+	// Attach serially (it touches the session map), then ask every tab
+	// about itself in parallel: each answer is a round trip or two.
+	for _, t := range pages {
+		t.sess, t.err = p.attach(ctx, c, st, t.info.TargetID)
+	}
+	var wg sync.WaitGroup
+	for _, t := range pages {
+		if t.err != nil {
+			continue
+		}
+		wg.Go(func() { t.err = readTabState(ctx, c, t) })
+	}
+	wg.Wait()
+
+	recent := p.recency(ctx)
+	byWindow := map[int64][]*tabState{}
+	var windowIDs []int64
+	for _, t := range pages {
+		if t.err != nil {
+			p.log.Debug("skipping a tab that did not answer", "url", t.info.URL, "err", t.err)
+			continue
+		}
+		if _, ok := byWindow[t.window]; !ok {
+			windowIDs = append(windowIDs, t.window)
+		}
+		byWindow[t.window] = append(byWindow[t.window], t)
+	}
+	slices.Sort(windowIDs)
+
+	b := &mapping.Browser{Product: st.product}
+	type win struct {
+		w      *mapping.Window
+		active *tabState
+	}
+	var wins []win
+	for _, wid := range windowIDs {
+		tabs := byWindow[wid]
+		w := &mapping.Window{Key: keyOf(st.windows, wid, &p.keys)}
+		w.Minimized = tabs[0].bounds != nil && tabs[0].bounds.WindowState == browser.WindowStateMinimized
+		active := pickActive(tabs, recent, st.lastActive[wid])
+		if active != nil {
+			st.lastActive[wid] = active.info.TargetID
+		}
+		for _, t := range tabs {
+			w.Tabs = append(w.Tabs, &mapping.Tab{
+				Key:    keyOf(st.tabs, t.info.TargetID, &p.keys),
+				Title:  t.info.Title,
+				URL:    t.info.URL,
+				Active: t == active,
+			})
+		}
+		b.Windows = append(b.Windows, w)
+		wins = append(wins, win{w, active})
+	}
+
+	// The focused window: the one whose visible page has focus; when
+	// several claim it (headless), the most recently activated.
+	var focused *win
+	for i := range wins {
+		a := wins[i].active
+		if a == nil || wins[i].w.Minimized || !a.visible || !a.hasFocus {
+			continue
+		}
+		if focused == nil || recent(a.info.TargetID) < recent(focused.active.info.TargetID) {
+			focused = &wins[i]
+		}
+	}
+	if focused == nil {
+		for i := range wins {
+			if focused == nil || (wins[i].active != nil && (focused.active == nil || recent(wins[i].active.info.TargetID) < recent(focused.active.info.TargetID))) {
+				focused = &wins[i]
+			}
+		}
+	}
+	if focused != nil {
+		focused.w.Focused = true
+	}
+
+	// The content of each window's active tab.
+	var pointerFound bool
+	order := slices.Clone(wins)
+	slices.SortStableFunc(order, func(a, b win) int { // the focused window first, for the pointer
+		return cmp.Compare(boolInt(!a.w.Focused), boolInt(!b.w.Focused))
+	})
+	for _, w := range order {
+		a := w.active
+		if a == nil || w.w.Minimized {
+			continue
+		}
+		doc, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live)
+		if err != nil {
+			p.log.Debug("could not read a tab's document", "url", a.info.URL, "err", err)
+			continue
+		}
+		if w.w.Focused {
+			markFocus(doc, true)
+		}
+		if !pointerFound {
+			pointerFound = p.findPointer(ctx, doc)
+		}
+		for _, t := range w.w.Tabs {
+			if t.Active {
+				t.Doc = doc.frame
+			}
+		}
+	}
+	return b, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// readTabState asks a tab for its window and whether it is visible and
+// focused.
+func readTabState(ctx context.Context, c *conn, t *tabState) error {
+	w, err := cdp.Call(ctx, c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
+	if err != nil {
+		return err
+	}
+	t.window, t.bounds = int64(w.WindowID), w.Bounds
+	var s struct {
+		Visible, Focus bool
+	}
+	err = evalIn(ctx, t.sess, cdp.FrameID(t.info.TargetID),
+		`({Visible: document.visibilityState === "visible", Focus: document.hasFocus()})`, &s)
+	t.visible, t.hasFocus = s.Visible, s.Focus
+	return err
+}
+
+// pickActive chooses the active tab of a window: the visible one (the most
+// recently activated if several claim it), else the one last known.
+func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID) *tabState {
+	var best *tabState
+	for _, t := range tabs {
+		if t.visible && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
+			best = t
+		}
+	}
+	if best != nil {
+		return best
+	}
+	for _, t := range tabs {
+		if t.info.TargetID == last {
+			return t
+		}
+	}
+	return nil
+}
+
+// recency returns the rank of each target in /json/list, which lists the
+// most recently activated target first (observed, not documented). Targets
+// it does not list rank last.
+func (p *Provider) recency(ctx context.Context) func(target.ID) int {
+	var list []struct {
+		ID string `json:"id"`
+	}
+	rank := map[target.ID]int{}
+	if err := p.ep.getJSON(ctx, "/json/list", &list); err == nil {
+		for i, t := range list {
+			rank[target.ID(t.ID)] = i
+		}
+	}
+	return func(id target.ID) int {
+		if r, ok := rank[id]; ok {
+			return r
+		}
+		return len(rank)
+	}
+}
+
+// keyOf returns the number of a thing, handing out a new one the first
+// time it is seen.
+func keyOf[K comparable](m map[K]uint64, k K, c *counter) uint64 {
+	if n, ok := m[k]; ok {
+		return n
+	}
+	n := c.next()
+	m[k] = n
+	return n
+}
+
+// forgetDead drops what the provider knew of targets that are gone, so its
+// memory is bounded by what is alive. Ids of what was dropped answer gone.
+func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
+	for id := range st.sessions {
+		if live[id] == nil {
+			delete(st.sessions, id)
+		}
+	}
+	for id := range st.tabs {
+		if live[id] == nil {
+			delete(st.tabs, id)
+		}
+	}
+	for k, n := range st.docs {
+		if live[k.target] == nil {
+			delete(st.docs, k)
+			delete(st.docInfo, n)
+		}
+	}
+}
+
+// axRole returns the role name of an accessibility node.
+func axRole(n *accessibility.Node) string {
+	if n.Role == nil {
+		return ""
+	}
+	var s string
+	json.Unmarshal(n.Role.Value, &s)
+	return s
+}
+
+// axBool reports whether a boolean property of the node is true.
+func axBool(n *accessibility.Node, name accessibility.PropertyName) bool {
+	for _, pr := range n.Properties {
+		if pr.Name == name && pr.Value != nil {
+			return string(pr.Value.Value) == "true"
+		}
+	}
+	return false
+}
+
+func ptr[T any](v T) *T { return &v }
