@@ -29,7 +29,7 @@ var errDetached = errors.New("the target was detached")
 // session without chromedp enabling domains or running script in the
 // user's pages.
 type conn struct {
-	tr   *remote.Conn
+	tr   chromedp.Transport
 	next atomic.Int64
 
 	mu      sync.Mutex
@@ -57,6 +57,11 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newConn(tr), nil
+}
+
+// newConn starts reading a transport.
+func newConn(tr chromedp.Transport) *conn {
 	c := &conn{
 		tr:      tr,
 		pending: make(map[int64]pendingCall),
@@ -64,7 +69,7 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 		done:    make(chan struct{}),
 	}
 	go c.read()
-	return c, nil
+	return c
 }
 
 // browser returns the session of the browser itself.

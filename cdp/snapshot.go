@@ -177,26 +177,23 @@ func (p *Provider) gather(ctx context.Context, c *conn) (*mapping.Browser, error
 	}
 
 	// The focused window: the one whose visible page has focus; when
-	// several claim it (headless), the most recently activated.
-	var focused *win
-	for i := range wins {
-		a := wins[i].active
-		if a == nil || wins[i].w.Minimized || !a.visible || !a.hasFocus {
-			continue
-		}
-		if focused == nil || recent(a.info.TargetID) < recent(focused.active.info.TargetID) {
-			focused = &wins[i]
-		}
-	}
-	if focused == nil {
-		for i := range wins {
-			if focused == nil || (wins[i].active != nil && (focused.active == nil || recent(wins[i].active.info.TargetID) < recent(focused.active.info.TargetID))) {
-				focused = &wins[i]
+	// several claim it (headless), the most recently activated; when none
+	// does, the most recently activated window that shows a page.
+	best, bestScore := -1, [2]int{}
+	for i, w := range wins {
+		score := [2]int{0, -len(pages) - 1}
+		if a := w.active; a != nil && !w.w.Minimized {
+			score = [2]int{1, -recent(a.info.TargetID)}
+			if a.visible && a.hasFocus {
+				score[0] = 2
 			}
 		}
+		if best < 0 || score[0] > bestScore[0] || (score[0] == bestScore[0] && score[1] > bestScore[1]) {
+			best, bestScore = i, score
+		}
 	}
-	if focused != nil {
-		focused.w.Focused = true
+	if best >= 0 {
+		wins[best].w.Focused = true
 	}
 
 	// The content of each window's active tab.

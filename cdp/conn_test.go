@@ -1,0 +1,165 @@
+package cdp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto"
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+)
+
+// fakeTransport is a browser on the other end of a conn: the test reads
+// what the conn wrote and writes what the browser says.
+type fakeTransport struct {
+	in     chan *cdproto.Message // browser -> conn
+	out    chan *cdproto.Message // conn -> browser
+	closed chan struct{}
+}
+
+func newFakeTransport() *fakeTransport {
+	return &fakeTransport{in: make(chan *cdproto.Message, 16), out: make(chan *cdproto.Message, 16), closed: make(chan struct{})}
+}
+
+func (f *fakeTransport) Read(_ context.Context, m *cdproto.Message) error {
+	select {
+	case msg := <-f.in:
+		*m = *msg
+		return nil
+	case <-f.closed:
+		return io.EOF
+	}
+}
+
+func (f *fakeTransport) Write(_ context.Context, m *cdproto.Message) error {
+	f.out <- m
+	return nil
+}
+
+func (f *fakeTransport) Close() error {
+	select {
+	case <-f.closed:
+	default:
+		close(f.closed)
+	}
+	return nil
+}
+
+func TestConnRoutesRepliesBySession(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+
+	done := make(chan error, 1)
+	go func() {
+		r, err := cdp.Call(ctx, c.session("S1"), target.GetTargets, target.GetTargetsParams{})
+		if err == nil && (len(r.TargetInfos) != 1 || r.TargetInfos[0].TargetID != "T1") {
+			err = errors.New("wrong result")
+		}
+		done <- err
+	}()
+	req := <-tr.out
+	if req.SessionID != "S1" || req.Method != "Target.getTargets" {
+		t.Fatalf("sent %+v, want Target.getTargets on session S1", req)
+	}
+	tr.in <- &cdproto.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[{"targetId":"T1","type":"page","title":"","url":"","attached":true,"canAccessOpener":false}]}`)}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConnBrowserErrorIsReturned(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+		done <- err
+	}()
+	req := <-tr.out
+	tr.in <- &cdproto.Message{ID: req.ID, Error: &cdproto.Error{Code: -32000, Message: "No target with given id found"}}
+	err := <-done
+	var ce *cdproto.Error
+	if !errors.As(err, &ce) || ce.Message != "No target with given id found" {
+		t.Fatalf("got %v, want the browser's error", err)
+	}
+}
+
+func TestConnDetachFailsPendingCallsOfThatSession(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := cdp.Call(ctx, c.session("S9"), target.GetTargets, target.GetTargetsParams{})
+		done <- err
+	}()
+	<-tr.out
+	tr.in <- &cdproto.Message{Method: "Target.detachedFromTarget", Params: jsonv2.Value(`{"sessionId":"S9"}`)}
+	if err := <-done; !errors.Is(err, errDetached) {
+		t.Fatalf("got %v, want errDetached", err)
+	}
+	if !c.alive() {
+		t.Fatal("a detached session ended the connection")
+	}
+}
+
+func TestConnLossFailsCallsAndSaysWhy(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+		done <- err
+	}()
+	<-tr.out
+	tr.Close()
+	if err := <-done; !errors.Is(err, errConnClosed) {
+		t.Fatalf("got %v, want errConnClosed", err)
+	}
+	<-c.done
+	if _, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{}); !errors.Is(err, errConnClosed) {
+		t.Fatalf("call after loss: got %v, want errConnClosed", err)
+	}
+}
+
+func TestConnEventsReachTheirSessionOnly(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	mine, stop := c.session("A").Subscribe("Page.loadEventFired")
+	defer stop()
+	other, stopOther := c.session("B").Subscribe("Page.loadEventFired")
+	defer stopOther()
+	tr.in <- &cdproto.Message{SessionID: "B", Method: "Page.loadEventFired", Params: jsonv2.Value(`{"timestamp":1}`)}
+	tr.in <- &cdproto.Message{SessionID: "A", Method: "Page.loadEventFired", Params: jsonv2.Value(`{"timestamp":2}`)}
+	select {
+	case v := <-mine:
+		if string(v) != `{"timestamp":2}` {
+			t.Fatalf("session A got %s", v)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event on session A")
+	}
+	select {
+	case v := <-other:
+		if string(v) != `{"timestamp":1}` {
+			t.Fatalf("session B got %s", v)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event on session B")
+	}
+}

@@ -1,0 +1,62 @@
+package cdp
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseEndpoint(t *testing.T) {
+	for _, tc := range []struct {
+		addr        string
+		allowRemote bool
+		wantHTTP    string
+		wantWS      string
+		wantErr     string
+	}{
+		{addr: "http://127.0.0.1:9222", wantHTTP: "http://127.0.0.1:9222"},
+		{addr: "127.0.0.1:9222", wantHTTP: "http://127.0.0.1:9222"},
+		{addr: "localhost:9222", wantHTTP: "http://localhost:9222"},
+		{addr: "http://[::1]:9222", wantHTTP: "http://[::1]:9222"},
+		{addr: "ws://127.0.0.1:9222/devtools/browser/abc", wantHTTP: "http://127.0.0.1:9222", wantWS: "ws://127.0.0.1:9222/devtools/browser/abc"},
+		{addr: "http://10.1.2.3:9222", wantErr: "--allow-remote"},
+		{addr: "http://example.com:9222", wantErr: "not on this machine"},
+		{addr: "http://10.1.2.3:9222", allowRemote: true, wantHTTP: "http://10.1.2.3:9222"},
+		{addr: "", wantErr: "--connect"},
+		{addr: "http://127.0.0.1", wantErr: "host and port"},
+		{addr: "ftp://127.0.0.1:21", wantErr: "scheme"},
+	} {
+		ep, err := parseEndpoint(tc.addr, tc.allowRemote)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("parseEndpoint(%q) error = %v, want one mentioning %q", tc.addr, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("parseEndpoint(%q): %v", tc.addr, err)
+			continue
+		}
+		if ep.http != tc.wantHTTP || ep.ws != tc.wantWS {
+			t.Errorf("parseEndpoint(%q) = %+v, want http %q ws %q", tc.addr, ep, tc.wantHTTP, tc.wantWS)
+		}
+	}
+}
+
+func TestProductName(t *testing.T) {
+	for _, tc := range []struct {
+		product, ua string
+		brands      []string
+		want        string
+	}{
+		{"Chrome", "Mozilla/5.0 HeadlessChrome/156.0.0.0", []string{"Not:A-Brand", "Chromium"}, "Chromium"},
+		{"Chrome", "", []string{"Chromium", "Google Chrome"}, "Google Chrome"},
+		{"Chrome", "", []string{"Chromium", "Microsoft Edge"}, "Microsoft Edge"},
+		{"Chrome", "", []string{"Chromium", "Brave"}, "Brave"},
+		{"Chrome", "Mozilla/5.0 Chrome/156 Safari/537.36 Edg/156.0", nil, "Microsoft Edge"},
+		{"Chrome", "", nil, "Chromium"},
+	} {
+		if got := productName(tc.product, tc.ua, tc.brands); got != tc.want {
+			t.Errorf("productName(%q, %q, %q) = %q, want %q", tc.product, tc.ua, tc.brands, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package mapping
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+)
+
+func rootWebArea(title string) []*accessibility.Node {
+	return []*accessibility.Node{{
+		NodeID:           "1",
+		Role:             &accessibility.Value{Type: accessibility.ValueTypeRole, Value: []byte(`"RootWebArea"`)},
+		Name:             &accessibility.Value{Type: accessibility.ValueTypeComputedString, Value: []byte(`"` + title + `"`)},
+		BackendDOMNodeID: 1,
+	}}
+}
+
+func TestBuildMakesTheTreeOfABrowser(t *testing.T) {
+	ids := NewIDs()
+	b := &Browser{Product: "Chromium", Windows: []*Window{
+		{Key: 1, Focused: true, Tabs: []*Tab{
+			{Key: 2, Title: "One", URL: "http://a/"},
+			{Key: 3, Title: "Two", URL: "http://b/", Active: true, Doc: &Frame{Doc: 4, URL: "http://b/", Nodes: rootWebArea("Two"), HasFocus: true}},
+		}},
+		{Key: 5, Minimized: true, Tabs: []*Tab{{Key: 6, Title: "Three", Active: true}}},
+	}}
+	root := Build(b, ids, DefaultBudget)
+	if root.Role != "Application" || root.Title != "Chromium" || root.ID != ids.App() {
+		t.Fatalf("root = %+v", root)
+	}
+	if len(root.Children) != 2 {
+		t.Fatalf("root has %d windows, want 2", len(root.Children))
+	}
+	w := root.Children[0]
+	if w.Role != "Window" || w.Title != "Two" || w.ID != ids.Window(1) || !has(w.States, "focused") {
+		t.Errorf("first window = %+v, want the focused Window titled by its active tab", w)
+	}
+	if !has(root.States, "focused") {
+		t.Errorf("root states %v: the root is on the focus path", root.States)
+	}
+	list := w.Children[0]
+	if list.Role != "TabList" || len(list.Children) != 2 {
+		t.Fatalf("first child of the window = %+v, want a TabList with two tabs", list)
+	}
+	if tab := list.Children[0]; tab.Role != "Tab" || tab.Title != "One" || tab.URL != "http://a/" || len(tab.States) != 0 {
+		t.Errorf("background tab = %+v", tab)
+	}
+	if tab := list.Children[1]; !has(tab.States, "selected") {
+		t.Errorf("active tab = %+v, want selected", tab)
+	}
+	if len(w.Children) != 2 || w.Children[1].Role != "Document" || w.Children[1].ID != ids.Document(4) || !has(w.Children[1].States, "focused") {
+		t.Fatalf("window children = %+v, want TabList then the focused Document", w.Children)
+	}
+	min := root.Children[1]
+	if !has(min.States, "minimized") || has(min.States, "focused") || len(min.Children) != 1 {
+		t.Errorf("minimized window = %+v, want minimized, not focused, no Document", min)
+	}
+}
+
+func TestBundleFor(t *testing.T) {
+	for product, want := range map[string]string{
+		"Chromium": "org.chromium.Chromium", "Google Chrome": "com.google.Chrome",
+		"Microsoft Edge": "com.microsoft.edgemac", "Brave": "com.brave.Browser", "Unknown": "",
+	} {
+		if got := BundleFor(product); got != want {
+			t.Errorf("BundleFor(%q) = %q, want %q", product, got, want)
+		}
+	}
+}
+
+func has(states []string, s string) bool {
+	for _, x := range states {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
