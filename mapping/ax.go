@@ -1,0 +1,100 @@
+package mapping
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chromedp/cdproto/accessibility"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+)
+
+// axString returns an accessibility value as text: a string as is, a
+// number without trailing zeros, a boolean as "true" or "false", anything
+// else (null, absent, not JSON) as "".
+func axString(v *accessibility.Value) string {
+	if v == nil || len(v.Value) == 0 {
+		return ""
+	}
+	var x any
+	if jsonv2.Unmarshal(v.Value, &x) != nil {
+		return ""
+	}
+	switch x := x.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return ""
+}
+
+// roleOf returns Chrome's computed role of n ("button", "StaticText").
+func roleOf(n *accessibility.Node) string { return axString(n.Role) }
+
+// prop returns the value of n's property name, and whether n has it.
+func prop(n *accessibility.Node, name accessibility.PropertyName) (string, bool) {
+	for _, p := range n.Properties {
+		if p.Name == name {
+			return axString(p.Value), true
+		}
+	}
+	return "", false
+}
+
+// isTrue reports whether n's property name is true.
+func isTrue(n *accessibility.Node, name accessibility.PropertyName) bool {
+	v, _ := prop(n, name)
+	return v == "true"
+}
+
+// collapse joins the words of s with single spaces.
+func collapse(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// cut shortens s to at most max characters, the last one "…". A max below
+// one leaves s whole.
+func cut(s string, max int) string {
+	if max < 1 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	i, n := 0, 0
+	for n < max-1 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		n++
+	}
+	return s[:i] + "…"
+}
+
+// squash removes all white space from s, to compare texts that Chrome
+// splits or joins differently.
+func squash(s string) string {
+	return strings.Join(strings.Fields(s), "")
+}
+
+// isBullets reports whether s is made only of bullets and spaces (and has
+// at least one bullet): the masked value of a password field, or the text
+// of a list marker.
+func isBullets(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune(bullets, r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// bullets are the characters Chrome masks passwords with (U+2022, U+25CF)
+// and draws list markers with.
+const bullets = "•●◦▪▫‣⁃"

@@ -1,0 +1,200 @@
+package mapping
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// ApplyBudget cuts the tree under root, in place, when it has more than
+// b.MaxElements elements or its compact JSON is longer than b.MaxBytes (a
+// limit below 1 is no limit). It keeps, in this order and each with its
+// ancestors: the elements on the focus path, the hovered element, the
+// selected elements, then the rest in reading order (a prefix of the
+// preorder). Each kept element whose children were cut gets, in Omitted,
+// the number of elements cut directly below it (the cut children, their
+// descendants and what their subtrees had omitted already), added to any
+// count it had. The root is always kept.
+// The cost is linear in the size of the tree.
+func ApplyBudget(root *Element, b Budget) {
+	if root == nil {
+		return
+	}
+	t := flatten(root)
+	if !t.over(b) {
+		return
+	}
+	k := &keeper{tree: t, b: b, kept: make([]bool, len(t.elems)), hasKids: make([]bool, len(t.elems))}
+	k.kept[0] = true
+	k.count, k.size = 1, t.own[0]+t.reserve(0)
+	for _, state := range []string{"focused", "hovered", "selected"} {
+		for i, e := range t.elems {
+			if slices.Contains(e.States, state) {
+				k.keep(i)
+			}
+		}
+	}
+	for i := range t.elems {
+		if !k.keep(i) {
+			break
+		}
+	}
+	k.cut()
+}
+
+// flatTree is a tree in preorder.
+type flatTree struct {
+	elems  []*Element
+	parent []int // index of the parent; -1 for the root
+	own    []int // JSON bytes of the element without children and omitted
+	desc   []int // number of descendants
+	omit   []int // sum of the omitted counts in the subtree
+}
+
+func flatten(root *Element) *flatTree {
+	t := &flatTree{}
+	type item struct {
+		e      *Element
+		parent int
+	}
+	stack := []item{{root, -1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t.elems = append(t.elems, it.e)
+		t.parent = append(t.parent, it.parent)
+		t.own = append(t.own, ownSize(it.e))
+		i := len(t.elems) - 1
+		for j := len(it.e.Children) - 1; j >= 0; j-- {
+			stack = append(stack, item{it.e.Children[j], i})
+		}
+	}
+	t.desc = make([]int, len(t.elems))
+	t.omit = make([]int, len(t.elems))
+	for i := len(t.elems) - 1; i >= 0; i-- {
+		t.omit[i] += t.elems[i].Omitted
+		if p := t.parent[i]; p >= 0 {
+			t.desc[p] += 1 + t.desc[i]
+			t.omit[p] += t.omit[i]
+		}
+	}
+	return t
+}
+
+// ownSize returns the length of e's compact JSON without its children and
+// omitted count.
+func ownSize(e *Element) int {
+	c := *e
+	c.Children, c.Omitted = nil, 0
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return 0 // an Element always marshals
+	}
+	return len(b)
+}
+
+// omittedField is the JSON an omitted count adds, before its digits.
+const omittedField = len(`,"omitted":`)
+
+// childrenField is the JSON a non-empty children array adds, without the
+// children and the commas between them.
+const childrenField = len(`,"children":[]`)
+
+// over reports whether the tree exceeds the budget.
+func (t *flatTree) over(b Budget) bool {
+	if b.MaxElements > 0 && len(t.elems) > b.MaxElements {
+		return true
+	}
+	if b.MaxBytes < 1 {
+		return false
+	}
+	size := 0
+	for i, e := range t.elems {
+		size += t.own[i]
+		if e.Omitted > 0 {
+			size += omittedField + len(strconv.Itoa(e.Omitted))
+		}
+		if len(e.Children) > 0 {
+			size += childrenField + len(e.Children) - 1
+		}
+	}
+	return size > b.MaxBytes
+}
+
+// reserve returns the bytes kept aside for the omitted count element i
+// may get: at most its descendants and the counts in its subtree.
+func (t *flatTree) reserve(i int) int {
+	n := t.desc[i] + t.omit[i]
+	if n == 0 {
+		return 0
+	}
+	return omittedField + len(strconv.Itoa(n))
+}
+
+// keeper chooses the elements to keep.
+type keeper struct {
+	tree    *flatTree
+	b       Budget
+	kept    []bool
+	hasKids []bool // a child of the element is kept
+	count   int
+	size    int // JSON bytes of the kept tree, omitted counts reserved
+	chain   []int
+}
+
+// keep keeps element i and its ancestors if they fit in the budget, and
+// reports whether they did (or were kept already).
+func (k *keeper) keep(i int) bool {
+	t := k.tree
+	k.chain = k.chain[:0]
+	for j := i; !k.kept[j]; j = t.parent[j] {
+		k.chain = append(k.chain, j)
+	}
+	if len(k.chain) == 0 {
+		return true
+	}
+	cost := 0
+	for n, j := range k.chain {
+		cost += t.own[j] + t.reserve(j)
+		top := n == len(k.chain)-1
+		if top && k.hasKids[t.parent[j]] {
+			cost++ // a comma
+		} else {
+			cost += childrenField
+		}
+	}
+	if k.b.MaxElements > 0 && k.count+len(k.chain) > k.b.MaxElements ||
+		k.b.MaxBytes > 0 && k.size+cost > k.b.MaxBytes {
+		return false
+	}
+	for _, j := range k.chain {
+		k.kept[j] = true
+		k.hasKids[t.parent[j]] = true
+	}
+	k.count += len(k.chain)
+	k.size += cost
+	return true
+}
+
+// cut drops the elements not kept and sets the omitted counts.
+func (k *keeper) cut() {
+	t := k.tree
+	for i, e := range t.elems {
+		if !k.kept[i] || len(e.Children) == 0 {
+			continue
+		}
+		var kids []*Element
+		lost := 0
+		// In preorder the first child follows its parent and each next
+		// child follows the previous one's descendants.
+		for j, c := i+1, 0; c < len(e.Children); j, c = j+1+t.desc[j], c+1 {
+			if k.kept[j] {
+				kids = append(kids, e.Children[c])
+			} else {
+				lost += 1 + t.desc[j] + t.omit[j]
+			}
+		}
+		e.Children = kids
+		e.Omitted += lost
+	}
+}

@@ -1,0 +1,117 @@
+package mapping
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// bigTree returns a Document with groups Group 0…Group groups-1, each
+// with per Text children: 1+groups*(per+1) elements. The text (g, c) is
+// focused, hovered or selected as marks says.
+func bigTree(groups, per int, marks map[[2]int]string) *Element {
+	root := &Element{ID: "d", Role: roleDocument, Title: "Big", States: []string{"focused"}}
+	for g := range groups {
+		ge := &Element{ID: fmt.Sprintf("g%d", g), Role: roleGroup, Title: fmt.Sprintf("Group %d", g)}
+		for c := range per {
+			te := &Element{ID: fmt.Sprintf("t%d.%d", g, c), Role: roleText, Title: fmt.Sprintf("text %d.%d", g, c)}
+			if s, ok := marks[[2]int{g, c}]; ok {
+				te.States = []string{s}
+				if s == "focused" {
+					ge.States = []string{s}
+				}
+			}
+			ge.Children = append(ge.Children, te)
+		}
+		root.Children = append(root.Children, ge)
+	}
+	return root
+}
+
+// census returns the number of elements under e and the sum of their
+// omitted counts, and the ids of the elements with a state.
+func census(e *Element) (n, omitted int, marked []string) {
+	n, omitted = 1, e.Omitted
+	if len(e.States) > 0 {
+		marked = append(marked, e.ID)
+	}
+	for _, c := range e.Children {
+		cn, co, cm := census(c)
+		n, omitted, marked = n+cn, omitted+co, append(marked, cm...)
+	}
+	return n, omitted, marked
+}
+
+func TestApplyBudgetKeepsWhatMatters(t *testing.T) {
+	marks := map[[2]int]string{{250, 150}: "focused", {299, 198}: "hovered", {200, 5}: "selected", {10, 3}: "selected"}
+	const total = 1 + 300*200
+	for _, b := range []Budget{
+		{MaxElements: 50, MaxBytes: 8 << 20},
+		{MaxElements: 50000, MaxBytes: 2000},
+		{MaxElements: 12, MaxBytes: 1 << 20},
+	} {
+		t.Run(fmt.Sprintf("%d elements %d bytes", b.MaxElements, b.MaxBytes), func(t *testing.T) {
+			root := bigTree(300, 199, marks)
+			start := time.Now()
+			ApplyBudget(root, b)
+			t.Logf("ApplyBudget on %d elements: %v", total, time.Since(start))
+			n, omitted, marked := census(root)
+			if n > b.MaxElements {
+				t.Errorf("%d elements kept, budget %d", n, b.MaxElements)
+			}
+			if js, _ := json.Marshal(root); len(js) > b.MaxBytes {
+				t.Errorf("%d bytes kept, budget %d", len(js), b.MaxBytes)
+			}
+			if n+omitted != total {
+				t.Errorf("kept %d + omitted %d = %d, want %d", n, omitted, n+omitted, total)
+			}
+			want := []string{"d", "t10.3", "t200.5", "g250", "t250.150", "t299.198"}
+			if !slices.Equal(marked, want) {
+				t.Errorf("elements with states = %q, want %q", marked, want)
+			}
+		})
+	}
+}
+
+func TestApplyBudgetWithinBudgetIsNoOp(t *testing.T) {
+	root := bigTree(3, 3, nil)
+	ApplyBudget(root, DefaultBudget)
+	if n, omitted, _ := census(root); n != 13 || omitted != 0 {
+		t.Errorf("got %d elements, %d omitted; want 13, 0", n, omitted)
+	}
+}
+
+func TestApplyBudgetOmittedCounts(t *testing.T) {
+	tree := func() *Element {
+		leaf := func(id string) *Element { return &Element{ID: id, Role: roleText, Title: id} }
+		return &Element{ID: "root", Role: roleDocument, Children: []*Element{
+			{ID: "A", Role: roleGroup, Children: []*Element{leaf("a1"), leaf("a2")}},
+			{ID: "B", Role: roleGroup, Children: []*Element{leaf("b1")}},
+			leaf("C"),
+		}}
+	}
+	// Reading order keeps a prefix of the preorder.
+	root := tree()
+	ApplyBudget(root, Budget{MaxElements: 4})
+	got := shape(root)
+	want := "Document (+3 omitted)\n  Group\n    Text \"a1\"\n    Text \"a2\""
+	if got != want {
+		t.Errorf("prefix:\n%s\nwant\n%s", got, want)
+	}
+	// A selected element comes first, with its ancestors.
+	root = tree()
+	root.Children[1].Children[0].States = []string{"selected"}
+	ApplyBudget(root, Budget{MaxElements: 4})
+	got = shape(root)
+	want = "Document (+1 omitted)\n  Group (+2 omitted)\n  Group\n    Text \"b1\" [selected]"
+	if got != want {
+		t.Errorf("selected:\n%s\nwant\n%s", got, want)
+	}
+	// A second cut adds to the counts of the first.
+	ApplyBudget(root, Budget{MaxElements: 1})
+	if got, want := shape(root), "Document (+6 omitted)"; got != want {
+		t.Errorf("second cut: %s, want %s", got, want)
+	}
+}

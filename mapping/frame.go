@@ -1,0 +1,287 @@
+package mapping
+
+import (
+	"hash/fnv"
+	"strconv"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+)
+
+// MapFrame returns the Document element of f: title the RootWebArea's
+// name, url f.URL, and the document's content as children in reading order
+// (PROTOCOL.md 5.4), with the documents of f.Frames stitched in where their
+// <iframe> stands. Strings are cut at maxText characters (no cut below 1).
+//
+// When f.HasFocus, the focus path (5.3) runs from the Document down to the
+// element with keyboard focus, through the child frames that have focus.
+// In the frame that has the pointer, the element hovered is the nearest
+// reported element at or above the first node of [Frame.Hover] in the
+// tree; the Document when there is none.
+func MapFrame(f *Frame, ids *IDs, maxText int) *Element {
+	if f == nil {
+		return nil
+	}
+	s := &session{ids: ids, maxText: maxText, seen: map[*Frame]bool{}}
+	return s.frame(f, f.HasFocus)
+}
+
+// session is one run of MapFrame, over a frame and its child frames.
+type session struct {
+	ids     *IDs
+	maxText int
+	// hovered is set once an element is hovered: at most one per answer.
+	hovered bool
+	// seen guards against a frame that contains itself.
+	seen map[*Frame]bool
+}
+
+// mapper maps one document.
+type mapper struct {
+	*session
+	f     *Frame
+	nodes map[accessibility.NodeID]*accessibility.Node
+	// elems holds the element of each AX node that became one (Text
+	// excepted), and of each iframe node the child Document.
+	elems map[accessibility.NodeID]*Element
+	used  map[string]bool // ids given out in this document
+	// focus is the AX node at the end of the focus path in this document
+	// ("" when the Document is the end); focusFrame the owner of the child
+	// frame that has the focus (0 when none).
+	focus      accessibility.NodeID
+	focusFrame cdp.BackendNodeID
+}
+
+// frame maps the document f; focused says whether it is on the focus path.
+func (s *session) frame(f *Frame, focused bool) *Element {
+	doc := &Element{ID: s.ids.Document(f.Doc), Role: roleDocument, URL: s.text(f.URL)}
+	if s.seen[f] || len(f.Nodes) == 0 {
+		return doc
+	}
+	s.seen[f] = true
+	m := &mapper{
+		session: s,
+		f:       f,
+		nodes:   make(map[accessibility.NodeID]*accessibility.Node, len(f.Nodes)),
+		elems:   map[accessibility.NodeID]*Element{},
+		used:    map[string]bool{},
+	}
+	for _, n := range f.Nodes {
+		if n != nil {
+			m.nodes[n.NodeID] = n
+		}
+	}
+	root := f.Nodes[0]
+	if root == nil {
+		return doc
+	}
+	if focused {
+		m.findFocus(root)
+	}
+	doc.Title = s.text(axString(root.Name))
+	doc.States = m.states(root, roleDocument)
+	doc.Children = m.children(root, 0, map[accessibility.NodeID]bool{root.NodeID: true})
+	m.elems[root.NodeID] = doc
+	if focused {
+		addState(doc, "focused")
+		m.markUp(m.focus, "focused")
+	}
+	if f.Pointer && !s.hovered {
+		s.hovered = true
+		target := m.hoverTarget()
+		if target == nil {
+			target = doc
+		}
+		addState(target, "hovered")
+	}
+	return doc
+}
+
+// children maps the children of n in order. listDepth counts the lists
+// around them; path holds the nodes from the root to n.
+func (m *mapper) children(n *accessibility.Node, listDepth int, path map[accessibility.NodeID]bool) []*Element {
+	var out []*Element
+	for _, id := range n.ChildIDs {
+		c := m.nodes[id]
+		if c == nil || path[id] {
+			continue
+		}
+		path[id] = true
+		out = append(out, m.node(c, listDepth, path)...)
+		delete(path, id)
+	}
+	return out
+}
+
+// node maps n: one element, or, when n is not an element, its children.
+func (m *mapper) node(n *accessibility.Node, listDepth int, path map[accessibility.NodeID]bool) []*Element {
+	role := roleOf(n)
+	if skipped[role] {
+		return nil
+	}
+	if cf := m.f.Frames[n.BackendDOMNodeID]; cf != nil && n.BackendDOMNodeID != 0 && !n.Ignored {
+		doc := m.frame(cf, n.BackendDOMNodeID == m.focusFrame)
+		m.elems[n.NodeID] = doc
+		return []*Element{doc}
+	}
+	if role == "list" {
+		listDepth++
+	}
+	kids := m.children(n, listDepth, path)
+	e := m.element(n, role, listDepth)
+	if e == nil {
+		return kids
+	}
+	if e.Role == roleText {
+		return []*Element{e}
+	}
+	e.Children = dropEchoes(e, kids)
+	m.elems[n.NodeID] = e
+	return []*Element{e}
+}
+
+// element returns the element n is, or nil when it is none.
+func (m *mapper) element(n *accessibility.Node, role string, listDepth int) *Element {
+	forced := n.NodeID == m.focus
+	if n.Ignored && !forced {
+		return nil
+	}
+	title := m.text(axString(n.Name))
+	if role == "StaticText" {
+		if title == "" || isBullets(title) {
+			return nil
+		}
+		return &Element{ID: m.id(n), Role: roleText, Title: title}
+	}
+	proto, known := roles[role]
+	switch {
+	case role == "textbox" && isTrue(n, accessibility.PropertyNameMultiline):
+		proto = roleTextArea
+	case proto == "" && known && m.editableRoot(n):
+		proto = roleTextArea // contenteditable
+	case !known || namedOnly[role] && title == "":
+		proto = roleGroup
+	}
+	states := m.states(n, proto)
+	if proto == "" || (proto == roleGroup && title == "" && len(states) == 0) {
+		if !forced {
+			return nil
+		}
+		proto = roleGroup
+	}
+	e := &Element{ID: m.id(n), Role: proto, Title: title, States: states}
+	if d := m.text(axString(n.Description)); d != title {
+		e.Description = d
+	}
+	e.Value = m.value(n, proto)
+	switch proto {
+	case "Link":
+		e.URL, _ = prop(n, accessibility.PropertyNameURL)
+		e.URL = m.text(e.URL)
+	case "Heading", "TreeItem", "ListItem":
+		e.Level = level(n, proto, listDepth)
+	}
+	return e
+}
+
+// value returns the value of n for its protocol role, never a masked one.
+func (m *mapper) value(n *accessibility.Node, proto string) string {
+	var v string
+	switch valueRoles[proto] {
+	case valueText:
+		v = axString(n.Value)
+	case valueNumber:
+		if v, _ = prop(n, accessibility.PropertyNameValuetext); v == "" {
+			v = axString(n.Value)
+		}
+	}
+	if isBullets(v) {
+		return ""
+	}
+	return m.text(v)
+}
+
+// level returns the level of a Heading, TreeItem or ListItem: Chrome's,
+// else the depth of the lists around a ListItem; 0 for a ListItem of a list
+// that is not nested.
+func level(n *accessibility.Node, proto string, listDepth int) int {
+	v, _ := prop(n, accessibility.PropertyNameLevel)
+	l, err := strconv.Atoi(v)
+	if err != nil || l < 1 {
+		l = 1
+		if proto == "ListItem" {
+			l = listDepth
+		}
+	}
+	if proto == "ListItem" && l < 2 {
+		return 0
+	}
+	return l
+}
+
+// editableRoot reports whether n is editable and its nearest ancestor that
+// is not ignored is not: the root of a text field or of a contenteditable
+// region, not the editor parts Chrome puts inside them.
+func (m *mapper) editableRoot(n *accessibility.Node) bool {
+	if v, _ := prop(n, accessibility.PropertyNameEditable); v == "" {
+		return false
+	}
+	for steps, p := 0, m.nodes[n.ParentID]; p != nil && steps <= len(m.nodes); steps, p = steps+1, m.nodes[p.ParentID] {
+		if !p.Ignored {
+			v, _ := prop(p, accessibility.PropertyNameEditable)
+			return v == ""
+		}
+	}
+	return true
+}
+
+// id returns the element id of n: by its DOM node when it has one (and no
+// other element of this document has it yet), else by its AX node id.
+func (m *mapper) id(n *accessibility.Node) string {
+	var id string
+	if n.BackendDOMNodeID != 0 {
+		id = m.ids.Node(m.f.Doc, int64(n.BackendDOMNodeID))
+	}
+	if id == "" || m.used[id] {
+		ax, err := strconv.ParseInt(string(n.NodeID), 10, 64)
+		if err != nil {
+			h := fnv.New64a()
+			h.Write([]byte(n.NodeID))
+			ax = int64(h.Sum64())
+		}
+		id = m.ids.AXOnly(m.f.Doc, ax)
+	}
+	m.used[id] = true
+	return id
+}
+
+// text collapses white space in s and cuts it at the text budget.
+func (s *session) text(v string) string { return cut(collapse(v), s.maxText) }
+
+// dropEchoes returns kids without the Text elements that only repeat e's
+// title or value: a Text child equal to either, or all children when all
+// are Text and together read as either.
+func dropEchoes(e *Element, kids []*Element) []*Element {
+	title, value := squash(e.Title), squash(e.Value)
+	echoes := func(s string) bool { return s != "" && (s == title || s == value) }
+	out := kids[:0]
+	joined, allText := "", true
+	for _, k := range kids {
+		if k.Role != roleText {
+			allText = false
+		} else {
+			joined += squash(k.Title)
+			if echoes(squash(k.Title)) {
+				continue
+			}
+		}
+		out = append(out, k)
+	}
+	if allText && echoes(joined) {
+		return nil
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

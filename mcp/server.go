@@ -1,0 +1,110 @@
+package mcp
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Locate offers the locate operation. Off (7.3), there is no locate
+	// template, neither the descriptor nor the extension names locate, and
+	// every locate URI is an unknown resource. Turn it off when the
+	// provider cannot report positions.
+	Locate bool
+	// ProviderName and ProviderVersion name the provider in the descriptor
+	// and in the MCP server info. Empty, they are "cdpprovider" and "devel".
+	ProviderName, ProviderVersion string
+	// Logger receives diagnostics: every failed read, and the SDK's own
+	// logs. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Server is the provider's MCP server: the SDK server with the binding's
+// resources and nothing else. Change notifications (7.4) will be added
+// here, as a method the provider calls when what current answers has
+// changed.
+type Server struct {
+	src  Source
+	opts Options
+	ops  []string // the operations offered, for the descriptor and the extension
+	mcp  *sdk.Server
+}
+
+// NewServer returns a server that answers from src.
+func NewServer(src Source, opts Options) *Server {
+	if opts.ProviderName == "" {
+		opts.ProviderName = "cdpprovider"
+	}
+	if opts.ProviderVersion == "" {
+		opts.ProviderVersion = "devel"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	s := &Server{src: src, opts: opts, ops: []string{opCurrent}}
+	if opts.Locate {
+		s.ops = append(s.ops, opLocate)
+	}
+
+	// Only resources, and an unchanging list of them; no logging
+	// capability either (the SDK's default).
+	caps := &sdk.ServerCapabilities{Resources: &sdk.ResourceCapabilities{}}
+	caps.AddExtension(ExtensionID, map[string]any{
+		"protocol":   mapping.Protocol,
+		"operations": s.ops,
+		"descriptor": DescriptorURI,
+	})
+	s.mcp = sdk.NewServer(
+		&sdk.Implementation{Name: opts.ProviderName, Version: opts.ProviderVersion},
+		&sdk.ServerOptions{Logger: opts.Logger, Capabilities: caps},
+	)
+	s.mcp.AddReceivingMiddleware(s.screenReads)
+	s.mcp.AddResource(&sdk.Resource{
+		URI:         CurrentURI,
+		Name:        opCurrent,
+		Title:       "What the user has open",
+		Description: "The app as a tree of elements; the focus path, the hovered and the selected elements are marked with states.",
+		MIMEType:    MIMEType,
+	}, s.readCurrent)
+	s.mcp.AddResource(&sdk.Resource{
+		URI:         DescriptorURI,
+		Name:        "descriptor",
+		Title:       "Provider descriptor",
+		Description: "The protocol version, the app, the provider and the operations it offers.",
+		MIMEType:    MIMEType,
+	}, s.readDescriptor)
+	if opts.Locate {
+		s.mcp.AddResourceTemplate(&sdk.ResourceTemplate{
+			URITemplate: LocateTemplate,
+			Name:        opLocate,
+			Title:       "Where an element is on screen",
+			Description: "The location of an element by the id current gave it: onscreen, offscreen or gone, with its frame in screen points.",
+			MIMEType:    MIMEType,
+		}, s.readLocation)
+	}
+	return s
+}
+
+// Run serves one MCP session over t until the client disconnects or ctx
+// is done. A failed read never ends the session.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// screenReads answers a resources/read of a URI that names nothing, or a
+// malformed locate id, before the SDK looks for a handler, so that the
+// error says which case it was.
+func (s *Server) screenReads(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if r, ok := req.(*sdk.ReadResourceRequest); ok && r.Params != nil {
+			if id, err := route(r.Params.URI, s.opts.Locate); err != nil {
+				return nil, s.readError(r.Params.URI, id, err)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}

@@ -1,0 +1,91 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestWire pins the JSON-RPC a host sees: a script of client messages,
+// each with the server's answer. An answer is compared as a subset: every
+// member it names must be in the server's message with that value.
+func TestWire(t *testing.T) {
+	script := []struct{ send, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"host","version":"0"}}}`,
+			`{"id":1,"result":{"capabilities":{"resources":{},"extensions":{"uicontext/provider":` +
+				`{"protocol":"0.2.0","operations":["current","locate"],"descriptor":"uicontext://descriptor"}}}}}`},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`, ""},
+		{`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"uicontext://nope"}}`,
+			`{"id":2,"error":{"code":-32602,"data":{"uri":"uicontext://nope"},"message":"resource not found: no resource matches \"uicontext://nope\"; ` +
+				`this provider has uicontext://current, uicontext://descriptor, uicontext://locate/{id}"}}`},
+		{`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"uicontext://locate/n1.7_AAAAAAAA"}}`,
+			`{"id":3,"result":{"contents":[{"uri":"uicontext://locate/n1.7_AAAAAAAA","mimeType":"application/json","text":"{\"state\":\"gone\"}"}]}}`},
+	}
+
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	srv := NewServer(newFake(), Options{Locate: true, Logger: slog.New(slog.DiscardHandler)})
+	ss, err := srv.mcp.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	conn, err := ct.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+
+	for i, step := range script {
+		msg, err := jsonrpc.DecodeMessage([]byte(step.send))
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if err := conn.Write(ctx, msg); err != nil {
+			t.Fatalf("step %d: write: %v", i, err)
+		}
+		if step.want == "" {
+			continue
+		}
+		got, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("step %d: read: %v", i, err)
+		}
+		raw, err := jsonrpc.EncodeMessage(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gotV, wantV any
+		if err := json.Unmarshal(raw, &gotV); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(step.want), &wantV); err != nil {
+			t.Fatalf("step %d: bad want: %v", i, err)
+		}
+		if diff := cmp.Diff(wantV, subset(wantV, gotV)); diff != "" {
+			t.Errorf("step %d: %s\nanswer (-want +got):\n%s\nfull answer: %s", i, step.send, diff, raw)
+		}
+	}
+}
+
+// subset returns got with only the object members that want names, so
+// that the two can be compared.
+func subset(want, got any) any {
+	w, ok1 := want.(map[string]any)
+	g, ok2 := got.(map[string]any)
+	if !ok1 || !ok2 {
+		return got
+	}
+	out := make(map[string]any, len(w))
+	for k, wv := range w {
+		if gv, ok := g[k]; ok {
+			out[k] = subset(wv, gv)
+		}
+	}
+	return out
+}
