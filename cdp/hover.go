@@ -39,16 +39,17 @@ const pointerScript = `(() => {
 // hoverGroup is the object group of the remote objects hover makes.
 const hoverGroup = "cdpprovider-hover"
 
-// findPointer finds the document the pointer is in within the tab whose
-// top document is top, and records there the chain of hovered elements.
-// It reports whether the pointer was found.
+// findPointer finds the document the pointer is in among the shown
+// documents (tops, the focused window's first) and records there the chain
+// of hovered elements.
 //
 // Chrome leaves a stale :hover behind in a frame the pointer left across
 // a process boundary, in the parent as well as in the child. So the
 // document the pointer is in is the one whose listener saw it move last;
 // until a listener has seen it move (the first read of a page), the
-// provider goes down from the top through hovered <iframe> elements.
-func (p *Provider) findPointer(ctx context.Context, top *doc) bool {
+// provider goes down from the focused window's top document through
+// hovered <iframe> elements.
+func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 	var last *doc
 	var lastT float64
 	var visit func(d *doc)
@@ -61,14 +62,17 @@ func (p *Provider) findPointer(ctx context.Context, top *doc) bool {
 			visit(ch)
 		}
 	}
-	visit(top)
-	if last != nil {
+	for _, top := range tops {
+		visit(top)
+	}
+	switch {
+	case last != nil:
 		if !p.hoverIn(ctx, last, false) {
 			last.frame.Pointer = true
 		}
-		return true
+	case len(tops) > 0:
+		p.hoverIn(ctx, tops[0], true)
 	}
-	return p.hoverIn(ctx, top, true)
 }
 
 // hoverIn records the hovered elements of d and reports whether any is.

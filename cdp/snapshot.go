@@ -196,42 +196,32 @@ func (p *Provider) gather(ctx context.Context, c *conn) (*mapping.Browser, error
 		wins[best].w.Focused = true
 	}
 
-	// The content of each window's active tab.
-	var pointerFound bool
-	order := slices.Clone(wins)
-	slices.SortStableFunc(order, func(a, b win) int { // the focused window first, for the pointer
-		return cmp.Compare(boolInt(!a.w.Focused), boolInt(!b.w.Focused))
-	})
-	for _, w := range order {
+	// The content of each window's active tab, the focused window first.
+	var tops []*doc
+	for _, w := range wins {
 		a := w.active
 		if a == nil || w.w.Minimized {
 			continue
 		}
-		doc, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live)
+		d, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live)
 		if err != nil {
 			p.log.Debug("could not read a tab's document", "url", a.info.URL, "err", err)
 			continue
 		}
 		if w.w.Focused {
-			markFocus(doc, true)
-		}
-		if !pointerFound {
-			pointerFound = p.findPointer(ctx, doc)
+			markFocus(d, true)
+			tops = slices.Insert(tops, 0, d)
+		} else {
+			tops = append(tops, d)
 		}
 		for _, t := range w.w.Tabs {
 			if t.Active {
-				t.Doc = doc.frame
+				t.Doc = d.frame
 			}
 		}
 	}
+	p.findPointer(ctx, tops)
 	return b, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // readTabState asks a tab for its window and whether it is visible and
