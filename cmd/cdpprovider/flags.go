@@ -1,0 +1,157 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cdpprovider/cdpprovider/provider"
+)
+
+// usage is the program's synopsis.
+const usage = `cdpprovider reports what a person sees in a Chromium-based browser over MCP.
+
+Usage:
+  cdpprovider serve   (--connect URL | --launch [--headed] [--chrome PATH] [URL ...]) [flags]
+  cdpprovider current (--connect URL | --launch [--headed] [--chrome PATH] [URL ...]) [--json] [flags]
+  cdpprovider version
+  cdpprovider help [command]
+
+Commands:
+  serve    serve the UI context protocol over MCP on stdin/stdout
+  current  read current once and print it (an outline, or JSON with --json)
+  version  print the name and version
+
+Run "cdpprovider COMMAND --help" for a command's flags.
+`
+
+// commands are the commands with a one-line description.
+var commands = map[string]string{
+	provider.Serve:        "serve the UI context protocol over MCP on stdin/stdout until the client disconnects",
+	provider.Current:      "read current once and print it: an outline a person can read, or the JSON with --json",
+	provider.PrintVersion: "print the name and version",
+}
+
+// parseArgs turns the command line (without the program name) into a
+// Config. On a usage error it prints the error and the usage to stderr
+// and returns the error; on --help it prints the usage and returns
+// flag.ErrHelp.
+func parseArgs(args []string, stderr io.Writer) (provider.Config, error) {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return provider.Config{}, errors.New("no command")
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(rest) > 0 {
+			if _, ok := commands[rest[0]]; ok {
+				return parseArgs([]string{rest[0], "--help"}, stderr)
+			}
+		}
+		fmt.Fprint(stderr, usage)
+		return provider.Config{}, flag.ErrHelp
+	}
+	if _, ok := commands[name]; !ok {
+		fmt.Fprintf(stderr, "cdpprovider: unknown command %q\n\n%s", name, usage)
+		return provider.Config{}, fmt.Errorf("unknown command %q", name)
+	}
+
+	cfg := provider.Config{Command: name}
+	fs := newFlagSet(name, &cfg, stderr)
+	urls, err := parseInterspersed(fs, rest)
+	if err != nil {
+		return provider.Config{}, err // fs printed it
+	}
+	if name == provider.PrintVersion && len(urls) > 0 {
+		return provider.Config{}, usageError(fs, stderr, "version takes no arguments")
+	}
+	cfg.URLs = urls
+	if err := cfg.Validate(); err != nil {
+		return provider.Config{}, usageError(fs, stderr, err.Error())
+	}
+	return cfg, nil
+}
+
+// newFlagSet makes the flags of one command, bound to cfg.
+func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		args := ""
+		if name != provider.PrintVersion {
+			args = " (--connect URL | --launch [URL ...]) [flags]"
+		}
+		fmt.Fprintf(stderr, "Usage: cdpprovider %s%s\n\n%s.\n", name, args, commands[name])
+		if name != provider.PrintVersion {
+			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n\nFlags:\n")
+		}
+		printFlags(fs, stderr)
+	}
+	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log `level` on stderr: debug, info, warn or error")
+	fs.StringVar(&cfg.LogFile, "log-file", "", "write the log to this `file` instead of stderr")
+	if name == provider.PrintVersion {
+		return fs
+	}
+	fs.StringVar(&cfg.Connect, "connect", "", "read the running browser at this debugging `address`: http://127.0.0.1:9222 or a ws:// URL")
+	fs.BoolVar(&cfg.Launch, "launch", false, "start a browser of our own (temporary profile, dies with the provider) on the URLs given, or on the demo page")
+	fs.BoolVar(&cfg.Headed, "headed", false, "with --launch: show the browser's windows instead of running headless")
+	fs.StringVar(&cfg.Chrome, "chrome", "", "with --launch: the browser executable (default: $CHROME, then chromium, chromium-browser, google-chrome, ... on PATH)")
+	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a --connect address that is not on loopback (the endpoint is as powerful as the browser)")
+	fs.BoolVar(&cfg.NoLocate, "no-locate", false, "do not offer locate (no positions on screen)")
+	fs.StringVar(&cfg.BundleID, "bundle-id", "", "the app's bundle `identifier` in the descriptor (default: derived from the browser, e.g. org.chromium.Chromium)")
+	fs.IntVar(&cfg.MaxText, "max-text", 0, "most characters of one string (0: 4096)")
+	fs.IntVar(&cfg.MaxElements, "max-elements", 0, "most elements of one answer (0: 50000)")
+	fs.IntVar(&cfg.MaxBytes, "max-bytes", 0, "most bytes of one answer's JSON (0: 8 MiB)")
+	if name == provider.Current {
+		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
+	}
+	return fs
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments (Go's flag package stops at the first of
+// them), and returns the positional arguments. "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// usageError prints msg and where to find the flags, and returns msg as
+// an error.
+func usageError(fs *flag.FlagSet, stderr io.Writer, msg string) error {
+	fmt.Fprintf(stderr, "cdpprovider %s: %s\nRun \"cdpprovider %s --help\" for the flags.\n", fs.Name(), msg, fs.Name())
+	return errors.New(msg)
+}
+
+// printFlags is flag.PrintDefaults with the double dashes this program's
+// documentation uses.
+func printFlags(fs *flag.FlagSet, w io.Writer) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, help := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		line += "\n    \t" + strings.ReplaceAll(help, "\n", "\n    \t")
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			line += fmt.Sprintf(" (default %q)", f.DefValue)
+		}
+		fmt.Fprintln(w, line)
+	})
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cdpprovider/cdpprovider/provider"
+)
+
+func TestParseArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want provider.Config
+	}{
+		{
+			args: []string{"serve", "--connect", "http://127.0.0.1:9222"},
+			want: provider.Config{Command: "serve", Connect: "http://127.0.0.1:9222", LogLevel: "info"},
+		},
+		{
+			args: []string{"serve", "-connect=ws://localhost:9222/devtools/browser/x", "--no-locate", "--bundle-id", "com.example.B"},
+			want: provider.Config{Command: "serve", Connect: "ws://localhost:9222/devtools/browser/x", NoLocate: true, BundleID: "com.example.B", LogLevel: "info"},
+		},
+		{
+			args: []string{"serve", "--connect", "http://10.0.0.5:9222", "--allow-remote", "--log-level", "debug", "--log-file", "/tmp/x.log"},
+			want: provider.Config{Command: "serve", Connect: "http://10.0.0.5:9222", AllowRemote: true, LogLevel: "debug", LogFile: "/tmp/x.log"},
+		},
+		{
+			// Flags after and between URLs count too.
+			args: []string{"serve", "--launch", "http://a.test/", "--headed", "http://b.test/", "--chrome", "/opt/chrome"},
+			want: provider.Config{Command: "serve", Launch: true, Headed: true, Chrome: "/opt/chrome", URLs: []string{"http://a.test/", "http://b.test/"}, LogLevel: "info"},
+		},
+		{
+			args: []string{"serve", "--launch", "--", "--not-a-flag"},
+			want: provider.Config{Command: "serve", Launch: true, URLs: []string{"--not-a-flag"}, LogLevel: "info"},
+		},
+		{
+			args: []string{"current", "--launch", "--json", "--max-text", "80", "--max-elements", "500", "--max-bytes", "100000"},
+			want: provider.Config{Command: "current", Launch: true, JSON: true, MaxText: 80, MaxElements: 500, MaxBytes: 100000, LogLevel: "info"},
+		},
+		{
+			args: []string{"version"},
+			want: provider.Config{Command: "version", LogLevel: "info"},
+		},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		got, err := parseArgs(tt.args, &stderr)
+		if err != nil {
+			t.Errorf("parseArgs(%q): %v\n%s", tt.args, err, stderr.String())
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("parseArgs(%q) (-want +got):\n%s", tt.args, diff)
+		}
+	}
+}
+
+func TestParseArgsErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // in stderr
+	}{
+		{nil, "Usage:"},
+		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"serve"}, "give --connect"},
+		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "--launch"}, "not both"},
+		{[]string{"serve", "--connect", "http://192.0.2.1:9222"}, "--allow-remote"},
+		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "http://a.test/"}, "need --launch"},
+		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "--headed"}, "--headed needs --launch"},
+		{[]string{"serve", "--launch", "--json"}, "flag provided but not defined: -json"},
+		{[]string{"current", "--launch", "--max-text", "-1"}, "--max-text -1"},
+		{[]string{"current", "--launch", "--log-level", "loud"}, "--log-level"},
+		{[]string{"version", "--launch"}, "flag provided but not defined: -launch"},
+		{[]string{"version", "extra"}, "no arguments"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		_, err := parseArgs(tt.args, &stderr)
+		if err == nil || errors.Is(err, flag.ErrHelp) {
+			t.Errorf("parseArgs(%q) = %v, want a usage error", tt.args, err)
+			continue
+		}
+		if !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("parseArgs(%q) stderr lacks %q:\n%s", tt.args, tt.want, stderr.String())
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{
+		{"help"}, {"--help"}, {"-h"},
+		{"help", "serve"}, {"serve", "--help"}, {"current", "-h"}, {"version", "--help"},
+	} {
+		var stderr bytes.Buffer
+		_, err := parseArgs(args, &stderr)
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("parseArgs(%q) = %v, want flag.ErrHelp", args, err)
+		}
+		if !strings.Contains(stderr.String(), "Usage") {
+			t.Errorf("parseArgs(%q) printed no usage:\n%s", args, stderr.String())
+		}
+	}
+	// Every flag of a command is in its help.
+	var stderr bytes.Buffer
+	parseArgs([]string{"current", "--help"}, &stderr)
+	for _, f := range []string{"--connect", "--launch", "--headed", "--chrome", "--allow-remote", "--no-locate",
+		"--bundle-id", "--max-text", "--max-elements", "--max-bytes", "--json", "--log-level", "--log-file"} {
+		if !strings.Contains(stderr.String(), f+" ") && !strings.Contains(stderr.String(), f+"\n") {
+			t.Errorf("current --help lacks %s:\n%s", f, stderr.String())
+		}
+	}
+}

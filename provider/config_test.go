@@ -1,0 +1,55 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		cfg  Config
+		want string // in the error; "" for none
+	}{
+		{Config{Command: Serve, Connect: "http://127.0.0.1:9222"}, ""},
+		{Config{Command: Serve, Connect: "127.0.0.1:9222"}, ""},
+		{Config{Command: Serve, Connect: "ws://[::1]:9222/devtools/browser/x"}, ""},
+		{Config{Command: Serve, Connect: "http://localhost:9222"}, ""},
+		{Config{Command: Current, Launch: true, Headed: true, Chrome: "/x", URLs: []string{"http://a.test/"}, JSON: true}, ""},
+		{Config{Command: Serve, Connect: "http://example.com:9222", AllowRemote: true}, ""},
+		{Config{Command: PrintVersion}, ""},
+		{Config{}, "no command"},
+		{Config{Command: "watch"}, `unknown command "watch"`},
+		{Config{Command: Serve}, "give --connect http://127.0.0.1:9222"},
+		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", Launch: true}, "not both"},
+		{Config{Command: Serve, Connect: "http://example.com:9222"}, "pass --allow-remote"},
+		{Config{Command: Serve, Connect: "http://127.0.0.1"}, "want a host and a port"},
+		{Config{Command: Serve, Connect: "ftp://127.0.0.1:21"}, `scheme "ftp"`},
+		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", Headed: true}, "--headed needs --launch"},
+		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", Chrome: "/x"}, "--chrome needs --launch"},
+		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", URLs: []string{"http://a.test/"}}, "open them in the browser yourself"},
+		{Config{Command: Serve, Launch: true, MaxBytes: -1}, "--max-bytes -1"},
+		{Config{Command: Serve, Launch: true, JSON: true}, "--json is for current only"},
+		{Config{Command: Serve, Launch: true, LogLevel: "loud"}, `--log-level "loud"`},
+	}
+	for _, tt := range tests {
+		err := tt.cfg.Validate()
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%+v.Validate() = %v, want nil", tt.cfg, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%+v.Validate() = %v, want an error with %q", tt.cfg, err, tt.want)
+		}
+	}
+}
+
+func TestBudget(t *testing.T) {
+	if got := (Config{}).Budget(); got != mapping.DefaultBudget {
+		t.Errorf("zero Config's Budget() = %+v, want %+v", got, mapping.DefaultBudget)
+	}
+	got := Config{MaxText: 10, MaxElements: 20, MaxBytes: 30}.Budget()
+	if want := (mapping.Budget{MaxText: 10, MaxElements: 20, MaxBytes: 30}); got != want {
+		t.Errorf("Budget() = %+v, want %+v", got, want)
+	}
+}

@@ -1,0 +1,13 @@
+// Package provider wires the cdp, mapping and mcp packages into the
+// cdpprovider program. It owns the program's Config and its one Run
+// function: it checks the settings, sets up logging, launches a browser
+// when asked, and then serves MCP on stdio or prints one read of current.
+//
+// It exists because Run needs a home that imports both cdp (which must
+// not import mcp) and mcp (which knows the browser only as a Source),
+// while cmd/cdpprovider only parses flags. It makes no CDP calls of its
+// own.
+//
+//	cfg := provider.Config{Command: provider.Serve, Connect: "http://127.0.0.1:9222"}
+//	err := provider.Run(ctx, cfg, os.Stdin, os.Stdout, os.Stderr)
+package provider

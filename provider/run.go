@@ -1,0 +1,165 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/demo"
+	"github.com/cdpprovider/cdpprovider/mcp"
+)
+
+// source is what Run reads the browser through: the mcp package's Source
+// and a Close. *cdp.Provider is the real one.
+type source interface {
+	mcp.Source
+	Close() error
+}
+
+// openSource makes the source for a config; tests replace it with a fake.
+type openSource func(cdp.Options) (source, error)
+
+// openCDP opens the real source.
+func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
+
+// Run runs the command of cfg: it validates cfg, logs to stderr (or
+// cfg.LogFile), launches a browser when cfg.Launch (closed again before
+// Run returns), and then serves MCP on stdin/stdout until the client
+// disconnects or ctx ends (Serve), prints one read of current to stdout
+// (Current), or prints the version (PrintVersion). stdout carries nothing
+// but the protocol or the answer.
+func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+	return run(ctx, cfg, stdin, stdout, stderr, openCDP)
+}
+
+// run is Run with the source's constructor as a parameter.
+func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer, open openSource) (err error) {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if cfg.Command == PrintVersion {
+		_, err := fmt.Fprintf(stdout, "%s %s\n", Name, Version)
+		return err
+	}
+	log, closeLog, err := newLogger(cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, closeLog()) }()
+
+	connect := cfg.Connect
+	if cfg.Launch {
+		b, stop, err := launch(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		connect = b.DebugURL()
+		// The provider has nothing to report without its browser: end
+		// when the browser does (a crash, or its last window closed).
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		go func() {
+			select {
+			case <-b.Done():
+				cancel(errBrowserExited)
+			case <-ctx.Done():
+			}
+		}()
+	}
+
+	src, err := open(cdp.Options{
+		Connect:     connect,
+		AllowRemote: cfg.AllowRemote,
+		BundleID:    cfg.BundleID,
+		Budget:      cfg.Budget(),
+		Logger:      log,
+	})
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, src.Close()) }()
+
+	switch cfg.Command {
+	case Serve:
+		err = serve(ctx, cfg, src, stdin, stdout, log)
+	case Current:
+		err = current(ctx, cfg, src, stdout)
+	}
+	if errors.Is(context.Cause(ctx), errBrowserExited) {
+		return errors.Join(err, errBrowserExited)
+	}
+	return err
+}
+
+// errBrowserExited ends Run when the browser of --launch exits first.
+var errBrowserExited = errors.New("the launched browser exited")
+
+// launch starts the browser of --launch on cfg.URLs or, when there are
+// none, on the built-in demo page. stop closes both.
+func launch(ctx context.Context, cfg Config, log *slog.Logger) (*cdp.Launched, func(), error) {
+	urls := cfg.URLs
+	var page *demo.Server
+	if len(urls) == 0 {
+		var err error
+		if page, err = demo.Start(); err != nil {
+			return nil, nil, err
+		}
+		urls = []string{page.URL()}
+		log.Info("serving the demo page", "url", page.URL())
+	}
+	b, err := cdp.Launch(ctx, cdp.LaunchOptions{
+		Path:   cfg.Chrome,
+		Headed: cfg.Headed,
+		URLs:   urls,
+		Logger: log,
+	})
+	if err != nil {
+		if page != nil {
+			page.Close()
+		}
+		return nil, nil, err
+	}
+	if page != nil {
+		// Read the demo page complete, not half loaded.
+		select {
+		case <-page.Loaded():
+		case <-b.Done():
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+			log.Warn("the demo page did not report its load in 10s; reading it anyway")
+		}
+	}
+	stop := func() {
+		if err := b.Close(); err != nil {
+			log.Warn("closing the launched browser", "err", err)
+		}
+		if page != nil {
+			page.Close()
+		}
+	}
+	return b, stop, nil
+}
+
+// newLogger makes the program's logger: text to stderr, or to cfg.LogFile.
+func newLogger(cfg Config, stderr io.Writer) (*slog.Logger, func() error, error) {
+	level, err := cfg.logLevel()
+	if err != nil {
+		return nil, nil, err
+	}
+	w, closeLog := stderr, func() error { return nil }
+	if cfg.LogFile != "" {
+		f, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--log-file: %w", err)
+		}
+		w, closeLog = f, f.Close
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})), closeLog, nil
+}

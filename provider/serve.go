@@ -1,0 +1,49 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cdpprovider/cdpprovider/mcp"
+)
+
+// serve serves MCP over stdin/stdout until the client disconnects or ctx
+// ends.
+func serve(ctx context.Context, cfg Config, src mcp.Source, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
+	server := mcp.NewServer(src, mcp.Options{
+		Locate:          !cfg.NoLocate,
+		ProviderName:    Name,
+		ProviderVersion: Version,
+		Logger:          log,
+	})
+	t := &sdkmcp.IOTransport{Reader: nopReadCloser{stdin}, Writer: nopWriteCloser{stdout}}
+	log.Info("serving MCP on stdio", "locate", !cfg.NoLocate)
+	err := server.Run(ctx, t)
+	switch {
+	case err == nil, errors.Is(err, io.EOF), errors.Is(err, sdkmcp.ErrConnectionClosed):
+		log.Info("client disconnected")
+		return nil
+	case ctx.Err() != nil:
+		log.Info("stopping", "cause", context.Cause(ctx))
+		return nil
+	default:
+		return fmt.Errorf("serve: %w", err)
+	}
+}
+
+// nopReadCloser leaves closing stdin to its owner.
+type nopReadCloser struct{ io.Reader }
+
+// Close does nothing.
+func (nopReadCloser) Close() error { return nil }
+
+// nopWriteCloser leaves closing stdout to its owner.
+type nopWriteCloser struct{ io.Writer }
+
+// Close does nothing.
+func (nopWriteCloser) Close() error { return nil }
