@@ -1,0 +1,170 @@
+package e2e
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// Point 6: the same element has the same id across reads.
+func TestIDsStableAcrossReads(t *testing.T) {
+	p := sharedProvider(t)
+	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
+	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
+	targets := map[string]func(a *answer) string{
+		"root":                      func(a *answer) string { return a.Root.ID },
+		"window":                    func(a *answer) string { return windowWithTab(t, a.Root, tb.url).ID },
+		"tab":                       func(a *answer) string { return tabByURL(t, a.Root, tb.url).ID },
+		"document":                  func(a *answer) string { return findDoc(t, a.Root, tb.url).ID },
+		"main button":               func(a *answer) string { return must(t, in(tb.url, "Button", "Main button")(a.Root)).ID },
+		"same-site iframe document": func(a *answer) string { return findDoc(t, a.Root, sameURL).ID },
+		"same-site iframe button":   func(a *answer) string { return must(t, in(sameURL, "Button", "Inner button")(a.Root)).ID },
+		"cross-site iframe button":  func(a *answer) string { return must(t, in(crossURL, "Button", "Inner button")(a.Root)).ID },
+	}
+	first := p.current(t)
+	// Something changes in between: focus and hover move, text is added.
+	tb.click(t, center(rectOf(t, tb.ctx, `document.getElementById('mainfield')`)))
+	eval[bool](t, tb.ctx, `document.body.insertAdjacentHTML('afterbegin', '<p>Inserted first</p>'), true`)
+	second := p.current(t)
+	for name, id := range targets {
+		if a, b := id(first), id(second); a != b {
+			t.Errorf("%s: id %q in the first read, %q in the second", name, a, b)
+		}
+	}
+}
+
+func must[T any](t testing.TB, v *T) *T {
+	t.Helper()
+	if v == nil {
+		t.Fatalf("element not found (see the test for which)")
+	}
+	return v
+}
+
+// Point 6: locate of an element removed from the DOM, of an element of a
+// page navigated away, and of an element of a closed tab answers gone; the
+// Document of a page navigated away answers gone too.
+func TestLocateGone(t *testing.T) {
+	p := sharedProvider(t)
+
+	t.Run("removed from the DOM", func(t *testing.T) {
+		tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+		btn := find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Remove me")
+		if l := p.locate(t, btn.ID); l.State != "onscreen" {
+			t.Errorf("locate of a visible button before removal: %s, want onscreen", l.raw)
+		}
+		eval[bool](t, tb.ctx, `document.getElementById('removeme').remove(), true`)
+		if l := p.locate(t, btn.ID); l.State != "gone" {
+			t.Errorf("locate of a removed button: %s, want {\"state\":\"gone\"}", l.raw)
+		}
+		if cur := p.current(t); len(findAll(cur.Root, "Button", "Remove me")) != 0 {
+			t.Errorf("the removed button is still in current")
+		}
+	})
+
+	t.Run("page navigated away", func(t *testing.T) {
+		tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+		doc := findDoc(t, p.current(t).Root, tb.url)
+		btn := find(t, doc, "Button", "Plain button")
+		tb.navigate(t, env.pageA+"/other.html")
+		if l := p.locate(t, btn.ID); l.State != "gone" {
+			t.Errorf("locate of a button of a page navigated away: %s, want gone", l.raw)
+		}
+		if l := p.locate(t, doc.ID); l.State != "gone" {
+			t.Errorf("locate of the Document of a page navigated away: %s, want gone", l.raw)
+		}
+		// The same URL loaded again is a new document: still gone.
+		tb.navigate(t, env.pageA+"/plain.html")
+		if l := p.locate(t, btn.ID); l.State != "gone" {
+			t.Errorf("locate of a button of a page since reloaded at the same url: %s, want gone", l.raw)
+		}
+		if again := find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button"); again.ID == btn.ID {
+			t.Errorf("the button of the reloaded page reuses the id %q of the old document's button", btn.ID)
+		}
+	})
+
+	t.Run("tab closed", func(t *testing.T) {
+		tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+		doc := findDoc(t, p.current(t).Root, tb.url)
+		btn := find(t, doc, "Button", "Plain button")
+		tb.close(t)
+		waitFor(t, "the tab to close", func() bool {
+			for _, in := range pageTargets(t, env.rootCtx) {
+				if in.TargetID == tb.id {
+					return false
+				}
+			}
+			return true
+		})
+		if l := p.locate(t, btn.ID); l.State != "gone" {
+			t.Errorf("locate of a button in a closed tab: %s, want gone", l.raw)
+		}
+		if l := p.locate(t, doc.ID); l.State != "gone" {
+			t.Errorf("locate of the Document of a closed tab: %s, want gone", l.raw)
+		}
+		p.wantServing(t, "locates in a closed tab")
+	})
+}
+
+// Point 6: a never-issued id, a malformed id and an id of an earlier run
+// are resource-not-found errors, and the provider keeps serving after each.
+func TestLocateUnknownIDs(t *testing.T) {
+	p := sharedProvider(t)
+	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+	btn := find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+
+	// Change the last character: in any id that ends in an authenticator
+	// this forges it; in any case it is an id this run did not issue
+	// (unless it was issued for something else, which we check).
+	forged := btn.ID[:len(btn.ID)-1] + flip(btn.ID[len(btn.ID)-1])
+	all := map[string]bool{}
+	walk(p.current(t).Root, func(e *elem, _ []*elem) { all[e.ID] = true })
+	if all[forged] {
+		t.Fatalf("setup: the forged id %q names another element", forged)
+	}
+	p.wantNotFound(t, locatePrefix+forged, "never-issued id (last character changed)")
+	p.wantServing(t, "a never-issued id")
+
+	for _, bad := range []struct{ raw, why string }{
+		{"%%%", "malformed id %%%"},
+		{url.PathEscape("%%%"), "malformed id %%% escaped"},
+		{"a b", "malformed id with a space"},
+		{url.PathEscape("a b"), "malformed id with an escaped space"},
+		{strings.Repeat("x", 200), "malformed id of 200 characters"},
+		{btn.ID + strings.Repeat("A", 200), "a real id with 200 characters appended"},
+		{"", "empty id"},
+		{"../current", "a path in place of the id"},
+		{btn.ID + "/extra", "an id with a path after it"},
+	} {
+		p.wantNotFound(t, locatePrefix+bad.raw, bad.why)
+		p.wantServing(t, bad.why)
+	}
+	p.wantNotFound(t, "uicontext://nothing", "a URI that matches nothing")
+	p.wantNotFound(t, "uicontext://current/extra", "current with a path")
+	p.wantServing(t, "unknown URIs")
+
+	// An id of an earlier run: a second provider process on the same
+	// browser issues ids for the same elements; this run never issued them.
+	other := startProvider(t, env.browser.httpURL())
+	otherBtn := find(t, findDoc(t, other.current(t).Root, tb.url), "Button", "Plain button")
+	if otherBtn.ID == btn.ID {
+		t.Errorf("two runs issued the same id %q for the same button; ids of an earlier run must not be accepted", btn.ID)
+	} else {
+		p.wantNotFound(t, locatePrefix+otherBtn.ID, "an id of another run")
+	}
+	other.wantNotFound(t, locatePrefix+btn.ID, "an id of another run")
+	p.wantServing(t, "an id of another run")
+
+	// The real id still works after all that.
+	if l := p.locate(t, btn.ID); l.State != "onscreen" {
+		t.Errorf("locate of the real button after the bad ids: %s, want onscreen", l.raw)
+	}
+}
+
+// flip returns another URI-unreserved character than c.
+func flip(c byte) string {
+	if c == 'A' {
+		return "B"
+	}
+	return "A"
+}

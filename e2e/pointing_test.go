@@ -1,0 +1,270 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// currentUntil reads current until cond holds (the user's action may take
+// a moment to reach the browser's state), for at most 2 seconds, and
+// fails with the last answer and cond's complaint otherwise.
+func (p *provider) currentUntil(t testing.TB, what string, cond func(a *answer) string) *answer {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		a := p.current(t)
+		complaint := cond(a)
+		if complaint == "" {
+			return a
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s\ntree:\n%s", what, complaint, outline(a.Root))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// focusPathTo says what is wrong with the focus path of a, or "" when it
+// runs from the root down to target and ends there.
+func focusPathTo(a *answer, target func(root *mapping.Element) *mapping.Element) string {
+	el := target(a.Root)
+	if el == nil {
+		return "the focus target is not in the answer"
+	}
+	want := append(pathTo(a.Root, el), el)
+	got := withState(a.Root, "focused")
+	if !slices.Equal(want, got) {
+		return fmt.Sprintf("focused elements %s, want the path %s", roles(got), roles(want))
+	}
+	return ""
+}
+
+// hoveredIs says what is wrong with the hovered elements of a, or "" when
+// exactly target is hovered.
+func hoveredIs(a *answer, target func(root *mapping.Element) *mapping.Element) string {
+	el := target(a.Root)
+	if el == nil {
+		return "the hover target is not in the answer"
+	}
+	got := withState(a.Root, "hovered")
+	if len(got) != 1 || got[0] != el {
+		return fmt.Sprintf("hovered elements %s, want exactly %s %q", roles(got), el.Role, el.Title)
+	}
+	return ""
+}
+
+func roles(es []*mapping.Element) string {
+	var s []string
+	for _, e := range es {
+		s = append(s, fmt.Sprintf("%s %q", e.Role, e.Title))
+	}
+	return "[" + strings.Join(s, ", ") + "]"
+}
+
+// in finds the element with role and title inside the Document with url;
+// nil when either is missing or ambiguous.
+func in(url, role, title string) func(root *mapping.Element) *mapping.Element {
+	return func(root *mapping.Element) *mapping.Element {
+		var docs []*mapping.Element
+		walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+			if e.Role == "Document" && e.URL == url {
+				docs = append(docs, e)
+			}
+		})
+		if len(docs) != 1 {
+			return nil
+		}
+		// Only the elements of this document, not of its iframes.
+		var out []*mapping.Element
+		var rec func(e *mapping.Element)
+		rec = func(e *mapping.Element) {
+			for _, c := range e.Children {
+				if c.Role == "Document" {
+					continue
+				}
+				if c.Role == role && c.Title == title {
+					out = append(out, c)
+				}
+				rec(c)
+			}
+		}
+		rec(docs[0])
+		if len(out) != 1 {
+			return nil
+		}
+		return out[0]
+	}
+}
+
+// Point 5: after the user focuses a field, in the page, in a same-site
+// iframe and in a cross-site iframe, the focus path runs from the root to
+// that field.
+func TestFocusPath(t *testing.T) {
+	p := sharedProvider(t)
+	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
+	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
+	p.current(t) // the provider has seen the tab before the user acts
+
+	t.Run("main frame", func(t *testing.T) {
+		tb.click(t, center(rectOf(t, tb.ctx, `document.getElementById('mainfield')`)))
+		if id := eval[string](t, tb.ctx, `document.activeElement.id`); id != "mainfield" {
+			t.Fatalf("setup: clicking the field focused %q", id)
+		}
+		p.currentUntil(t, "focus in the main frame", func(a *answer) string {
+			return focusPathTo(a, in(tb.url, "TextField", "Main field"))
+		})
+	})
+
+	t.Run("same-site iframe", func(t *testing.T) {
+		box := contentBox(t, tb.ctx, "#same")
+		r := rectOf(t, tb.ctx, `document.querySelector('#same').contentDocument.getElementById('innerfield')`)
+		tb.click(t, center(r.offset(box.X, box.Y)))
+		if id := eval[string](t, tb.ctx, `document.querySelector('#same').contentDocument.activeElement.id`); id != "innerfield" {
+			t.Fatalf("setup: clicking the same-site iframe's field focused %q", id)
+		}
+		p.currentUntil(t, "focus in the same-site iframe", func(a *answer) string {
+			return focusPathTo(a, in(sameURL, "TextField", "Inner field"))
+		})
+	})
+
+	t.Run("cross-site iframe", func(t *testing.T) {
+		frame := tb.frameTarget(t, env.pageB+"/inner.html")
+		box := contentBox(t, tb.ctx, "#cross")
+		r := rectOf(t, frame, `document.getElementById('innerfield')`)
+		tb.click(t, center(r.offset(box.X, box.Y)))
+		focused := func(ctx context.Context) bool {
+			return eval[bool](t, ctx, `document.activeElement.id === 'innerfield' && document.hasFocus()`)
+		}
+		if !focused(frame) {
+			// Focus through the frame's own session, as the brief allows.
+			eval[bool](t, frame, `document.getElementById('innerfield').focus(), true`)
+		}
+		if !focused(frame) {
+			t.Fatalf("setup: the cross-site iframe's field did not take focus")
+		}
+		p.currentUntil(t, "focus in the cross-site iframe", func(a *answer) string {
+			return focusPathTo(a, in(crossURL, "TextField", "Inner field"))
+		})
+	})
+
+	t.Run("back to the main frame", func(t *testing.T) {
+		tb.click(t, center(rectOf(t, tb.ctx, `document.getElementById('mainfield')`)))
+		p.currentUntil(t, "focus back in the main frame", func(a *answer) string {
+			return focusPathTo(a, in(tb.url, "TextField", "Main field"))
+		})
+	})
+}
+
+// Point 5: after the user moves the mouse over a button, exactly that
+// button is hovered: in the page, in a cross-site iframe, in a same-site
+// iframe, back in the page (Chrome leaves a stale :hover in the iframe),
+// and in a quirks-mode page.
+func TestHover(t *testing.T) {
+	p := sharedProvider(t)
+	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
+	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
+	p.current(t)
+
+	moveTo := func(t *testing.T, at pt) {
+		tb.mouseMove(t, pt{at.X - 2, at.Y - 1})
+		tb.mouseMove(t, at)
+	}
+	main := func(t *testing.T) {
+		moveTo(t, center(rectOf(t, tb.ctx, `document.getElementById('mainbutton')`)))
+		if !eval[bool](t, tb.ctx, `document.getElementById('mainbutton').matches(':hover')`) {
+			t.Fatalf("setup: the main button is not :hover after the move")
+		}
+		p.currentUntil(t, "hover over the main button", func(a *answer) string {
+			return hoveredIs(a, in(tb.url, "Button", "Main button"))
+		})
+	}
+	t.Run("main frame", main)
+
+	t.Run("cross-site iframe", func(t *testing.T) {
+		frame := tb.frameTarget(t, env.pageB+"/inner.html")
+		box := contentBox(t, tb.ctx, "#cross")
+		moveTo(t, center(rectOf(t, frame, `document.getElementById('innerbutton')`).offset(box.X, box.Y)))
+		if !eval[bool](t, frame, `document.getElementById('innerbutton').matches(':hover')`) {
+			t.Fatalf("setup: the cross-site iframe's button is not :hover after the move")
+		}
+		p.currentUntil(t, "hover over the cross-site iframe's button", func(a *answer) string {
+			return hoveredIs(a, in(crossURL, "Button", "Inner button"))
+		})
+	})
+
+	t.Run("same-site iframe", func(t *testing.T) {
+		box := contentBox(t, tb.ctx, "#same")
+		moveTo(t, center(rectOf(t, tb.ctx, `document.querySelector('#same').contentDocument.getElementById('innerbutton')`).offset(box.X, box.Y)))
+		p.currentUntil(t, "hover over the same-site iframe's button", func(a *answer) string {
+			return hoveredIs(a, in(sameURL, "Button", "Inner button"))
+		})
+	})
+
+	t.Run("cross-site iframe again", func(t *testing.T) {
+		frame := tb.frameTarget(t, env.pageB+"/inner.html")
+		box := contentBox(t, tb.ctx, "#cross")
+		moveTo(t, center(rectOf(t, frame, `document.getElementById('innerbutton')`).offset(box.X, box.Y)))
+		p.currentUntil(t, "hover over the cross-site iframe's button", func(a *answer) string {
+			return hoveredIs(a, in(crossURL, "Button", "Inner button"))
+		})
+	})
+
+	// The iframe keeps a stale :hover; the answer must not.
+	t.Run("back to the main frame", main)
+
+	t.Run("quirks mode", func(t *testing.T) {
+		q := openTab(t, env.rootCtx, env.pageA+"/quirks.html")
+		if mode := eval[string](t, q.ctx, `document.compatMode`); mode != "BackCompat" {
+			t.Fatalf("setup: quirks.html renders in %s, want BackCompat (quirks mode)", mode)
+		}
+		p.current(t)
+		r := rectOf(t, q.ctx, `document.getElementById('quirksbutton')`)
+		at := center(r)
+		q.mouseMove(t, pt{at.X - 2, at.Y - 1})
+		q.mouseMove(t, at)
+		p.currentUntil(t, "hover over the button of a quirks-mode page", func(a *answer) string {
+			return hoveredIs(a, in(q.url, "Button", "Quirks button"))
+		})
+	})
+}
+
+// Point 5: selected tabs, options and rows carry selected, also after the
+// page changes them.
+func TestSelectionFollowsPage(t *testing.T) {
+	p := sharedProvider(t)
+	tb := openTab(t, env.rootCtx, env.pageA+"/form.html")
+	p.current(t)
+	eval[bool](t, tb.ctx, `(() => {
+		const s = document.getElementById('country'); s.value = 'Peru'; s.dispatchEvent(new Event('change'));
+		document.getElementById('tab-general').setAttribute('aria-selected', 'false');
+		document.getElementById('tab-advanced').setAttribute('aria-selected', 'true');
+		const rows = document.querySelectorAll('[role=grid] [role=row]');
+		rows[0].setAttribute('aria-selected', 'false'); rows[1].setAttribute('aria-selected', 'true');
+		return true;
+	})()`)
+	p.currentUntil(t, "selection after the page changed it", func(a *answer) string {
+		var bad []string
+		if c := in(tb.url, "ComboBox", "Country")(a.Root); c == nil || c.Value != "Peru" {
+			bad = append(bad, "ComboBox \"Country\" should read Peru")
+		}
+		if x := in(tb.url, "Tab", "Advanced")(a.Root); x == nil || !has(x, "selected") {
+			bad = append(bad, "Tab \"Advanced\" should be selected")
+		}
+		if x := in(tb.url, "Tab", "General")(a.Root); x == nil || has(x, "selected") {
+			bad = append(bad, "Tab \"General\" should not be selected")
+		}
+		if c := in(tb.url, "Cell", "Edsger")(a.Root); c == nil || !has(parentOf(a.Root, c), "selected") {
+			bad = append(bad, "the Row of \"Edsger\" should be selected")
+		}
+		if c := in(tb.url, "Cell", "Grace")(a.Root); c == nil || has(parentOf(a.Root, c), "selected") {
+			bad = append(bad, "the Row of \"Grace\" should not be selected")
+		}
+		return strings.Join(bad, "; ")
+	})
+}

@@ -1,0 +1,2 @@
+// A dedicated worker: a "worker" target the provider must not report.
+setInterval(() => {}, 100000);

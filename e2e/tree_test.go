@@ -1,0 +1,365 @@
+package e2e
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
+)
+
+// Point 3: the tree of 5.5. One Window per browser window, tabs grouped as
+// Browser.getWindowForTarget groups them; each TabList holds every page tab
+// of its window with the active one selected; only the active tab has a
+// Document; browser_ui and worker targets are absent; a same-site and a
+// cross-site iframe are Documents where they stand.
+func TestTreeWindowsTabsAndFrames(t *testing.T) {
+	p := sharedProvider(t)
+	a := openTab(t, env.rootCtx, env.pageA+"/frames.html")
+	// A second tab in the same window as a (WithNewWindow(false) opens the
+	// tab in the browser's last active window), then a back to the front.
+	b := openTab(t, a.ctx, env.pageA+"/other.html", chromedp.WithNewWindow(false))
+	a.activate(t)
+	waitFor(t, "frames.html visible and other.html hidden", func() bool {
+		return visibility(t, a.ctx, a.id) == "visible" && visibility(t, a.ctx, b.id) == "hidden"
+	})
+	wa, wb := a.window(t), b.window(t)
+	if wa.WindowID != wb.WindowID {
+		t.Logf("Chrome put the two tabs in different windows (%d, %d); asserting that grouping", wa.WindowID, wb.WindowID)
+	}
+	// Wait for the worker, so that there is a worker target to leave out.
+	waitFor(t, "the page's worker target", func() bool {
+		infos, _ := chromedp.Targets(a.ctx)
+		return slices.ContainsFunc(infos, func(in *targetInfo) bool { return in.Type == "worker" })
+	})
+
+	// What Chrome says: page targets grouped by window.
+	wantGroups := map[int64][]string{}
+	var nonPage []string
+	infos, err := chromedp.Targets(a.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range infos {
+		if in.Type != "page" {
+			nonPage = append(nonPage, in.Type+" "+in.URL)
+			continue
+		}
+		w := windowFor(t, a.ctx, in.TargetID)
+		wantGroups[int64(w.WindowID)] = append(wantGroups[int64(w.WindowID)], in.URL)
+	}
+	t.Logf("non-page targets (not to be reported): %v", nonPage)
+
+	cur := p.current(t)
+	root := cur.Root
+
+	var want, got [][]string
+	for _, urls := range wantGroups {
+		slices.Sort(urls)
+		want = append(want, urls)
+	}
+	ws := windows(root)
+	for _, w := range ws {
+		var urls []string
+		for _, tb := range tabsOf(w) {
+			urls = append(urls, tb.URL)
+		}
+		slices.Sort(urls)
+		got = append(got, urls)
+	}
+	sortGroups := func(g [][]string) { slices.SortFunc(g, func(x, y []string) int { return slices.Compare(x, y) }) }
+	sortGroups(want)
+	sortGroups(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Windows and their Tabs' urls, against Chrome's page targets grouped by Browser.getWindowForTarget (-want +got):\n%s\ntree:\n%s", diff, outline(root))
+	}
+	for _, c := range root.Children {
+		if c.Role != "Window" {
+			t.Errorf("root child %s %q: every child of the Application is a Window", c.Role, c.Title)
+		}
+	}
+	for _, w := range ws {
+		var lists int
+		for _, c := range w.Children {
+			if c.Role == "TabList" {
+				lists++
+			}
+		}
+		if lists != 1 {
+			t.Errorf("Window %q has %d TabLists directly under it, want 1", w.Title, lists)
+		}
+		var selected []*mapping.Element
+		for _, tb := range tabsOf(w) {
+			if has(tb, "selected") {
+				selected = append(selected, tb)
+			}
+		}
+		if len(selected) != 1 {
+			t.Errorf("Window %q has %d selected Tabs, want 1", w.Title, len(selected))
+		}
+	}
+
+	win := windowWithTab(t, root, a.url)
+	if wa.WindowID == wb.WindowID {
+		if tabs := tabsOf(win); len(tabs) != 2 {
+			t.Errorf("the window of both tabs has %d Tabs, want 2: %s", len(tabs), outline(win))
+		}
+	}
+	var tabA, tabB *mapping.Element
+	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+		if e.Role == "Tab" && e.URL == a.url {
+			tabA = e
+		}
+		if e.Role == "Tab" && e.URL == b.url {
+			tabB = e
+		}
+	})
+	if tabA == nil || tabB == nil {
+		t.Fatalf("Tabs of frames.html (%v) and other.html (%v) not both found:\n%s", tabA != nil, tabB != nil, outline(root))
+	}
+	if tabA.Title != "Frames page" || !has(tabA, "selected") {
+		t.Errorf("active Tab = %q %v, want \"Frames page\" selected", tabA.Title, tabA.States)
+	}
+	if tabB.Title != "Other page" {
+		t.Errorf("background Tab title = %q, want \"Other page\"", tabB.Title)
+	}
+	if wa.WindowID == wb.WindowID && has(tabB, "selected") {
+		t.Errorf("background Tab is selected: %v", tabB.States)
+	}
+	if win.Title != "Frames page" {
+		t.Errorf("Window title = %q, want its active tab's title \"Frames page\"", win.Title)
+	}
+
+	doc := docOf(win)
+	if doc == nil {
+		t.Fatalf("the Window of the active tab has no Document:\n%s", outline(win))
+	}
+	if doc.URL != a.url || doc.Title != "Frames page" {
+		t.Errorf("Document = %q <%s>, want \"Frames page\" <%s>", doc.Title, doc.URL, a.url)
+	}
+	find(t, doc, "Heading", "Frames page")
+	if wa.WindowID == wb.WindowID {
+		if s := textUnder(root); strings.Contains(s, "Other heading") || strings.Contains(s, "Background content") {
+			t.Errorf("the background tab's content is reported:\n%s", outline(root))
+		}
+		walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+			if e.Role == "Document" && e.URL == b.url {
+				t.Errorf("a Document of the background tab is reported")
+			}
+		})
+	}
+
+	// No browser_ui, worker or devtools target shows anywhere.
+	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+		if strings.HasPrefix(e.URL, "chrome://") || strings.HasPrefix(e.URL, "devtools://") || strings.HasSuffix(e.URL, "/worker.js") {
+			t.Errorf("%s %q <%s> is reported; only page tabs and their frames count", e.Role, e.Title, e.URL)
+		}
+	})
+
+	// The iframes are Documents inside the page, where they stand: after
+	// the main button, before the paragraph that follows them.
+	same := findDoc(t, doc, env.pageA+"/inner.html?site=same")
+	cross := findDoc(t, doc, env.pageB+"/inner.html?site=cross")
+	for _, d := range []*mapping.Element{same, cross} {
+		if d.Title != "Inner page" {
+			t.Errorf("iframe Document <%s> title %q, want \"Inner page\"", d.URL, d.Title)
+		}
+		find(t, d, "Heading", "Inner heading")
+		find(t, d, "Button", "Inner button")
+	}
+	order := preorder(doc)
+	iBtn := slices.Index(order, find(t, doc, "Button", "Main button"))
+	iSame, iCross := slices.Index(order, same), slices.Index(order, cross)
+	after := -1
+	for i, e := range order {
+		if strings.Contains(e.Title, "After the frames") {
+			after = i
+			break
+		}
+	}
+	if !(iBtn < iSame && iSame < iCross && (after < 0 || iCross < after)) {
+		t.Errorf("reading order: main button %d, same-site Document %d, cross-site Document %d, text after the frames %d: want them in that order", iBtn, iSame, iCross, after)
+	}
+}
+
+// preorder lists the elements under e in reading order.
+func preorder(e *mapping.Element) []*mapping.Element {
+	var out []*mapping.Element
+	walk(e, func(x *mapping.Element, _ []*mapping.Element) { out = append(out, x) })
+	return out
+}
+
+// Point 4: roles, titles, values, levels, urls and states of 5.1 to 5.4 on
+// a real form page; no value on a password field; hidden content absent;
+// a button reads as one element.
+func TestFormRolesAndStates(t *testing.T) {
+	p := sharedProvider(t)
+	tb := openTab(t, env.rootCtx, env.pageA+"/form.html")
+	cur := p.current(t)
+	doc := findDoc(t, cur.Root, tb.url)
+	if doc.Title != "Form page" {
+		t.Errorf("Document title %q, want \"Form page\"", doc.Title)
+	}
+
+	for _, c := range []struct{ role, title string }{
+		{"Banner", ""},
+		{"Navigation", "Main menu"},
+		{"Search", "Site search"},
+		{"Main", ""},
+		{"Complementary", "Side notes"},
+		{"ContentInfo", ""},
+		{"Form", "Profile form"},
+		{"TabPanel", "General"},
+	} {
+		if len(findAll(doc, c.role, c.title)) != 1 {
+			t.Errorf("want one %s %q; tree:\n%s", c.role, c.title, outline(doc))
+		}
+	}
+
+	for _, c := range []struct {
+		title string
+		level int
+	}{{"Account settings", 1}, {"Profile", 2}, {"Sections", 3}} {
+		if h := find(t, doc, "Heading", c.title); h.Level != c.level {
+			t.Errorf("Heading %q level %d, want %d", c.title, h.Level, c.level)
+		}
+	}
+
+	if l := find(t, doc, "Link", "Next page"); l.URL != env.pageA+"/next.html" {
+		t.Errorf("Link \"Next page\" url %q, want %q", l.URL, env.pageA+"/next.html")
+	}
+	if l := find(t, doc, "Link", "Help"); l.URL != env.pageB+"/help.html" {
+		t.Errorf("Link \"Help\" url %q, want %q", l.URL, env.pageB+"/help.html")
+	}
+
+	if f := find(t, doc, "TextField", "Full name"); f.Value != "Ada Lovelace" {
+		t.Errorf("TextField \"Full name\" value %q, want \"Ada Lovelace\"", f.Value)
+	}
+	if f := find(t, doc, "TextField", "Search terms"); f.Value != "kittens" {
+		t.Errorf("search field value %q, want \"kittens\"", f.Value)
+	}
+	if f := find(t, doc, "TextField", "Email"); !has(f, "required") {
+		t.Errorf("TextField \"Email\" states %v, want required", f.States)
+	}
+	pw := find(t, doc, "TextField", "Password")
+	if pw.Value != "" {
+		t.Errorf("password field carries value %q; password fields never have a value", pw.Value)
+	}
+	if bytes.Contains(cur.raw, []byte("hunter2secret")) {
+		t.Errorf("the password's text appears in the answer")
+	}
+	if f := find(t, doc, "TextArea", "Bio"); f.Value != "Counts engines" {
+		t.Errorf("TextArea \"Bio\" value %q, want \"Counts engines\"", f.Value)
+	}
+	if c := find(t, doc, "CheckBox", "Newsletter"); !has(c, "checked") {
+		t.Errorf("CheckBox \"Newsletter\" states %v, want checked", c.States)
+	}
+	if c := find(t, doc, "CheckBox", "Offers"); has(c, "checked") {
+		t.Errorf("CheckBox \"Offers\" states %v, want not checked", c.States)
+	}
+	if c := find(t, doc, "ComboBox", "Country"); c.Value != "Norway" {
+		t.Errorf("ComboBox \"Country\" value %q, want the chosen option \"Norway\"", c.Value)
+	}
+
+	fruits := find(t, doc, "ListBox", "Fruits")
+	if !has(fruits, "multiselectable") {
+		t.Errorf("ListBox \"Fruits\" states %v, want multiselectable", fruits.States)
+	}
+	for _, c := range []struct {
+		list   *mapping.Element
+		option string
+		sel    bool
+	}{
+		{fruits, "Apple", true}, {fruits, "Pear", false}, {fruits, "Plum", true},
+		{find(t, doc, "ListBox", "Colours"), "Red", true},
+		{find(t, doc, "ListBox", "Colours"), "Green", false},
+	} {
+		if o := find(t, c.list, "Option", c.option); has(o, "selected") != c.sel {
+			t.Errorf("Option %q states %v, want selected=%v", c.option, o.States, c.sel)
+		}
+	}
+
+	save := find(t, doc, "Button", "Save")
+	if len(save.Children) != 0 {
+		t.Errorf("Button \"Save\" has children %s; a button reads as one element", dump(save.Children))
+	}
+	if b := find(t, doc, "Button", "Archived"); !has(b, "disabled") {
+		t.Errorf("Button \"Archived\" states %v, want disabled", b.States)
+	}
+	if b := find(t, doc, "Button", "Bold"); !has(b, "pressed") {
+		t.Errorf("Button \"Bold\" states %v, want pressed", b.States)
+	}
+	if b := find(t, doc, "Button", "More actions"); !has(b, "collapsed") || has(b, "expanded") {
+		t.Errorf("Button \"More actions\" states %v, want collapsed", b.States)
+	}
+
+	tablist := find(t, doc, "TabList", "Settings sections")
+	if g := find(t, tablist, "Tab", "General"); !has(g, "selected") {
+		t.Errorf("Tab \"General\" states %v, want selected", g.States)
+	}
+	if a := find(t, tablist, "Tab", "Advanced"); has(a, "selected") {
+		t.Errorf("Tab \"Advanced\" states %v, want not selected", a.States)
+	}
+
+	table := find(t, doc, "Table", "Scores")
+	find(t, table, "ColumnHeader", "Player")
+	find(t, table, "Cell", "Ada")
+	if rows := findRoles(table, "Row"); len(rows) != 3 {
+		t.Errorf("Table \"Scores\" has %d Rows, want 3", len(rows))
+	}
+	grid := find(t, doc, "Grid", "People")
+	for _, c := range []struct {
+		cell string
+		sel  bool
+	}{{"Grace", true}, {"Edsger", false}} {
+		cell := find(t, grid, "Cell", c.cell)
+		row := parentOf(grid, cell)
+		if row == nil || row.Role != "Row" {
+			t.Errorf("Cell %q is not inside a Row", c.cell)
+			continue
+		}
+		if has(row, "selected") != c.sel {
+			t.Errorf("Row of %q states %v, want selected=%v", c.cell, row.States, c.sel)
+		}
+	}
+
+	outlineList := find(t, doc, "List", "Outline")
+	items := findRoles(outlineList, "ListItem")
+	if len(items) != 2 {
+		t.Fatalf("List \"Outline\" has %d ListItems, want 2:\n%s", len(items), outline(outlineList))
+	}
+	if items[0].Level != 0 || items[1].Level != 2 {
+		t.Errorf("ListItem levels %d and %d, want none on the top item and 2 on the nested one", items[0].Level, items[1].Level)
+	}
+
+	s := textUnder(cur.Root)
+	for _, hidden := range []string{"Hidden attribute text", "Display none button", "Aria hidden button"} {
+		if strings.Contains(s, hidden) {
+			t.Errorf("hidden content %q is reported", hidden)
+		}
+	}
+	walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
+		if e.Role == "Application" || e.Role == "Window" {
+			t.Errorf("%s %q inside a page: those roles are the provider's own", e.Role, e.Title)
+		}
+		if e.Role == "Text" && e.Title != "" {
+			if par := parentOf(doc, e); par != nil && par.Title == e.Title {
+				t.Errorf("Text %q repeats its parent %s's title", e.Title, par.Role)
+			}
+		}
+	})
+}
+
+// findRoles lists the elements under e with the role.
+func findRoles(e *mapping.Element, role string) []*mapping.Element {
+	var out []*mapping.Element
+	walk(e, func(x *mapping.Element, _ []*mapping.Element) {
+		if x.Role == role {
+			out = append(out, x)
+		}
+	})
+	return out
+}
