@@ -1,0 +1,595 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/browser"
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// settle bounds the wait, after a provider's first read, for it to become
+// warm: a provider that builds its tree in the background (issue 5) is
+// timed only after that work is done, or after this long.
+var settle = flag.Duration("settle", 10*time.Second,
+	"after a provider's first read, wait at most this long for reads to become fast before timing warm reads")
+
+// loadSettle is the pause after a page's load event before anything is
+// timed, as in the anchors (bench.mjs and floor.mjs wait 300 ms).
+const loadSettle = 300 * time.Millisecond
+
+// opTimeout bounds one timed operation; a 50k page's cold read takes
+// seconds on a loaded 2-core machine.
+const opTimeout = 2 * time.Minute
+
+// quiet drops the provider's logs: they would interleave with the
+// benchmark output.
+var quiet = slog.New(slog.DiscardHandler)
+
+// env is the state the benchmarks share: one browser, one page server and
+// the benchmark's own CDP connection to the browser's only tab. It is set
+// up by the first benchmark that needs it, never by a plain go test.
+var env struct {
+	once sync.Once
+	// skip or fail is why every benchmark skips or fails.
+	skip, fail string
+
+	browser *cdp.Launched
+	server  *httptest.Server
+	// tab drives the browser's only tab, as its user would: navigates,
+	// edits text, and makes the raw getFullAXTree call. Being the only
+	// page, it is what the provider reads.
+	tab     context.Context
+	product string // "Chrome/156.0.8078.108"
+	tmp     string
+
+	binOnce sync.Once
+	bin     string // the built cdpprovider, for BenchmarkServe
+	binErr  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	teardown()
+	if len(results.rows) > 0 {
+		printSummary(os.Stdout)
+	}
+	os.Exit(code)
+}
+
+// setup starts the shared browser and page server once, and skips (no
+// Chromium) or fails (setup broke) the benchmark when it cannot.
+func setup(b *testing.B) {
+	b.Helper()
+	env.once.Do(start)
+	if env.fail != "" {
+		b.Fatal(env.fail)
+	}
+	if env.skip != "" {
+		b.Skip(env.skip)
+	}
+}
+
+func start() {
+	path, err := cdp.FindChrome("")
+	if err != nil {
+		env.skip = "no Chromium to measure (set $CHROME to a Chromium or Chrome binary, or put chromium on PATH): " + err.Error()
+		return
+	}
+	env.tmp, err = os.MkdirTemp("", "cdpprovider-bench-")
+	if err != nil {
+		env.fail = err.Error()
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	env.browser, err = cdp.Launch(ctx, cdp.LaunchOptions{Path: path, Logger: quiet})
+	if err != nil {
+		env.fail = err.Error()
+		return
+	}
+	env.server = httptest.NewServer(Handler())
+	alloc, _ := remote.NewAllocator(context.Background(), env.browser.DebugURL())
+	// The first Do attaches to the tab the browser started with and binds
+	// the connection to this context: no timeout here.
+	env.tab, _ = chromedp.NewContext(alloc)
+	if err := chromedp.Do(env.tab); err != nil {
+		env.fail = fmt.Sprintf("attach to the browser at %s: %v", env.browser.DebugURL(), err)
+		return
+	}
+	v, err := chromedp.CallBrowser(env.tab, browser.GetVersion, cdproto.Empty{})
+	if err != nil {
+		env.fail = fmt.Sprintf("Browser.getVersion: %v", err)
+		return
+	}
+	env.product = v.Product
+}
+
+func teardown() {
+	if env.tab != nil {
+		chromedp.Cancel(env.tab)
+	}
+	if env.browser != nil {
+		if err := env.browser.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
+	}
+	if env.server != nil {
+		env.server.Close()
+	}
+	if env.tmp != "" {
+		os.RemoveAll(env.tmp)
+	}
+}
+
+// binary builds cmd/cdpprovider once into the temporary directory.
+func binary(b *testing.B) string {
+	b.Helper()
+	env.binOnce.Do(func() {
+		env.bin = filepath.Join(env.tmp, "cdpprovider")
+		out, err := exec.Command("go", "build", "-o", env.bin, "github.com/cdpprovider/cdpprovider/cmd/cdpprovider").CombinedOutput()
+		if err != nil {
+			env.binErr = fmt.Errorf("go build ./cmd/cdpprovider: %v\n%s", err, out)
+		}
+	})
+	if env.binErr != nil {
+		b.Fatal(env.binErr)
+	}
+	return env.bin
+}
+
+// open loads the page in the tab, brings the tab to the front, waits as
+// the anchors do, and makes the first (tree-building) getFullAXTree call
+// and one more, so that every timed call finds the tree built. It records
+// the page's AX node count.
+func open(b *testing.B, pg Page) {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+	defer cancel()
+	url := env.server.URL + "/" + pg.File
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		b.Fatalf("navigate to %s: %v", url, err)
+	}
+	id := chromedp.FromContext(env.tab).Target.TargetID
+	if _, err := chromedp.CallBrowser(ctx, target.ActivateTarget, target.ActivateTargetParams{TargetID: id}); err != nil {
+		b.Fatalf("activate the tab: %v", err)
+	}
+	time.Sleep(loadSettle)
+	if _, err := rawTree(ctx); err != nil {
+		b.Fatalf("Accessibility.getFullAXTree of %s: %v", url, err)
+	}
+	res, err := chromedp.Call(ctx, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	if err != nil {
+		b.Fatalf("Accessibility.getFullAXTree of %s: %v", url, err)
+	}
+	results.row(pg.Name).nodes = len(res.Nodes)
+}
+
+// rawTree is the call every read is compared with: the main frame's whole
+// accessibility tree, Accessibility.getFullAXTree, over the benchmark's own
+// connection to the tab, its result kept as JSON bytes. Decoding those
+// into cdproto's structs adds another 10-25%; any reader pays that, so
+// leaving it out makes every ratio the stricter one. It is the same call
+// as the anchors' floor.mjs.
+func rawTree(ctx context.Context) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := chromedp.FromContext(env.tab).Target.Call(ctx, accessibility.CommandGetFullAXTree, accessibility.GetFullAXTreeParams{}, &res)
+	return res, err
+}
+
+// newProvider returns a provider for the shared browser, as the binary
+// makes it, with its logs dropped.
+func newProvider(b *testing.B) *cdp.Provider {
+	b.Helper()
+	p, err := cdp.NewProvider(cdp.Options{Connect: env.browser.DebugURL(), Logger: quiet})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkRead times, per page size, in this order and on the one
+// browser: the raw getFullAXTree; a cold read (a new provider's first
+// Current, connecting included); a warm read of the unchanged page; a warm
+// read right after the benchmark edited one text node; locate; and the
+// raw call again, which shows how much the machine's load drifted while
+// the page was measured. Each reports its median in ms and, after raw,
+// that median as a multiple of raw's.
+func BenchmarkRead(b *testing.B) {
+	setup(b)
+	for _, pg := range Pages {
+		b.Run(pg.Name, func(b *testing.B) {
+			open(b, pg)
+			w := &warm{pg: pg}
+			defer w.close()
+			b.Run("raw", func(b *testing.B) { benchRaw(b, pg) })
+			b.Run("cold", func(b *testing.B) { benchCold(b, pg) })
+			b.Run("warm", func(b *testing.B) { benchWarm(b, w) })
+			b.Run("changed", func(b *testing.B) { benchChanged(b, w) })
+			b.Run("locate", func(b *testing.B) { benchLocate(b, w) })
+			w.close()
+			b.Run("raw-again", func(b *testing.B) { benchRaw(b, pg) })
+		})
+	}
+}
+
+func benchRaw(b *testing.B, pg Page) {
+	var s samples
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+		t0 := time.Now()
+		_, err := rawTree(ctx)
+		s.add(time.Since(t0))
+		cancel()
+		if err != nil {
+			b.Fatalf("Accessibility.getFullAXTree: %v", err)
+		}
+	}
+	r := results.row(pg.Name)
+	if r.raw == 0 {
+		r.raw = s.median()
+		b.ReportMetric(float64(r.nodes), "ax-nodes")
+	} else {
+		r.rawAgain = s.median()
+	}
+	s.report(b, r.raw)
+}
+
+func benchCold(b *testing.B, pg Page) {
+	var s samples
+	r := results.row(pg.Name)
+	for b.Loop() {
+		p := newProvider(b)
+		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		t0 := time.Now()
+		cur, err := p.Current(ctx)
+		s.add(time.Since(t0))
+		cancel()
+		b.StopTimer()
+		p.Close()
+		if err != nil {
+			b.Fatalf("cold Current: %v", err)
+		}
+		r.elements = count(cur.Root)
+		b.StartTimer()
+	}
+	r.cold = s.median()
+	s.report(b, r.raw)
+	b.ReportMetric(float64(r.elements), "elements")
+}
+
+func benchWarm(b *testing.B, w *warm) {
+	p := w.provider(b)
+	var s samples
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		t0 := time.Now()
+		_, err := p.Current(ctx)
+		s.add(time.Since(t0))
+		cancel()
+		if err != nil {
+			b.Fatalf("warm Current: %v", err)
+		}
+	}
+	r := results.row(w.pg.Name)
+	r.warm = s.median()
+	s.report(b, r.raw)
+}
+
+// benchChanged edits the text of the first section's heading through the
+// benchmark's own connection, then reads at once: the read must show the
+// new text (a fast but stale answer fails the benchmark).
+func benchChanged(b *testing.B, w *warm) {
+	p := w.provider(b)
+	var s samples
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		n++
+		text := fmt.Sprintf("Section 0: edited %d", n)
+		expr := fmt.Sprintf(`document.getElementById("h-0").firstChild.data = %q`, text)
+		ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](expr)); err != nil {
+			cancel()
+			b.Fatalf("edit the heading: %v", err)
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		cur, err := p.Current(ctx)
+		s.add(time.Since(t0))
+		cancel()
+		if err != nil {
+			b.Fatalf("Current after a change: %v", err)
+		}
+		b.StopTimer()
+		if find(cur.Root, func(e *mapping.Element) bool { return e.Title == text }) == nil {
+			b.Errorf("read %d after the edit does not show the heading %q: a stale answer", n, text)
+		}
+		b.StartTimer()
+	}
+	r := results.row(w.pg.Name)
+	r.changed = s.median()
+	s.report(b, r.raw)
+}
+
+// benchLocate locates, in turn, up to 25 buttons and links spread over the
+// whole page (most of them off screen), with ids from a warm read.
+func benchLocate(b *testing.B, w *warm) {
+	p := w.provider(b)
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	cur, err := p.Current(ctx)
+	cancel()
+	if err != nil {
+		b.Fatalf("Current: %v", err)
+	}
+	var ids []string
+	walk(cur.Root, func(e *mapping.Element) {
+		if e.Role == "Button" || e.Role == "Link" {
+			ids = append(ids, e.ID)
+		}
+	})
+	if len(ids) == 0 {
+		b.Fatal("no button or link to locate")
+	}
+	ids = spread(ids, 25)
+	var s samples
+	i := 0
+	for b.Loop() {
+		id := ids[i%len(ids)]
+		i++
+		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		t0 := time.Now()
+		loc, err := p.Locate(ctx, id)
+		s.add(time.Since(t0))
+		cancel()
+		if err != nil {
+			b.Fatalf("Locate %s: %v", id, err)
+		}
+		if loc.State == mapping.Gone {
+			b.Fatalf("Locate %s: gone, on an unchanged page", id)
+		}
+	}
+	r := results.row(w.pg.Name)
+	r.locate = s.median()
+	s.report(b, r.raw)
+}
+
+// warm is the long-lived provider of one page: created on first use,
+// read once, then given time to finish any background work.
+type warm struct {
+	pg Page
+	p  *cdp.Provider
+}
+
+func (w *warm) provider(b *testing.B) *cdp.Provider {
+	b.Helper()
+	if w.p != nil {
+		return w.p
+	}
+	p := newProvider(b)
+	read := func() (time.Duration, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		defer cancel()
+		t0 := time.Now()
+		_, err := p.Current(ctx)
+		return time.Since(t0), err
+	}
+	first, err := read()
+	if err != nil {
+		p.Close()
+		b.Fatalf("first Current: %v", err)
+	}
+	n, waited, err := settleReads(first, read)
+	if err != nil {
+		p.Close()
+		b.Fatalf("Current while settling: %v", err)
+	}
+	b.Logf("%s: warm provider's first read %v; %d more reads in %v until warm or -settle", w.pg.Name, first.Round(time.Millisecond), n, waited.Round(time.Millisecond))
+	w.p = p
+	return p
+}
+
+// close closes the provider, if any; a second close does nothing.
+func (w *warm) close() {
+	if w.p != nil {
+		w.p.Close()
+		w.p = nil
+	}
+}
+
+// settleReads reads every 250 ms after a first read that took first,
+// until two reads in a row take less than half of it (the provider has
+// warmed up) or -settle has passed. It returns how many reads it made and
+// how long it waited.
+func settleReads(first time.Duration, read func() (time.Duration, error)) (int, time.Duration, error) {
+	start := time.Now()
+	n, fast := 0, 0
+	for fast < 2 && time.Since(start) < *settle {
+		time.Sleep(250 * time.Millisecond)
+		d, err := read()
+		if err != nil {
+			return n, time.Since(start), err
+		}
+		n++
+		if d < first/2 {
+			fast++
+		} else {
+			fast = 0
+		}
+	}
+	return n, time.Since(start), nil
+}
+
+// BenchmarkServe runs the real binary, `cdpprovider serve --connect`, per
+// page size, reads uicontext://current over MCP (go-sdk's client on its
+// stdin and stdout) and reports the median read, its size, and the
+// process's peak resident memory (VmHWM, Linux) after a cold read, the
+// settle time and the timed reads.
+func BenchmarkServe(b *testing.B) {
+	setup(b)
+	bin := binary(b)
+	for _, pg := range Pages {
+		b.Run(pg.Name, func(b *testing.B) {
+			open(b, pg)
+			s := startServe(b, bin)
+			defer s.close(b)
+			first, _ := s.read(b)
+			n, waited, _ := settleReads(first, func() (time.Duration, error) { d, _ := s.read(b); return d, nil })
+			b.Logf("%s: served first read %v; %d more reads in %v until warm or -settle", pg.Name, first.Round(time.Millisecond), n, waited.Round(time.Millisecond))
+			var samples samples
+			size := 0
+			for b.Loop() {
+				var d time.Duration
+				d, size = s.read(b)
+				samples.add(d)
+			}
+			r := results.row(pg.Name)
+			r.served, r.bytes = samples.median(), size
+			samples.report(b, r.raw)
+			b.ReportMetric(float64(size), "answer-bytes")
+			if hwm, rss, ok := memory(s.cmd.Process.Pid); ok {
+				r.hwm, r.rss = hwm, rss
+				b.ReportMetric(hwm, "peak-rss-MB")
+				b.ReportMetric(rss, "rss-MB")
+			} else {
+				b.Logf("no /proc/%d/status on %s: peak RSS not measured", s.cmd.Process.Pid, runtime.GOOS)
+			}
+		})
+	}
+}
+
+// served is one running `cdpprovider serve` and the MCP session on it.
+type served struct {
+	cmd     *exec.Cmd
+	session *mcp.ClientSession
+	stderr  strings.Builder
+}
+
+func startServe(b *testing.B, bin string) *served {
+	b.Helper()
+	s := &served{cmd: exec.Command(bin, "serve", "--connect", env.browser.DebugURL(), "--log-level", "warn")}
+	s.cmd.Stderr = &s.stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-bench", Version: "0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd}, nil)
+	if err != nil {
+		b.Fatalf("initialize %s over stdio: %v\nstderr:\n%s", bin, err, s.stderr.String())
+	}
+	s.session = session
+	return s
+}
+
+// read reads uicontext://current and returns how long it took and the
+// size of the answer's JSON.
+func (s *served) read(b *testing.B) (time.Duration, int) {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	t0 := time.Now()
+	res, err := s.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "uicontext://current"})
+	d := time.Since(t0)
+	if err != nil {
+		b.Fatalf("read uicontext://current: %v\nstderr:\n%s", err, s.stderr.String())
+	}
+	if len(res.Contents) != 1 || res.Contents[0].Text == "" {
+		b.Fatalf("read uicontext://current: want one JSON text content, got %d items", len(res.Contents))
+	}
+	return d, len(res.Contents[0].Text)
+}
+
+func (s *served) close(b *testing.B) {
+	if err := s.session.Close(); err != nil && !strings.Contains(err.Error(), "signal") {
+		b.Logf("close the provider: %v\nstderr:\n%s", err, s.stderr.String())
+	}
+}
+
+// memory reads a process's peak and current resident set size, in MB
+// (2^20 bytes), from /proc/PID/status.
+func memory(pid int) (hwm, rss float64, ok bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	return parseStatus(string(data))
+}
+
+// parseStatus picks VmHWM and VmRSS (in kB) out of a /proc/PID/status.
+func parseStatus(status string) (hwm, rss float64, ok bool) {
+	var seen int
+	for line := range strings.Lines(status) {
+		var kb float64
+		switch {
+		case strings.HasPrefix(line, "VmHWM:"):
+			if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil {
+				hwm, seen = kb/1024, seen|1
+			}
+		case strings.HasPrefix(line, "VmRSS:"):
+			if _, err := fmt.Sscanf(line, "VmRSS: %f kB", &kb); err == nil {
+				rss, seen = kb/1024, seen|2
+			}
+		}
+	}
+	return hwm, rss, seen == 3
+}
+
+// walk calls fn on e and every descendant, depth first.
+func walk(e *mapping.Element, fn func(*mapping.Element)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	for _, c := range e.Children {
+		walk(c, fn)
+	}
+}
+
+// find returns the first element, depth first, for which match is true.
+func find(e *mapping.Element, match func(*mapping.Element) bool) *mapping.Element {
+	var found *mapping.Element
+	walk(e, func(x *mapping.Element) {
+		if found == nil && match(x) {
+			found = x
+		}
+	})
+	return found
+}
+
+// count returns the number of elements in the tree under e, e included.
+func count(e *mapping.Element) int {
+	n := 0
+	walk(e, func(*mapping.Element) { n++ })
+	return n
+}
+
+// spread returns at most n items of xs, evenly spaced, first included.
+func spread(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = xs[i*len(xs)/n]
+	}
+	return out
+}

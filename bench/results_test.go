@@ -1,0 +1,209 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The targets of issue 5 ("Benchmarks"), on the project's 2-core machines.
+const (
+	targetWarm10k = 0.15 // warm unchanged read at 10k, times raw getFullAXTree
+	targetWarm50k = 0.12 // the same at 50k
+	targetCold    = 1.2  // cold read, times raw
+	targetLocate  = 2 * time.Millisecond
+	targetPeakMB  = 150.0 // peak RSS of the binary with the 50k page open
+)
+
+// samples are the durations of one benchmark's operations.
+type samples []time.Duration
+
+func (s *samples) add(d time.Duration) { *s = append(*s, d) }
+
+// median is the middle duration (the mean of the two middle ones for an
+// even count); zero for no samples.
+func (s samples) median() time.Duration {
+	if len(s) == 0 {
+		return 0
+	}
+	x := slices.Clone(s)
+	slices.Sort(x)
+	if len(x)%2 == 1 {
+		return x[len(x)/2]
+	}
+	return (x[len(x)/2-1] + x[len(x)/2]) / 2
+}
+
+// report adds the median in ms and, when raw is known, the median as a
+// multiple of raw to the benchmark's line.
+func (s samples) report(b *testing.B, raw time.Duration) {
+	m := s.median()
+	b.ReportMetric(ms(m), "median-ms")
+	if raw > 0 {
+		b.ReportMetric(float64(m)/float64(raw), "x-raw")
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// row is what was measured on one page; zero means not measured in this
+// run (filtered out by -bench, or failed).
+type row struct {
+	nodes    int // AX nodes of the main frame, from getFullAXTree
+	elements int // elements of a cold read's answer
+	bytes    int // JSON bytes of the served answer
+
+	// The medians of the benchmarks of BenchmarkRead and BenchmarkServe.
+	raw, cold, warm, changed, locate, served time.Duration
+	// rawAgain is raw measured once more after the page's other reads:
+	// far from raw, the machine's load changed and the ratios are suspect.
+	rawAgain time.Duration
+
+	hwm, rss float64 // peak and current RSS of the served binary, MB
+}
+
+// table is the rows of one run by page name.
+type table struct{ rows map[string]*row }
+
+// results collects the rows of this run for the summary TestMain prints.
+var results = &table{rows: map[string]*row{}}
+
+// row returns the page's row, adding it when new.
+func (rs *table) row(name string) *row {
+	r := rs.rows[name]
+	if r == nil {
+		r = &row{}
+		rs.rows[name] = r
+	}
+	return r
+}
+
+// printSummary writes the run's results as two markdown tables: the
+// times, each with its ratio to the raw call, and the targets of issue 5.
+func printSummary(w io.Writer) {
+	fmt.Fprintf(w, "\n## cdpprovider bench, %s, %s, %s/%s, %d CPUs, -settle %v\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), orNA(env.product), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), *settle)
+	fmt.Fprintln(w, "Medians; (×) is the ratio to the raw getFullAXTree of the same page in this run;")
+	fmt.Fprintln(w, "\"raw again\" is that call once more after the page's reads (far from 1.00×: the load changed).")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| page | AX nodes | elements | raw getFullAXTree | cold read | warm, unchanged | warm, after a change | locate | raw again | MCP read (binary) | peak RSS (binary) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, pg := range Pages {
+		r, ok := results.rows[pg.Name]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", pg.Name,
+			count0(r.nodes), count0(r.elements), timed(r.raw, 0), timed(r.cold, r.raw), timed(r.warm, r.raw),
+			timed(r.changed, r.raw), timed(r.locate, 0), timed(r.rawAgain, r.raw), timed(r.served, r.raw), mb(r.hwm))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| target (issue 5) | measured | met |")
+	fmt.Fprintln(w, "|---|---|---|")
+	for _, t := range goals() {
+		fmt.Fprintf(w, "| %s | %s | %s |\n", t.what, t.got, t.met)
+	}
+	fmt.Fprintln(w)
+}
+
+// goal is one line of the targets table.
+type goal struct{ what, got, met string }
+
+func goals() []goal {
+	var ts []goal
+	ratio := func(what string, d, raw time.Duration, limit float64) {
+		if d == 0 || raw == 0 {
+			return
+		}
+		x := float64(d) / float64(raw)
+		ts = append(ts, goal{what, fmt.Sprintf("%.2f×", x), yes(x <= limit)})
+	}
+	if r := results.rows["10k"]; r != nil {
+		ratio("warm unchanged read at 10k ≤ 0.15× raw", r.warm, r.raw, targetWarm10k)
+	}
+	if r := results.rows["50k"]; r != nil {
+		ratio("warm unchanged read at 50k ≤ 0.12× raw", r.warm, r.raw, targetWarm50k)
+	}
+	for _, pg := range Pages {
+		if r := results.rows[pg.Name]; r != nil {
+			ratio("cold read at "+pg.Name+" ≤ 1.2× raw", r.cold, r.raw, targetCold)
+		}
+	}
+	for _, pg := range Pages {
+		if r := results.rows[pg.Name]; r != nil && r.locate > 0 {
+			ts = append(ts, goal{"locate median at " + pg.Name + " ≤ 2 ms", fmt.Sprintf("%.2f ms", ms(r.locate)), yes(r.locate <= targetLocate)})
+		}
+	}
+	if r := results.rows["50k"]; r != nil && r.hwm > 0 {
+		ts = append(ts, goal{"peak RSS with the 50k page open ≤ 150 MB", mb(r.hwm), yes(r.hwm <= targetPeakMB)})
+	}
+	return ts
+}
+
+func yes(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// timed formats a median, with its ratio to raw when raw is given.
+func timed(d, raw time.Duration) string {
+	if d == 0 {
+		return "–"
+	}
+	s := fmt.Sprintf("%s ms", num(ms(d)))
+	if raw > 0 {
+		s += fmt.Sprintf(" (%.2f×)", float64(d)/float64(raw))
+	}
+	return s
+}
+
+// num prints a millisecond count with about three significant digits.
+func num(v float64) string {
+	switch {
+	case v >= 100:
+		return commas(fmt.Sprintf("%.0f", v))
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+// commas groups the digits of an integer string by thousands.
+func commas(s string) string {
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func count0(n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return commas(fmt.Sprint(n))
+}
+
+func mb(v float64) string {
+	if v == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f MB", v)
+}
+
+func orNA(s string) string {
+	if s == "" {
+		return "browser n/a"
+	}
+	return s
+}
