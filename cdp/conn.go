@@ -35,8 +35,11 @@ type conn struct {
 	mu      sync.Mutex
 	pending map[int64]pendingCall      // guarded by mu
 	subs    map[subKey][]*subscription // guarded by mu
-	err     error                      // why the connection ended; guarded by mu
-	closed  bool                       // the read loop has failed every call; guarded by mu
+	// handlers see every event of their session, on the read loop: they
+	// must return at once and must not call the conn. Guarded by mu.
+	handlers map[target.SessionID]func(method string, params jsonv2.Value)
+	err      error // why the connection ended; guarded by mu
+	closed   bool  // the read loop has failed every call; guarded by mu
 
 	done chan struct{} // closed when the read loop ends
 }
@@ -63,10 +66,11 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 // newConn starts reading a transport.
 func newConn(tr chromedp.Transport) *conn {
 	c := &conn{
-		tr:      tr,
-		pending: make(map[int64]pendingCall),
-		subs:    make(map[subKey][]*subscription),
-		done:    make(chan struct{}),
+		tr:       tr,
+		pending:  make(map[int64]pendingCall),
+		subs:     make(map[subKey][]*subscription),
+		handlers: make(map[target.SessionID]func(string, jsonv2.Value)),
+		done:     make(chan struct{}),
 	}
 	go c.read()
 	return c
@@ -77,6 +81,20 @@ func (c *conn) browser() *session { return &session{c: c} }
 
 // session returns the flat session with the id.
 func (c *conn) session(id target.SessionID) *session { return &session{c: c, id: id} }
+
+// handle sets the function that sees every event of a session (nil
+// removes it). It runs on the read loop, in the order the browser sent
+// the events, before any later reply is delivered: it must return at once
+// and must not call the conn.
+func (c *conn) handle(id target.SessionID, fn func(method string, params jsonv2.Value)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if fn == nil {
+		delete(c.handlers, id)
+	} else {
+		c.handlers[id] = fn
+	}
+}
 
 // close ends the connection; pending calls fail.
 func (c *conn) close() {
@@ -148,7 +166,11 @@ func (c *conn) read() {
 			for _, s := range c.subs[subKey{msg.SessionID, string(msg.Method)}] {
 				s.push(msg.Params)
 			}
+			h := c.handlers[msg.SessionID]
 			c.mu.Unlock()
+			if h != nil {
+				h(string(msg.Method), msg.Params)
+			}
 		}
 	}
 }

@@ -30,15 +30,16 @@ type docInfo struct {
 	tab    target.ID         // the page target of the tab
 	parent uint64            // the parent document's number; 0 at the top
 	owner  cdp.BackendNodeID // the <iframe> element in the parent document
+	geo    *docGeometry      // what locate keeps of it (geometry.go); nil until located
 }
 
 // doc is a document being read: the mapping frame and how to reach it.
 type doc struct {
-	frame       *mapping.Frame
-	sess        *session
-	frameID     cdp.FrameID
-	rootFocused bool
-	children    map[cdp.BackendNodeID]*doc
+	frame    *mapping.Frame
+	sess     *session
+	frameID  cdp.FrameID
+	state    pageState // what the provider's watchers saw
+	children map[cdp.BackendNodeID]*doc
 }
 
 // worldName names the isolated world the provider reads pages in. The
@@ -46,12 +47,12 @@ type doc struct {
 const worldName = "cdpprovider"
 
 // readDocument reads a tab's document with all its frames.
-func (p *Provider) readDocument(ctx context.Context, c *conn, s *session, tab target.ID, live map[target.ID]*target.Info) (*doc, error) {
+func (p *Provider) readDocument(ctx context.Context, c *conn, s *session, tab target.ID, live map[target.ID]*target.Info, cold bool) (*doc, error) {
 	ft, err := frameTree(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	return p.readFrame(ctx, c, frameRead{sess: s, sessTarget: tab, tab: tab, frames: ft, live: live}, cdp.FrameID(tab), 0, 0, 0)
+	return p.readFrame(ctx, c, frameRead{sess: s, sessTarget: tab, tab: tab, frames: ft, live: live, cold: cold}, cdp.FrameID(tab), 0, 0, 0)
 }
 
 // frameRead carries what reading the frames of one session needs.
@@ -61,6 +62,17 @@ type frameRead struct {
 	tab        target.ID
 	frames     map[cdp.FrameID]*cdp.Frame
 	live       map[target.ID]*target.Info
+	cold       bool // bypass the warm trees
+}
+
+// axOf returns the warm accessibility trees of a target's session.
+func (p *Provider) axOf(id target.ID, s *session) *axSession {
+	a := p.state.ax[id]
+	if a == nil || a.sess != s {
+		a = newAXSession(s, p.changed)
+		p.state.ax[id] = a
+	}
+	return a
 }
 
 // frameTree maps the frames of a session's process by id.
@@ -95,11 +107,19 @@ func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.
 	if f == nil {
 		return nil, fmt.Errorf("frame %s is not in its process's frame tree", id)
 	}
-	ax, err := cdp.Call(ctx, fr.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: id})
-	if err != nil {
+	st := p.state
+	ps := readPageState(ctx, fr.sess, id)
+	var nodes []*accessibility.Node
+	var err error
+	if fr.cold {
+		r, err := cdp.Call(ctx, fr.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: id})
+		if err != nil {
+			return nil, err
+		}
+		nodes = r.Nodes
+	} else if nodes, err = p.axOf(fr.sessTarget, fr.sess).nodes(ctx, id, f.LoaderID, ps); err != nil {
 		return nil, err
 	}
-	st := p.state
 	key := docKey{fr.sessTarget, id, f.LoaderID}
 	n := keyOf(st.docs, key, &p.keys)
 	if st.docInfo[n] == nil {
@@ -112,15 +132,14 @@ func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.
 		st.docInfo[n] = &docInfo{key: key, tab: fr.tab, parent: parent, owner: owner}
 	}
 	d := &doc{
-		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: ax.Nodes},
+		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: nodes, ValueText: valueTexts(ctx, fr.sess, nodes)},
 		sess:     fr.sess,
 		frameID:  id,
+		state:    ps,
 		children: map[cdp.BackendNodeID]*doc{},
 	}
-	for _, node := range ax.Nodes {
+	for _, node := range nodes {
 		switch axRole(node) {
-		case "RootWebArea":
-			d.rootFocused = d.rootFocused || axBool(node, accessibility.PropertyNameFocused)
 		case "Iframe", "IframePresentational":
 			if node.BackendDOMNodeID == 0 {
 				continue
@@ -166,22 +185,8 @@ func (p *Provider) readChildFrame(ctx context.Context, c *conn, fr frameRead, ow
 	if err != nil {
 		return nil, err
 	}
-	sub := frameRead{sess: s, sessTarget: ti.TargetID, tab: fr.tab, frames: frames, live: fr.live}
+	sub := frameRead{sess: s, sessTarget: ti.TargetID, tab: fr.tab, frames: frames, live: fr.live, cold: fr.cold}
 	return p.readFrame(ctx, c, sub, id, depth+1, parent, owner)
-}
-
-// markFocus sets HasFocus on the documents on the focus path: a document
-// whose root has focus, or that holds one that does. The top document of
-// the focused window is always on it.
-func markFocus(d *doc, top bool) bool {
-	has := d.rootFocused || top
-	for _, ch := range d.children {
-		if markFocus(ch, false) {
-			has = true
-		}
-	}
-	d.frame.HasFocus = has
-	return has
 }
 
 // evalIn evaluates a side-effect-free expression in the provider's

@@ -24,21 +24,6 @@ const hoverScript = `(() => {
   return chain;
 })()`
 
-// pointerScript installs, once per document, a passive listener in the
-// isolated world that notes when the pointer last moved in this document,
-// and returns that time (0 when it has not moved here since). The listener
-// never changes the page or the event.
-const pointerScript = `(() => {
-  if (!globalThis.__cdpproviderPointer) {
-    globalThis.__cdpproviderPointer = { t: 0 };
-    addEventListener('mousemove', (e) => { globalThis.__cdpproviderPointer.t = performance.timeOrigin + e.timeStamp; }, { capture: true, passive: true });
-  }
-  return globalThis.__cdpproviderPointer.t;
-})()`
-
-// hoverGroup is the object group of the remote objects hover makes.
-const hoverGroup = "cdpprovider-hover"
-
 // findPointer finds the document the pointer is in among the shown
 // documents (tops, the focused window's first) and records there the chain
 // of hovered elements.
@@ -54,8 +39,7 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 	var lastT float64
 	var visit func(d *doc)
 	visit = func(d *doc) {
-		var t float64
-		if evalIn(ctx, d.sess, d.frameID, pointerScript, &t) == nil && t > lastT {
+		if t := d.state.pointer; t > lastT {
 			last, lastT = d, t
 		}
 		for _, ch := range d.children {
@@ -78,14 +62,38 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 // hoverIn records the hovered elements of d and reports whether any is.
 // With descend, a hovered <iframe> leads into its document.
 func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
-	defer cdp.Call(ctx, d.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: hoverGroup})
-	arr, err := evalObject(ctx, d.sess, d.frameID, hoverScript, hoverGroup, false)
-	if err != nil || arr.ObjectID == "" {
+	chain, child, ok := elementChain(ctx, d, hoverScript)
+	switch {
+	case !ok:
 		return false
+	case child != nil && descend:
+		if !p.hoverIn(ctx, child, true) {
+			child.frame.Pointer = true // over the frame, nothing inside hovered
+		}
+		return true
+	}
+	d.frame.Pointer = true
+	d.frame.Hover = chain
+	return true
+}
+
+// chainGroup is the object group of the remote objects elementChain makes.
+const chainGroup = "cdpprovider-chain"
+
+// elementChain runs script, which returns an array of elements deepest
+// first, in d's isolated world, and returns their backend node ids up to
+// the first one d's accessibility tree has. When the deepest element owns
+// a child document that was read, it returns that document instead. ok is
+// false when the script found no element.
+func elementChain(ctx context.Context, d *doc, script string) (chain []cdp.BackendNodeID, child *doc, ok bool) {
+	defer cdp.Call(ctx, d.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: chainGroup})
+	arr, err := evalObject(ctx, d.sess, d.frameID, script, chainGroup, false)
+	if err != nil || arr.ObjectID == "" {
+		return nil, nil, false
 	}
 	props, err := cdp.Call(ctx, d.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
-		return false
+		return nil, nil, false
 	}
 	var elems []runtime.RemoteObjectID
 	for _, pr := range props.Result {
@@ -94,7 +102,7 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 		}
 	}
 	if len(elems) == 0 {
-		return false
+		return nil, nil, false
 	}
 	inAX := map[cdp.BackendNodeID]bool{}
 	for _, n := range d.frame.Nodes {
@@ -102,24 +110,18 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 			inAX[n.BackendDOMNodeID] = true
 		}
 	}
-	var chain []cdp.BackendNodeID
 	for i, obj := range elems {
 		n, err := cdp.Call(ctx, d.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj})
 		if err != nil || n.Node == nil {
 			continue
 		}
-		if child := d.children[n.Node.BackendNodeID]; i == 0 && descend && child != nil {
-			if !p.hoverIn(ctx, child, true) {
-				child.frame.Pointer = true // over the frame, nothing inside hovered
-			}
-			return true
+		if ch := d.children[n.Node.BackendNodeID]; i == 0 && ch != nil {
+			return nil, ch, true
 		}
 		chain = append(chain, n.Node.BackendNodeID)
 		if inAX[n.Node.BackendNodeID] {
 			break
 		}
 	}
-	d.frame.Pointer = true
-	d.frame.Hover = chain
-	return true
+	return chain, nil, true
 }

@@ -3,20 +3,19 @@ package cdp
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 var gone = &mapping.Location{State: mapping.Gone}
 
-// errGone marks a thing found to no longer exist while it was located.
+// errGone marks a document found to no longer exist while it was located:
+// navigated away, its frame or tab closed, its <iframe> removed.
 var errGone = errors.New("gone")
 
 // locate answers where the thing an id names is. Called with p.mu held.
@@ -33,7 +32,7 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 	if info == nil {
 		return gone, nil
 	}
-	loc, err := p.locateInDoc(ctx, c, uint64(ref.A), info, ref)
+	loc, err := p.locateInDoc(ctx, c, info, ref)
 	if errors.Is(err, errGone) {
 		delete(st.docs, info.key)
 		delete(st.docInfo, uint64(ref.A))
@@ -71,193 +70,203 @@ func (p *Provider) locateWindow(ctx context.Context, c *conn, key uint64) (*mapp
 	return &mapping.Location{State: mapping.OnScreen, Frame: frame, Visible: &v}, nil
 }
 
-// locateInDoc answers for a Document or an element of one.
-func (p *Provider) locateInDoc(ctx context.Context, c *conn, n uint64, info *docInfo, ref mapping.Ref) (*mapping.Location, error) {
-	live, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+// locateInDoc answers for a Document or an element of one. It asks each
+// frame from the document up to the top page one question, all at once:
+// the element's box and clip in the first, the <iframe>'s content box and
+// clip in each one above, and in the top one also the page area (the
+// page zoom is known from an earlier call, or asked of
+// Page.getLayoutMetrics at the same time). A located Document's loader is
+// checked against the frame tree alongside. So a repeated locate costs one
+// round trip per frame, all at once.
+func (p *Provider) locateInDoc(ctx context.Context, c *conn, info *docInfo, ref mapping.Ref) (*mapping.Location, error) {
+	pl, err := p.planLocate(ctx, c, info, ref)
 	if err != nil {
 		return nil, err
 	}
-	alive := map[target.ID]bool{}
-	for _, ti := range live.TargetInfos {
-		alive[ti.TargetID] = true
+	ms, geo := pl.ms, pl.top.geo
+	var wg sync.WaitGroup
+	for _, m := range ms {
+		wg.Go(func() { m.measure(ctx) })
 	}
-	if !alive[info.key.target] || !alive[info.tab] {
+	zoom := geo.zoom
+	var zoomErr error
+	if zoom == 0 {
+		wg.Go(func() { zoom, zoomErr = pageZoom(ctx, pl.tab) })
+	}
+	sameDoc := true
+	var docErr error
+	if ref.Kind == mapping.KindDocument {
+		wg.Go(func() { sameDoc, docErr = isCurrent(ctx, pl.own, info) })
+	}
+	wg.Wait()
+	for _, m := range ms {
+		m.remember(ctx)
+	}
+
+	isNode := ref.Kind == mapping.KindNode
+	for i, m := range ms {
+		if m.err == nil {
+			continue
+		}
+		if !c.alive() {
+			return nil, m.err
+		}
+		if i == 0 && isNode {
+			if ok, err := isCurrent(ctx, pl.own, info); err == nil && ok {
+				return gone, nil // the document is there; the node is not
+			}
+		}
+		return nil, errGone // the document, or an <iframe> on the way up, is not
+	}
+	if docErr != nil || !sameDoc {
 		return nil, errGone
 	}
-	s, err := p.attach(ctx, c, p.state, info.key.target)
+	for i, m := range ms {
+		if m.report.Gone && i == 0 && isNode {
+			return gone, nil
+		}
+		if m.report.Gone {
+			return nil, errGone
+		}
+	}
+	// The zoom is kept with the devicePixelRatio it came with (dpr = zoom
+	// × device scale): while dpr stays, so does the zoom.
+	if pg := ms[len(ms)-1].report.Page; zoomErr == nil && pg != nil && pg.DPR != geo.dpr {
+		if geo.dpr != 0 {
+			zoom, zoomErr = pageZoom(ctx, pl.tab)
+		}
+		geo.zoom, geo.dpr = zoom, pg.DPR
+	}
+	if zoomErr != nil {
+		geo.zoom, geo.dpr = 0, 0
+		return nil, zoomErr
+	}
+	return place(ms, isNode || info.parent != 0, zoom), nil
+}
+
+// plan is what locateInDoc asks: the measurements, from the located
+// document up to the top one, and the sessions of the located document
+// and of its tab.
+type plan struct {
+	ms       []*measurement
+	top      *docInfo
+	own, tab *session
+}
+
+// planLocate lists the questions for locating ref in the document info: the
+// element itself, or, for an iframe's Document, its <iframe>; then the
+// <iframe> of every frame on the way up; the last one, in the top
+// document, also asks for the page area. Only a top Document asks no
+// element: just the page area.
+func (p *Provider) planLocate(ctx context.Context, c *conn, info *docInfo, ref mapping.Ref) (*plan, error) {
+	st := p.state
+	pl := &plan{}
+	add := func(d *docInfo, node cdp.BackendNodeID, content bool) error {
+		s, err := p.attach(ctx, c, st, d.key.target)
+		if err != nil {
+			return errGone
+		}
+		if d.geo == nil {
+			d.geo = &docGeometry{}
+		}
+		pl.ms = append(pl.ms, &measurement{sess: s, frame: d.key.frame, doc: st.docs[d.key], geo: d.geo, node: node, content: content})
+		return nil
+	}
+	var err error
+	switch {
+	case ref.Kind == mapping.KindNode:
+		err = add(info, cdp.BackendNodeID(ref.B), false)
+	case info.parent == 0:
+		err = add(info, 0, false)
+	}
+	cur := info
+	for err == nil && cur.parent != 0 {
+		par := st.docInfo[cur.parent]
+		if par == nil {
+			return nil, errGone
+		}
+		err = add(par, cur.owner, true)
+		cur = par
+	}
 	if err != nil {
+		return nil, err
+	}
+	pl.ms[len(pl.ms)-1].page = true
+	pl.top = cur
+	if pl.tab, err = p.attach(ctx, c, st, cur.tab); err != nil {
 		return nil, errGone
 	}
+	if pl.own, err = p.attach(ctx, c, st, info.key.target); err != nil {
+		return nil, errGone
+	}
+	return pl, nil
+}
+
+// place composes the frames' answers into a location: the first box,
+// mapped into each parent frame through its <iframe>, then onto the
+// screen through the top page's area. hasBox says the first answer is an
+// element's box; otherwise the located thing is the top page area.
+func place(ms []*measurement, hasBox bool, zoom float64) *mapping.Location {
+	pg := ms[len(ms)-1].report.Page
+	if pg == nil {
+		pg = &pageReport{}
+	}
+	var b mapping.Box
+	if hasBox {
+		for i, m := range ms {
+			if m.report.Box == nil {
+				return &mapping.Location{State: mapping.OffScreen} // no box: display:none and the like
+			}
+			mb := mapping.Box{Rect: rectOf(m.report.Box), Clip: rectOf(m.report.Clip)}
+			if i == 0 {
+				b = mb
+			} else {
+				b = b.In(mb)
+			}
+		}
+	} else {
+		b = mapping.Box{Rect: mapping.Rect{Width: pg.Width, Height: pg.Height}, Clip: mapping.Rect{Width: pg.ViewW, Height: pg.ViewH}}
+	}
+	if pg.OuterW <= 0 {
+		// A hidden page may not know its window: nothing to place.
+		return &mapping.Location{State: mapping.OffScreen}
+	}
+	scale := 1.0
+	if zoom > 0 && pg.DPR > 0 {
+		scale = pg.DPR / zoom
+	}
+	area := mapping.PageAreaOf(mapping.WindowMetrics{
+		ScreenX: pg.ScreenX, ScreenY: pg.ScreenY, OuterWidth: pg.OuterW, OuterHeight: pg.OuterH,
+		Width: pg.Width, Height: pg.Height, Zoom: zoom, Scale: scale,
+	})
+	frame := area.ToScreen(b.Rect)
+	visible := area.ToScreen(b.Visible())
+	if !pg.Shown || visible.Empty() {
+		return &mapping.Location{State: mapping.OffScreen, Frame: &frame}
+	}
+	return &mapping.Location{State: mapping.OnScreen, Frame: &frame, Visible: &visible}
+}
+
+// pageZoom returns a tab's page zoom: CSS px to points.
+func pageZoom(ctx context.Context, tab *session) (float64, error) {
+	lm, err := cdp.Call(ctx, tab, page.GetLayoutMetrics, cdp.Empty{})
+	if err != nil {
+		return 0, err
+	}
+	if lm.CSSVisualViewport == nil || lm.CSSVisualViewport.Zoom <= 0 {
+		return 1, nil
+	}
+	return lm.CSSVisualViewport.Zoom, nil
+}
+
+// isCurrent reports whether a document is still the one its frame shows.
+func isCurrent(ctx context.Context, s *session, d *docInfo) (bool, error) {
 	frames, err := frameTree(ctx, s)
 	if err != nil {
-		return nil, err
-	}
-	if f := frames[info.key.frame]; f == nil || f.LoaderID != info.key.loader {
-		return nil, errGone
-	}
-
-	var g geometry
-	cur := info
-	if ref.Kind == mapping.KindNode {
-		r, ok, err := p.nodeBox(ctx, s, info.key.frame, cdp.BackendNodeID(ref.B))
-		if err != nil || !ok {
-			return nil, err
-		}
-		if r == nil {
-			return &mapping.Location{State: mapping.OffScreen}, nil
-		}
-		g = geometry{frame: *r, visible: *r}
-	} else if info.parent == 0 {
-		g.page = true
-	} else {
-		// An iframe's document is the iframe's content box in its parent.
-		par := p.state.docInfo[info.parent]
-		if par == nil {
-			return nil, errGone
-		}
-		box, err := p.contentBox(ctx, c, par, info.owner)
-		if err != nil {
-			return nil, err
-		}
-		g = geometry{frame: box, visible: box}
-		cur = par
-	}
-	// Up through the frames to the top page: translate at each process
-	// boundary, clip by each iframe's content box.
-	for cur.parent != 0 {
-		par := p.state.docInfo[cur.parent]
-		if par == nil {
-			return nil, errGone
-		}
-		box, err := p.contentBox(ctx, c, par, cur.owner)
-		if err != nil {
-			return nil, err
-		}
-		if par.key.target != cur.key.target {
-			g.frame = g.frame.Offset(box.X, box.Y)
-			g.visible = g.visible.Offset(box.X, box.Y)
-		}
-		g.visible = mapping.Intersect(g.visible, box)
-		cur = par
-	}
-	return p.toScreen(ctx, c, cur.tab, g)
-}
-
-// geometry is a box in CSS pixels of the top page's layout viewport, and
-// the part of it not clipped away so far. page means the page area itself.
-type geometry struct {
-	frame, visible mapping.Rect
-	page           bool
-}
-
-// nodeBox returns the border box of a node (the union of its boxes when
-// it is split across lines) in its session's viewport, nil when it has no
-// box. ok is false when the node no longer exists.
-func (p *Provider) nodeBox(ctx context.Context, s *session, frame cdp.FrameID, id cdp.BackendNodeID) (r *mapping.Rect, ok bool, err error) {
-	connected, err := isConnected(ctx, s, frame, id)
-	if err != nil || !connected {
-		return nil, false, errGone
-	}
-	q, err := cdp.Call(ctx, s, dom.GetContentQuads, dom.GetContentQuadsParams{BackendNodeID: id})
-	if err == nil && len(q.Quads) > 0 {
-		u := mapping.QuadBounds(q.Quads[0])
-		for _, quad := range q.Quads[1:] {
-			u = mapping.Union(u, mapping.QuadBounds(quad))
-		}
-		return &u, true, nil
-	}
-	bm, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: id})
-	if err != nil || bm.Model == nil {
-		return nil, true, nil // exists, no box: display:none and the like
-	}
-	b := mapping.QuadBounds(bm.Model.Border)
-	return &b, true, nil
-}
-
-// isConnected reports whether a node still exists and is in its document.
-// A removed node still resolves, so the isolated world asks the node.
-func isConnected(ctx context.Context, s *session, frame cdp.FrameID, id cdp.BackendNodeID) (bool, error) {
-	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
-	if err != nil {
 		return false, err
 	}
-	const group = "cdpprovider-locate"
-	defer cdp.Call(ctx, s, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	obj, err := cdp.Call(ctx, s, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: id, ExecutionContextID: w.ExecutionContextID, ObjectGroup: group})
-	if err != nil || obj.Object == nil {
-		return false, nil
-	}
-	r, err := cdp.Call(ctx, s, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-		FunctionDeclaration: `function() { return this.isConnected; }`,
-		ObjectID:            obj.Object.ObjectID,
-		ReturnByValue:       ptr(true),
-	})
-	if err != nil || r.Result == nil {
-		return false, err
-	}
-	return string(r.Result.Value) == "true", nil
-}
-
-// contentBox returns the content box of an <iframe> element of a document.
-func (p *Provider) contentBox(ctx context.Context, c *conn, d *docInfo, owner cdp.BackendNodeID) (mapping.Rect, error) {
-	s, err := p.attach(ctx, c, p.state, d.key.target)
-	if err != nil {
-		return mapping.Rect{}, errGone
-	}
-	bm, err := cdp.Call(ctx, s, dom.GetBoxModel, dom.GetBoxModelParams{BackendNodeID: owner})
-	if err != nil || bm.Model == nil {
-		return mapping.Rect{}, errGone
-	}
-	return mapping.QuadBounds(bm.Model.Content), nil
-}
-
-// pageArea is where a tab's page area is on screen.
-type pageArea struct {
-	ScreenX, ScreenY        float64
-	OuterWidth, OuterHeight float64
-	InnerWidth, InnerHeight float64
-	Visible                 bool
-}
-
-// toScreen maps a geometry in the top page's CSS pixels to screen points:
-// clipped by the page area, scaled by page zoom, offset by the page area's
-// origin on the screen.
-func (p *Provider) toScreen(ctx context.Context, c *conn, tab target.ID, g geometry) (*mapping.Location, error) {
-	s, err := p.attach(ctx, c, p.state, tab)
-	if err != nil {
-		return nil, errGone
-	}
-	lm, err := cdp.Call(ctx, s, page.GetLayoutMetrics, cdp.Empty{})
-	if err != nil {
-		return nil, err
-	}
-	var a pageArea
-	if err := evalIn(ctx, s, cdp.FrameID(tab), `({ScreenX: screenX, ScreenY: screenY, OuterWidth: outerWidth, OuterHeight: outerHeight, InnerWidth: innerWidth, InnerHeight: innerHeight, Visible: document.visibilityState === "visible"})`, &a); err != nil {
-		return nil, err
-	}
-	w, err := cdp.Call(ctx, c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: tab})
-	if err != nil {
-		return nil, err
-	}
-	zoom := 1.0
-	if lm.CSSVisualViewport != nil && lm.CSSVisualViewport.Zoom > 0 {
-		zoom = lm.CSSVisualViewport.Zoom
-	}
-	view := mapping.Rect{}
-	if lm.CSSLayoutViewport != nil {
-		view.Width, view.Height = float64(lm.CSSLayoutViewport.ClientWidth), float64(lm.CSSLayoutViewport.ClientHeight)
-	}
-	if g.page {
-		g.frame, g.visible = view, view
-	}
-	area := mapping.PageAreaOf(a.ScreenX, a.ScreenY, a.OuterWidth, a.OuterHeight, a.InnerWidth, a.InnerHeight, zoom)
-	frame := area.ToScreen(g.frame)
-	visible := area.ToScreen(mapping.Intersect(g.visible, view))
-	hidden := !a.Visible || (w.Bounds != nil && w.Bounds.WindowState == browser.WindowStateMinimized)
-	if hidden || visible.Empty() {
-		return &mapping.Location{State: mapping.OffScreen, Frame: &frame}, nil
-	}
-	return &mapping.Location{State: mapping.OnScreen, Frame: &frame, Visible: &visible}, nil
+	f := frames[d.key.frame]
+	return f != nil && f.LoaderID == d.key.loader, nil
 }
 
 func deref[T any](p *T) T {

@@ -26,6 +26,10 @@ type Options struct {
 	Budget mapping.Budget
 	// Logger receives diagnostics; nil means slog.Default().
 	Logger *slog.Logger
+	// OnChange, when set, is called when what current answers may have
+	// changed (see Watch). It is called from the connection's read loop:
+	// it must return at once.
+	OnChange func()
 }
 
 // readTimeout bounds one read of the browser.
@@ -50,14 +54,15 @@ type Provider struct {
 // connState is what the provider knows while one connection lasts. A new
 // connection starts it anew, so nothing of a previous browser survives.
 type connState struct {
-	sessions   map[target.ID]*session // attached flat sessions by target
-	product    string                 // "Chromium", "Google Chrome", …
-	version    string                 // "156.0.8078.108"
-	windows    map[int64]uint64       // browser window id -> key
-	tabs       map[target.ID]uint64   // page target -> key
-	docs       map[docKey]uint64      // document -> number
-	docInfo    map[uint64]*docInfo    // number -> what locate needs
-	lastActive map[int64]target.ID    // window id -> active tab last seen
+	sessions   map[target.ID]*session   // attached flat sessions by target
+	ax         map[target.ID]*axSession // warm accessibility trees by target
+	product    string                   // "Chromium", "Google Chrome", …
+	version    string                   // "156.0.8078.108"
+	windows    map[int64]uint64         // browser window id -> key
+	tabs       map[target.ID]uint64     // page target -> key
+	docs       map[docKey]uint64        // document -> number
+	docInfo    map[uint64]*docInfo      // number -> what locate needs
+	lastActive map[int64]target.ID      // window id -> active tab last seen
 }
 
 // counter hands out numbers that are never reused in a run.
@@ -93,6 +98,12 @@ func (p *Provider) Instance() string { return p.ids.Instance() }
 
 // Current reads what the user has open now.
 func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
+	return p.current(ctx, false)
+}
+
+// current reads what the user has open; cold reads every document with
+// getFullAXTree, bypassing the warm trees (the tests compare the two).
+func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, error) {
 	ctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
 	p.mu.Lock()
@@ -101,7 +112,7 @@ func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := p.gather(ctx, c)
+	b, err := p.gather(ctx, c, cold)
 	if err != nil {
 		return nil, p.failure("read the browser's windows and pages", err)
 	}
@@ -146,6 +157,13 @@ func (p *Provider) App(ctx context.Context) (mapping.App, error) {
 	return mapping.App{Title: p.state.product, Bundle: bundle, Version: p.state.version}, nil
 }
 
+// changed tells OnChange that something the answer shows may have changed.
+func (p *Provider) changed() {
+	if p.opts.OnChange != nil {
+		p.opts.OnChange()
+	}
+}
+
 // Close disconnects from the browser. It does not close the browser, and
 // leaves the user's tabs as they were.
 func (p *Provider) Close() error {
@@ -179,6 +197,7 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 	}
 	st := &connState{
 		sessions:   make(map[target.ID]*session),
+		ax:         make(map[target.ID]*axSession),
 		windows:    make(map[int64]uint64),
 		tabs:       make(map[target.ID]uint64),
 		docs:       make(map[docKey]uint64),

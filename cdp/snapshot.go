@@ -105,7 +105,7 @@ type tabState struct {
 }
 
 // gather reads the windows, their tabs and the active tabs' documents.
-func (p *Provider) gather(ctx context.Context, c *conn) (*mapping.Browser, error) {
+func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Browser, error) {
 	st := p.state
 	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
@@ -203,13 +203,13 @@ func (p *Provider) gather(ctx context.Context, c *conn) (*mapping.Browser, error
 		if a == nil || w.w.Minimized {
 			continue
 		}
-		d, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live)
+		d, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live, cold)
 		if err != nil {
 			p.log.Debug("could not read a tab's document", "url", a.info.URL, "err", err)
 			continue
 		}
 		if w.w.Focused {
-			markFocus(d, true)
+			markFocus(ctx, d)
 			tops = slices.Insert(tops, 0, d)
 		} else {
 			tops = append(tops, d)
@@ -299,6 +299,12 @@ func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
 	for id := range st.sessions {
 		if live[id] == nil {
 			delete(st.sessions, id)
+		}
+	}
+	for id, a := range st.ax {
+		if live[id] == nil {
+			a.close()
+			delete(st.ax, id)
 		}
 	}
 	for id := range st.tabs {

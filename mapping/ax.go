@@ -44,10 +44,11 @@ func prop(n *accessibility.Node, name accessibility.PropertyName) (string, bool)
 	return "", false
 }
 
-// isTrue reports whether n's property name is true.
+// isTrue reports whether n's property name is true. Chrome 156 writes the
+// busy property as {"type":"boolean","value":1}, so 1 is true too.
 func isTrue(n *accessibility.Node, name accessibility.PropertyName) bool {
 	v, _ := prop(n, name)
-	return v == "true"
+	return v == "true" || v == "1"
 }
 
 // collapse joins the words of s with single spaces.

@@ -18,6 +18,16 @@ func (m *mapper) findFocus(root *accessibility.Node) {
 			return
 		}
 	}
+	if m.f.FocusLive {
+		byBackend := m.byBackend()
+		for _, b := range m.f.Focus {
+			if id, ok := byBackend[b]; ok && id != root.NodeID {
+				m.focus = id
+				return
+			}
+		}
+		return
+	}
 	for _, n := range m.f.Nodes {
 		if n != nil && n != root && roleOf(n) != "RootWebArea" && isTrue(n, accessibility.PropertyNameFocused) {
 			m.focus = n.NodeID
@@ -44,18 +54,24 @@ func (m *mapper) markUp(id accessibility.NodeID, state string) {
 // hoverTarget returns the hovered element: the nearest element at or above
 // the first node of the hover chain that has an AX node; nil when none.
 func (m *mapper) hoverTarget() *Element {
-	byBackend := make(map[cdp.BackendNodeID]accessibility.NodeID, len(m.nodes))
-	for id, n := range m.nodes {
-		if n.BackendDOMNodeID != 0 {
-			byBackend[n.BackendDOMNodeID] = id
-		}
-	}
+	byBackend := m.byBackend()
 	for _, b := range m.f.Hover {
 		if id, ok := byBackend[b]; ok {
 			return m.nearest(id)
 		}
 	}
 	return nil
+}
+
+// byBackend maps backend DOM node ids to the AX nodes of the document.
+func (m *mapper) byBackend() map[cdp.BackendNodeID]accessibility.NodeID {
+	byBackend := make(map[cdp.BackendNodeID]accessibility.NodeID, len(m.nodes))
+	for id, n := range m.nodes {
+		if n.BackendDOMNodeID != 0 {
+			byBackend[n.BackendDOMNodeID] = id
+		}
+	}
+	return byBackend
 }
 
 // nearest returns the element of id or of its nearest AX ancestor that is

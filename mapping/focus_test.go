@@ -83,7 +83,7 @@ func TestFocusedGenericIsAGroup(t *testing.T) {
 	checkShape(t, f, `
 Document "Page" [focused] <https://example.com/>
   Group "Card" [focused]
-  Text "Other"`)
+  Group "Other"`)
 }
 
 func TestFocusInChildFrame(t *testing.T) {

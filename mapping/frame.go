@@ -3,6 +3,7 @@ package mapping
 import (
 	"hash/fnv"
 	"strconv"
+	"strings"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -136,6 +137,9 @@ func (m *mapper) node(n *accessibility.Node, listDepth int, path map[accessibili
 		return []*Element{e}
 	}
 	e.Children = dropEchoes(e, kids)
+	if e.Role == "Row" && e.Title != "" && squash(e.Title) == joinedTitles(e.Children) {
+		e.Title = "" // Chrome's name of a grid row: its cells, run together
+	}
 	m.elems[n.NodeID] = e
 	return []*Element{e}
 }
@@ -157,7 +161,7 @@ func (m *mapper) element(n *accessibility.Node, role string, listDepth int) *Ele
 	switch {
 	case role == "textbox" && isTrue(n, accessibility.PropertyNameMultiline):
 		proto = roleTextArea
-	case proto == "" && known && m.editableRoot(n):
+	case (proto == "" || proto == roleGroup) && known && m.editableRoot(n):
 		proto = roleTextArea // contenteditable
 	case !known || namedOnly[role] && title == "":
 		proto = roleGroup
@@ -170,8 +174,8 @@ func (m *mapper) element(n *accessibility.Node, role string, listDepth int) *Ele
 		proto = roleGroup
 	}
 	e := &Element{ID: m.id(n), Role: proto, Title: title, States: states}
-	if d := m.text(axString(n.Description)); d != title {
-		e.Description = d
+	if d := m.text(axString(n.Description)); !strings.Contains(squash(title), squash(d)) {
+		e.Description = d // it says more than the title
 	}
 	e.Value = m.value(n, proto)
 	switch proto {
@@ -191,7 +195,11 @@ func (m *mapper) value(n *accessibility.Node, proto string) string {
 	case valueText:
 		v = axString(n.Value)
 	case valueNumber:
-		if v, _ = prop(n, accessibility.PropertyNameValuetext); v == "" {
+		v = m.f.ValueText[n.BackendDOMNodeID]
+		if v == "" {
+			v, _ = prop(n, accessibility.PropertyNameValuetext)
+		}
+		if v == "" {
 			v = axString(n.Value)
 		}
 	}
@@ -257,6 +265,16 @@ func (m *mapper) id(n *accessibility.Node) string {
 
 // text collapses white space in s and cuts it at the text budget.
 func (s *session) text(v string) string { return cut(collapse(v), s.maxText) }
+
+// joinedTitles returns the titles of elems run together without white
+// space.
+func joinedTitles(elems []*Element) string {
+	var b strings.Builder
+	for _, e := range elems {
+		b.WriteString(squash(e.Title))
+	}
+	return b.String()
+}
 
 // dropEchoes returns kids without the Text elements that only repeat e's
 // title or value: a Text child equal to either, or all children when all

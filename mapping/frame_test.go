@@ -123,7 +123,8 @@ func TestPruning(t *testing.T) {
 	checkShape(t, f, `
 Document "Page" <https://example.com/>
   Main
-    Text "inside"
+    Group "Labelled generic"
+      Text "inside"
     Group "Options"
       Text "one"
     Text "two"
@@ -341,4 +342,46 @@ Document "Page" <https://example.com/>
   Paragraph "Before"
   Document "Page" <https://ads.example/>
     Link "Inner" <https://ads.example/>`)
+}
+
+func TestRowNamedByItsCells(t *testing.T) {
+	f := page(1, el(ax(1, "grid", "Inbox"),
+		el(ax(2, "row", "AdaHello"), leaf(3, "gridcell", "Ada"), leaf(4, "gridcell", "Hello")),
+		el(ax(5, "row", "Starred"), leaf(6, "gridcell", "Bob"))))
+	checkShape(t, f, `
+Document "Page" <https://example.com/>
+  Grid "Inbox"
+    Row
+      Cell "Ada"
+      Cell "Hello"
+    Row "Starred"
+      Cell "Bob"`)
+}
+
+func TestValueTextAndDescription(t *testing.T) {
+	f := page(1,
+		leaf(1, "slider", "Volume", "valuetext", "7 of 10"),
+		withValue(leaf(2, "slider", "Balance"), 3),
+		withValue(leaf(3, "spinbutton", "Floor"), 2),
+		leaf(4, "SvgRoot", ""),
+		leaf(5, "SvgRoot", "Chart"),
+	)
+	f.Nodes[1].Description = val("Volume")
+	f.Nodes[3].Description = val("Which floor to go to")
+	f.ValueText = map[cdp.BackendNodeID]string{1: "Loud", 3: "Second floor"}
+	checkShape(t, f, `
+Document "Page" <https://example.com/>
+  Slider "Volume" = "Loud"
+  Slider "Balance" = "3"
+  SpinButton "Floor" = "Second floor" ("Which floor to go to")
+  Image "Chart"`)
+}
+
+func TestBusyAsNumber(t *testing.T) {
+	n := ax(1, "generic", "")
+	n.Properties = []*accessibility.Property{{Name: "busy", Value: &accessibility.Value{Type: "boolean", Value: []byte("1")}}}
+	checkShape(t, page(1, el(n, leaf(2, "StaticText", "Loading"))), `
+Document "Page" <https://example.com/>
+  Group [busy]
+    Text "Loading"`)
 }

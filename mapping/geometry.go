@@ -2,38 +2,8 @@ package mapping
 
 import "math"
 
-// QuadBounds returns the bounding box of a quad given as CDP gives it:
-// x1,y1, x2,y2, x3,y3, x4,y4 (a rotated box's quad has its corners
-// anywhere). A malformed quad has an empty box.
-func QuadBounds(q []float64) Rect {
-	if len(q) < 8 {
-		return Rect{}
-	}
-	minX, minY := math.Inf(1), math.Inf(1)
-	maxX, maxY := math.Inf(-1), math.Inf(-1)
-	for i := 0; i+1 < len(q); i += 2 {
-		minX, maxX = math.Min(minX, q[i]), math.Max(maxX, q[i])
-		minY, maxY = math.Min(minY, q[i+1]), math.Max(maxY, q[i+1])
-	}
-	return Rect{X: minX, Y: minY, Width: maxX - minX, Height: maxY - minY}
-}
-
 // Empty reports whether r has no area.
 func (r Rect) Empty() bool { return r.Width <= 0 || r.Height <= 0 }
-
-// Union returns the smallest rectangle holding a and b; an empty one
-// counts for nothing.
-func Union(a, b Rect) Rect {
-	if a.Empty() {
-		return b
-	}
-	if b.Empty() {
-		return a
-	}
-	x0, y0 := math.Min(a.X, b.X), math.Min(a.Y, b.Y)
-	x1, y1 := math.Max(a.X+a.Width, b.X+b.Width), math.Max(a.Y+a.Height, b.Y+b.Height)
-	return Rect{X: x0, Y: y0, Width: x1 - x0, Height: y1 - y0}
-}
 
 // Intersect returns the part of a inside b; zero-sized when they do not
 // overlap.
@@ -53,6 +23,46 @@ func (r Rect) Offset(dx, dy float64) Rect {
 	return r
 }
 
+// Box is what a frame reports of one element, in the CSS pixels of that
+// frame's viewport: the element's box, and the clip: the part of the
+// viewport (scrollbars excluded) that no scrolling or clipping container
+// around the element cuts away.
+type Box struct {
+	Rect Rect
+	Clip Rect
+}
+
+// In maps a box of a child frame into its parent frame, given the box of
+// the <iframe> that holds the child frame (its content box, and the clip
+// around it in the parent). The iframe's content box clips the child.
+func (b Box) In(owner Box) Box {
+	dx, dy := owner.Rect.X, owner.Rect.Y
+	return Box{
+		Rect: b.Rect.Offset(dx, dy),
+		Clip: Intersect(b.Clip.Offset(dx, dy), Intersect(owner.Rect, owner.Clip)),
+	}
+}
+
+// Visible returns the part of the box that is not clipped away.
+func (b Box) Visible() Rect { return Intersect(b.Rect, b.Clip) }
+
+// WindowMetrics is what a top page says of its window and page area.
+type WindowMetrics struct {
+	// ScreenX and ScreenY are window.screenX/Y: the window's top-left
+	// corner on the screen, in points.
+	ScreenX, ScreenY float64
+	// OuterWidth and OuterHeight are window.outerWidth/Height, in points.
+	OuterWidth, OuterHeight float64
+	// Width and Height are the page area's size in CSS pixels, scrollbars
+	// included, to 1/64 pixel (innerWidth/Height are rounded to whole CSS
+	// pixels, which is up to half a point off at 150% zoom).
+	Width, Height float64
+	// Zoom is the page zoom: points per CSS pixel.
+	Zoom float64
+	// Scale is the device scale factor: device pixels per point.
+	Scale float64
+}
+
 // PageArea places a tab's page area on the screen: its origin in screen
 // points and the page zoom (CSS pixels to points).
 type PageArea struct {
@@ -60,17 +70,26 @@ type PageArea struct {
 	Zoom float64
 }
 
-// PageAreaOf derives the page area's origin from what a page's window
-// says of itself (window.screenX/Y, outerWidth/Height, innerWidth/Height)
-// and the page zoom: the browser's frame is taken as equal on the left and
-// right, with the toolbars above the page.
-func PageAreaOf(screenX, screenY, outerW, outerH, innerW, innerH, zoom float64) PageArea {
+// PageAreaOf derives the page area's origin from what its window says.
+// The page area's size in points is its CSS size times the zoom, snapped
+// to whole device pixels (a page area is a whole number of them). The
+// window's frame is taken as equal on the left, right and bottom (Chrome
+// draws it so; it is zero in headless, without a window manager, and when
+// maximised), with the tab strip, toolbar and infobars above the page.
+func PageAreaOf(w WindowMetrics) PageArea {
+	zoom, scale := w.Zoom, w.Scale
 	if zoom <= 0 {
 		zoom = 1
 	}
+	if scale <= 0 {
+		scale = 1
+	}
+	snap := func(v float64) float64 { return math.Round(v*scale) / scale }
+	width, height := snap(w.Width*zoom), snap(w.Height*zoom)
+	border := math.Max(0, (w.OuterWidth-width)/2)
 	return PageArea{
-		X:    screenX + (outerW-innerW*zoom)/2,
-		Y:    screenY + outerH - innerH*zoom,
+		X:    w.ScreenX + border,
+		Y:    w.ScreenY + w.OuterHeight - height - border,
 		Zoom: zoom,
 	}
 }

@@ -4,10 +4,11 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"strconv"
+	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -22,9 +23,18 @@ const (
 	KindAXOnly   = 'x' // an accessibility-only node; A is the document, B its AX node id
 )
 
-// macLen is the number of HMAC bytes an id carries. 48 bits make a guessed
-// id pass with probability 2^-48.
-const macLen = 6
+// An id ends in an authenticator: macChars base-62 digits of an HMAC of
+// the rest, keyed by a secret of this run. 62^5 ≈ 9.2e8 (29.8 bits), so a
+// string this run did not issue (an id of an earlier run, a typo, a guess)
+// passes with probability about 1.1e-9: a host holding a million stale ids
+// mistakes one for a live id with probability about 0.1%; a forger needs
+// about 4.6e8 reads on average, and a forged id only names an element the
+// host can read in current anyway. Each more digit costs a byte per element
+// of every answer (see TestBytesPerElement) for a factor of 62.
+const macChars = 5
+
+// digits are the base-62 digits of ids, in value order.
+const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 // Errors of [IDs.Parse].
 var (
@@ -43,9 +53,20 @@ type Ref struct {
 }
 
 // IDs mints and checks element ids for one run of the provider (one
-// instance). An id is the kind, one or two numbers and an HMAC of them
+// instance). An id is what it names, written short, then an HMAC of that
 // keyed by a secret of this run, so the provider can tell for any string
-// whether it issued it without remembering what it issued.
+// whether it issued it without remembering what it issued. The forms, with
+// numbers in base 62 and M the authenticator:
+//
+//	doc.nodeM   a DOM-backed element: document number, backend DOM node id
+//	doc~axM     an accessibility-only node: document number, AX node id
+//	dDOCM       a document        wKEYM  a window
+//	tKEYM       a tab             lKEYM  a window's tab list
+//	aM          the Application
+//
+// The first two are the ones an answer is made of, so they carry no kind
+// letter. Numbers are written without leading zeros, a negative one with a
+// leading "-", so each thing has exactly one id.
 type IDs struct {
 	instance string
 	key      [32]byte
@@ -69,18 +90,71 @@ func (ids *IDs) Instance() string { return ids.instance }
 
 // Make returns the id of ref.
 func (ids *IDs) Make(r Ref) string {
-	var b strings.Builder
-	b.Grow(24)
-	b.WriteByte(r.Kind)
-	b.WriteString(strconv.FormatInt(r.A, 36))
-	if r.Kind == KindNode || r.Kind == KindAXOnly {
-		b.WriteByte('.')
-		b.WriteString(strconv.FormatInt(r.B, 36))
+	b := make([]byte, 0, 24)
+	switch r.Kind {
+	case KindNode, KindAXOnly:
+		b = appendNum(b, r.A)
+		b = append(b, sep[r.Kind])
+		b = appendNum(b, r.B)
+	case KindApp:
+		b = append(b, KindApp)
+	default:
+		b = append(b, r.Kind)
+		b = appendNum(b, r.A)
 	}
-	payload := b.String()
-	b.WriteByte('_')
-	b.WriteString(ids.mac(payload))
-	return b.String()
+	return string(ids.appendMAC(b))
+}
+
+// sep separates the document from the node in the two forms without a kind
+// letter.
+var sep = map[byte]byte{KindNode: '.', KindAXOnly: '~'}
+
+// appendNum appends n in base 62.
+func appendNum(b []byte, n int64) []byte {
+	u := uint64(n)
+	if n < 0 {
+		b = append(b, '-')
+		u = -u
+	}
+	var buf [11]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = digits[u%62]
+		u /= 62
+		if u == 0 {
+			break
+		}
+	}
+	return append(b, buf[i:]...)
+}
+
+// parseNum reads a number written by appendNum, and reports whether s is
+// one (canonical: no leading zero, no "-0", no overflow).
+func parseNum(s string) (int64, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	if s == "" || len(s) > 11 || len(s) > 1 && s[0] == '0' || neg && s == "0" {
+		return 0, false
+	}
+	var u uint64
+	for i := 0; i < len(s); i++ {
+		d := strings.IndexByte(digits, s[i])
+		if d < 0 {
+			return 0, false
+		}
+		hi, lo := bits.Mul64(u, 62)
+		u = lo + uint64(d)
+		if hi != 0 || u < lo || u > math.MaxInt64 && !(neg && u == 1<<63) {
+			return 0, false
+		}
+	}
+	if neg {
+		return int64(-u), true
+	}
+	return int64(u), true
 }
 
 // App, Window, TabList, Tab, Document, Node and AXOnly return the id of one
@@ -97,48 +171,55 @@ func (ids *IDs) AXOnly(doc uint64, axID int64) string {
 	return ids.Make(Ref{Kind: KindAXOnly, A: int64(doc), B: axID})
 }
 
-func (ids *IDs) mac(payload string) string {
+// appendMAC appends the authenticator of payload.
+func (ids *IDs) appendMAC(payload []byte) []byte {
 	m := hmac.New(sha256.New, ids.key[:])
-	m.Write([]byte(payload))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:macLen])
+	m.Write(payload)
+	v := binary.BigEndian.Uint64(m.Sum(nil))
+	var buf [macChars]byte
+	for i := macChars - 1; i >= 0; i-- {
+		buf[i] = digits[v%62]
+		v /= 62
+	}
+	return append(payload, buf[:]...)
 }
 
 // Parse decodes an id. It returns ErrMalformedID for a string that is not
 // an id of this form and ErrNotIssued for one this run did not issue.
 func (ids *IDs) Parse(id string) (Ref, error) {
-	if len(id) < 3 || len(id) > 128 {
+	if len(id) <= macChars || len(id) > 128 {
 		return Ref{}, ErrMalformedID
 	}
-	payload, mac, ok := strings.Cut(id, "_")
-	if !ok || len(mac) != base64.RawURLEncoding.EncodedLen(macLen) || len(payload) < 1 {
-		return Ref{}, ErrMalformedID
-	}
-	r := Ref{Kind: payload[0]}
-	rest := payload[1:]
-	var err error
-	switch r.Kind {
-	case KindApp:
-		if rest != "0" {
-			return Ref{}, ErrMalformedID
+	payload := id[:len(id)-macChars]
+	var r Ref
+	var ok bool
+	if a, b, found := strings.Cut(payload, "."); found {
+		r.Kind = KindNode
+		r.A, r.B, ok = parsePair(a, b)
+	} else if a, b, found := strings.Cut(payload, "~"); found {
+		r.Kind = KindAXOnly
+		r.A, r.B, ok = parsePair(a, b)
+	} else {
+		r.Kind = payload[0]
+		switch r.Kind {
+		case KindApp:
+			ok = payload == "a"
+		case KindWindow, KindTabList, KindTab, KindDocument:
+			r.A, ok = parseNum(payload[1:])
 		}
-	case KindWindow, KindTabList, KindTab, KindDocument:
-		r.A, err = strconv.ParseInt(rest, 36, 64)
-	case KindNode, KindAXOnly:
-		a, b, ok := strings.Cut(rest, ".")
-		if !ok {
-			return Ref{}, ErrMalformedID
-		}
-		if r.A, err = strconv.ParseInt(a, 36, 64); err == nil {
-			r.B, err = strconv.ParseInt(b, 36, 64)
-		}
-	default:
+	}
+	if !ok || strings.Trim(id[len(payload):], digits) != "" {
 		return Ref{}, ErrMalformedID
 	}
-	if err != nil {
-		return Ref{}, ErrMalformedID
-	}
-	if !hmac.Equal([]byte(mac), []byte(ids.mac(payload))) {
+	if !hmac.Equal([]byte(id), []byte(ids.Make(r))) {
 		return Ref{}, ErrNotIssued
 	}
 	return r, nil
+}
+
+// parsePair reads the two numbers of the forms without a kind letter.
+func parsePair(a, b string) (int64, int64, bool) {
+	x, okA := parseNum(a)
+	y, okB := parseNum(b)
+	return x, y, okA && okB
 }

@@ -1,6 +1,11 @@
 package mapping
 
-import "testing"
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+)
 
 // TestRolesTable checks each row of the table of PROTOCOL.md 5.4, copied
 // here by hand so that a change to roles.go must agree with the protocol.
@@ -66,8 +71,8 @@ func TestRolesTable(t *testing.T) {
 		{[]string{"Video", "Audio"}, "Media"},
 		{[]string{"Canvas"}, "Canvas"},
 		{[]string{"group", "fieldset", "details", "application", "document", "feed", "note",
-			"blockquote", "LabelText", "Legend", "caption", "SomeFutureRole"}, "Group"},
-		{[]string{"generic", "none", "presentation", "LineBreak", "InlineTextBox", "ListMarker"}, ""},
+			"blockquote", "LabelText", "Legend", "caption", "generic", "SomeFutureRole"}, "Group"},
+		{[]string{"none", "presentation", "LineBreak", "InlineTextBox", "ListMarker"}, ""},
 	}
 	for _, row := range table {
 		for _, role := range row.chrome {
@@ -92,10 +97,60 @@ func TestRolesTable(t *testing.T) {
 // TestUnnamedConditionalRoles checks the rows that make an element only
 // when it is named, or, for Groups, has a state.
 func TestUnnamedConditionalRoles(t *testing.T) {
-	for _, role := range []string{"form", "region", "group", "application", "LabelText", "SomeFutureRole"} {
+	for _, role := range []string{"form", "region", "SvgRoot", "group", "generic", "application", "LabelText", "SomeFutureRole"} {
 		got := MapFrame(page(1, leaf(1, role, "")), testIDs(), 100)
 		if len(got.Children) != 0 {
 			t.Errorf("unnamed %q maps to %s, want nothing", role, got.Children[0].Role)
+		}
+	}
+}
+
+// chromeRoleNames reads testdata/chrome-roles.txt: every role name Chrome
+// can report, by the ax::mojom::Role it stands for.
+func chromeRoleNames(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := os.Open("testdata/chrome-roles.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	names := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		enum, name, ok := strings.Cut(line, " ")
+		if !ok {
+			t.Fatalf("chrome-roles.txt: bad line %q", line)
+		}
+		names[name] += enum + " "
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// TestEveryChromeRoleIsMapped fails when a role name Chrome can report has
+// no entry in the table, and when the table has an entry that is neither
+// such a name nor one of the synonyms it keeps on purpose.
+func TestEveryChromeRoleIsMapped(t *testing.T) {
+	names := chromeRoleNames(t)
+	if len(names) < 150 {
+		t.Fatalf("chrome-roles.txt lists %d names; it should list every ax::mojom::Role", len(names))
+	}
+	for name, enums := range names {
+		if _, ok := roles[name]; !ok {
+			t.Errorf("Chrome reports %q (for %s) and roles.go has no entry for it", name, strings.TrimSpace(enums))
+		}
+	}
+	synonyms := map[string]bool{"img": true, "presentation": true, "MenuListOption": true,
+		"WebArea": true, "fieldset": true, "details": true, "directory": true}
+	for name := range roles {
+		if names[name] == "" && !synonyms[name] {
+			t.Errorf("roles.go maps %q, which Chrome does not report (a typo?)", name)
 		}
 	}
 }

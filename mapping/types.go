@@ -102,6 +102,13 @@ type Frame struct {
 	// HasFocus marks the frames on the focus path: this document holds the
 	// keyboard focus or contains the frame that does.
 	HasFocus bool
+	// FocusLive says the focus was read live from the page: Focus is then
+	// the chain of the element with keyboard focus in this document,
+	// deepest first (empty when the document itself has it, or when a
+	// child frame holds it). Without it the mapping falls back to Chrome's
+	// focused property, which goes stale on blur.
+	FocusLive bool
+	Focus     []cdp.BackendNodeID
 	// Pointer marks the one document the mouse pointer is in (the deepest
 	// frame under it). It is false everywhere when the provider has not
 	// seen the pointer.
@@ -110,6 +117,12 @@ type Frame struct {
 	// DOM elements, deepest first. The hovered element is the first of them
 	// that is reported, or an ancestor of it; the Document itself when none.
 	Hover []cdp.BackendNodeID
+	// ValueText holds the aria-valuetext attribute of the range widgets
+	// (slider, spinbutton, progressbar, meter, scrollbar) that have one,
+	// keyed by backend DOM node id: Chrome leaves it out of the
+	// accessibility tree's valuetext property, and it is the value a
+	// person reads (5.4: value text before the number).
+	ValueText map[cdp.BackendNodeID]string
 }
 
 // App is what the descriptor says of the browser (section 8).

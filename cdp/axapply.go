@@ -1,0 +1,156 @@
+package cdp
+
+import (
+	"context"
+	"slices"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+)
+
+// apply brings the walked trees up to date with the events queued since
+// the last read, in order. Called by the reads (which the provider
+// serialises), never concurrently with itself.
+func (a *axSession) apply(ctx context.Context) error {
+	a.mu.Lock()
+	evs := a.events
+	a.events = nil
+	a.mu.Unlock()
+	for _, ev := range evs {
+		switch ev.method {
+		case accessibility.LoadComplete.Method:
+			// A new document: its tree is walked again from the root (the
+			// subscriptions restart there too).
+			e, err := decode[accessibility.EventLoadComplete](ev.params)
+			a.mu.Lock()
+			if err != nil || e.Root == nil || e.Root.FrameID == "" {
+				clear(a.trees)
+			} else {
+				delete(a.trees, e.Root.FrameID)
+			}
+			a.mu.Unlock()
+		case accessibility.NodesUpdated.Method:
+			e, err := decode[accessibility.EventNodesUpdated](ev.params)
+			if err != nil {
+				continue
+			}
+			for _, n := range e.Nodes {
+				t := a.treeOf(n.NodeID, ev.seq)
+				if t == nil {
+					continue
+				}
+				if err := a.update(ctx, t, n); err != nil {
+					a.drop(t) // cannot be made exact: walk it again
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// treeOf returns the walked tree that holds the node and is young enough
+// for the event.
+func (a *axSession) treeOf(id accessibility.NodeID, seq uint64) *axTree {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, t := range a.trees {
+		if _, ok := t.nodes[id]; ok && seq >= t.since {
+			return t
+		}
+	}
+	return nil
+}
+
+// drop forgets a tree; the next read of its document starts over.
+func (a *axSession) drop(t *axTree) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.trees[t.frame] == t {
+		delete(a.trees, t.frame)
+	}
+}
+
+// update applies one node's new data. The data Chrome sends is complete
+// for that node; what it does not say is what happened below it, so:
+//   - a node whose role, ignored or hidden state flipped, or a select-like
+//     node (whose options' selection Chrome does not report), has its
+//     whole subtree fetched again (aria-hidden hides descendants without
+//     an event for them);
+//   - any other node has its children fetched again, and the subtrees of
+//     those that are new, moved here from elsewhere, re-ordered, or whose
+//     role, ignored or hidden state or children changed (moved nodes come
+//     back re-created; a child hidden with aria-hidden is reported only
+//     as an update of its parent, with the same children);
+//   - a node that gains focus has its ancestors fetched again.
+func (a *axSession) update(ctx context.Context, t *axTree, n *accessibility.Node) error {
+	old := t.nodes[n.NodeID]
+	t.nodes[n.NodeID] = n
+	if old == nil {
+		return nil
+	}
+	switch {
+	case flipped(old, n) || selectLike[axRole(n)]:
+		if err := a.fetchBelow(ctx, t, []accessibility.NodeID{n.NodeID}); err != nil {
+			return err
+		}
+	case hasChildrenToFetch(n):
+		if err := a.refreshChildren(ctx, t, old, n); err != nil {
+			return err
+		}
+	}
+	if axBool(n, accessibility.PropertyNameFocused) && !axBool(old, accessibility.PropertyNameFocused) && n.BackendDOMNodeID != 0 {
+		r, err := cdp.Call(ctx, a.sess, accessibility.GetAXNodeAndAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: n.BackendDOMNodeID})
+		if err != nil {
+			return err
+		}
+		for _, m := range r.Nodes {
+			if _, ok := t.nodes[m.NodeID]; ok {
+				t.nodes[m.NodeID] = m
+			}
+		}
+	}
+	return nil
+}
+
+// flipped reports whether a node's role, ignored or hidden state changed:
+// what can change its whole subtree without events for it.
+func flipped(old, n *accessibility.Node) bool {
+	return axRole(old) != axRole(n) || old.Ignored != n.Ignored ||
+		axBool(old, accessibility.PropertyNameHidden) != axBool(n, accessibility.PropertyNameHidden)
+}
+
+// selectLike are the roles whose descendants' selection can change with
+// an event for the node itself only.
+var selectLike = map[string]bool{"combobox": true, "listbox": true, "MenuListPopup": true}
+
+// refreshChildren fetches a node's children again, and the subtrees below
+// those that changed.
+func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *accessibility.Node) error {
+	before := make(map[accessibility.NodeID]int, len(old.ChildIDs))
+	for i, id := range old.ChildIDs {
+		before[id] = i
+	}
+	r, err := cdp.Call(ctx, a.sess, accessibility.GetChildAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: t.frame})
+	if err != nil {
+		return err
+	}
+	var deeper []accessibility.NodeID
+	last, reordered := -1, false
+	for _, c := range r.Nodes {
+		if i, ok := before[c.NodeID]; ok {
+			if i < last {
+				reordered = true
+			}
+			last = i
+		}
+	}
+	for _, c := range r.Nodes {
+		prev := t.nodes[c.NodeID]
+		t.nodes[c.NodeID] = c
+		changed := prev == nil || prev.ParentID != n.NodeID || reordered || flipped(prev, c) || !slices.Equal(prev.ChildIDs, c.ChildIDs)
+		if changed && hasChildrenToFetch(c) {
+			deeper = append(deeper, c.NodeID)
+		}
+	}
+	return a.fetchBelow(ctx, t, deeper)
+}

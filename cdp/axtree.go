@@ -1,0 +1,321 @@
+package cdp
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/chromedp"
+)
+
+// The warm tree.
+//
+// getFullAXTree costs about 280 ms at 10,000 nodes and 1.8 s at 50,000,
+// and subscribes to nothing. Chrome sends Accessibility.nodesUpdated only
+// for nodes fetched with getRootAXNode / getChildAXNodes /
+// getAXNodeAndAncestors, with each updated node's full data. So each
+// document a read reports gets a background subscribing walk; until it is
+// done reads use getFullAXTree, after it the tree is kept from events and
+// a read costs a barrier and the events since the last read. The rules
+// for applying events are the ones ../shared/AX-CACHE-NOTES.md found
+// necessary for exactness (see apply).
+
+// axTree is the accessibility tree of one document, kept from events.
+type axTree struct {
+	frame  cdp.FrameID
+	loader cdp.LoaderID
+	root   accessibility.NodeID
+	nodes  map[accessibility.NodeID]*accessibility.Node
+	// mutations is the page's mutation count when the tree was last known
+	// to have every event for it.
+	mutations int64
+	// since is the sequence number of the first event that can apply to
+	// this tree: events before the walk began concern older documents.
+	since uint64
+}
+
+// axEvent is an Accessibility event not yet applied, in arrival order.
+type axEvent struct {
+	seq    uint64
+	method string
+	params jsonv2.Value
+}
+
+// axSession keeps the trees of the documents of one target session.
+type axSession struct {
+	sess *session
+
+	mu      sync.Mutex
+	enabled bool                        // Accessibility.enable done; guarded by mu
+	trees   map[cdp.FrameID]*axTree     // walked documents; guarded by mu
+	walking map[cdp.FrameID]bool        // walks under way; guarded by mu
+	events  []axEvent                   // guarded by mu
+	seq     uint64                      // sequence of the last event; guarded by mu
+	changed func()                      // told of every event; may be nil
+	stats   struct{ walks, events int } // for tests; guarded by mu
+}
+
+// settle is how long after a DOM mutation Chrome is sure to have sent its
+// nodesUpdated: it sends them at most every 250 ms, 260 ms after the
+// change at the latest (inspector_accessibility_agent.cc), plus the
+// accessibility update itself.
+const settle = 400 * time.Millisecond
+
+// coldPerNode is about what getFullAXTree costs a node (280 ms at 10,000).
+const coldPerNode = 30 * time.Microsecond
+
+// walkWidth is how many getChildAXNodes calls a walk keeps in flight.
+const walkWidth = 24
+
+func newAXSession(s *session, changed func()) *axSession {
+	a := &axSession{sess: s, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}, changed: changed}
+	s.c.handle(s.id, a.onEvent)
+	return a
+}
+
+// onEvent queues an Accessibility event. It runs on the connection's read
+// loop, so a barrier's answer comes after every event sent before it.
+func (a *axSession) onEvent(method string, params jsonv2.Value) {
+	if method != accessibility.NodesUpdated.Method && method != accessibility.LoadComplete.Method {
+		return
+	}
+	a.mu.Lock()
+	a.seq++
+	if len(a.trees) > 0 || len(a.walking) > 0 {
+		a.events = append(a.events, axEvent{a.seq, method, params})
+	}
+	a.stats.events++
+	a.mu.Unlock()
+	if a.changed != nil {
+		a.changed()
+	}
+}
+
+// close stops listening; the trees are dropped.
+func (a *axSession) close() { a.sess.c.handle(a.sess.id, nil) }
+
+// nodes returns the accessibility tree of a frame's document, root first:
+// from the warm tree when it is walked, else from getFullAXTree, starting
+// the walk in the background.
+func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, ps pageState) ([]*accessibility.Node, error) {
+	if err := a.enable(ctx); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	t := a.trees[frame]
+	if t != nil && t.loader != loader { // navigated: a new document
+		delete(a.trees, frame)
+		t = nil
+	}
+	a.mu.Unlock()
+	if t == nil {
+		r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		if err != nil {
+			return nil, err
+		}
+		a.startWalk(frame, loader)
+		return r.Nodes, nil
+	}
+	if !ps.ok || (ps.mutations != t.mutations && ps.quiet < settle) {
+		// The page changed a moment ago: Chrome may not have sent the
+		// events yet. Wait for them, or read cold when that is cheaper.
+		wait := settle - ps.quiet
+		if !ps.ok || time.Duration(len(t.nodes))*coldPerNode < wait {
+			r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+			if err != nil {
+				return nil, err
+			}
+			return r.Nodes, nil
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if err := a.barrier(ctx, t); err != nil {
+		return nil, err
+	}
+	if err := a.apply(ctx); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if t = a.trees[frame]; t == nil { // the document changed under the read
+		a.mu.Unlock()
+		r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		a.mu.Lock()
+		if err != nil {
+			return nil, err
+		}
+		return r.Nodes, nil
+	}
+	if ps.ok {
+		t.mutations = ps.mutations
+	}
+	return t.ordered(), nil
+}
+
+// enable turns the Accessibility domain on for the session once: it keeps
+// node ids stable between calls and turns on the events.
+func (a *axSession) enable(ctx context.Context) error {
+	a.mu.Lock()
+	done := a.enabled
+	a.mu.Unlock()
+	if done {
+		return nil
+	}
+	if _, err := cdp.Call(ctx, a.sess, accessibility.Enable, cdp.Empty{}); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.enabled = true
+	a.mu.Unlock()
+	return nil
+}
+
+// barrier returns once Chrome has sent every nodesUpdated event for what
+// changed before it was called: asking for a node makes Blink bring its
+// accessibility tree up to date, and the second call answers after the
+// events that update caused. (AX-CACHE-NOTES.md used queryAXTree; it
+// never answers in an out-of-process iframe, getPartialAXTree does.)
+func (a *axSession) barrier(ctx context.Context, t *axTree) error {
+	root := t.nodes[t.root]
+	if root == nil || root.BackendDOMNodeID == 0 {
+		return nil
+	}
+	q := accessibility.GetPartialAXTreeParams{BackendNodeID: root.BackendDOMNodeID, FetchRelatives: ptr(false)}
+	for range 2 {
+		if _, err := cdp.Call(ctx, a.sess, accessibility.GetPartialAXTree, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startWalk begins the subscribing walk of a frame's document in the
+// background, unless one is under way.
+func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.walking[frame] || a.trees[frame] != nil {
+		return
+	}
+	a.walking[frame] = true
+	since := a.seq + 1
+	go func() {
+		t, err := a.walk(context.Background(), frame)
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.walking, frame)
+		if err != nil {
+			return // the next read tries again
+		}
+		t.since, t.loader = since, loader
+		a.trees[frame] = t
+		a.stats.walks++
+	}()
+}
+
+// walk fetches a document's tree node by node, which subscribes every node
+// to nodesUpdated. Calls are pipelined, walkWidth at a time.
+func (a *axSession) walk(ctx context.Context, frame cdp.FrameID) (*axTree, error) {
+	r, err := cdp.Call(ctx, a.sess, accessibility.GetRootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
+	if err != nil {
+		return nil, err
+	}
+	t := &axTree{frame: frame, root: r.Node.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{r.Node.NodeID: r.Node}}
+	if err := a.fetchBelow(ctx, t, []accessibility.NodeID{r.Node.NodeID}); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// fetchBelow fetches the children of each parent, and theirs, to the
+// leaves, storing what it gets in t. The data of the parents themselves is
+// not refetched. Calls are pipelined, walkWidth at a time.
+func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessibility.NodeID) error {
+	type result struct {
+		nodes []*accessibility.Node
+		err   error
+	}
+	results := make(chan result)
+	queue := slices.Clone(parents)
+	inflight := 0
+	var first error
+	for len(queue) > 0 || inflight > 0 {
+		for first == nil && len(queue) > 0 && inflight < walkWidth {
+			id := queue[0]
+			queue = queue[1:]
+			inflight++
+			go func() {
+				r, err := cdp.Call(ctx, a.sess, accessibility.GetChildAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
+				results <- result{r.Nodes, err}
+			}()
+		}
+		if inflight == 0 {
+			break
+		}
+		r := <-results
+		inflight--
+		if r.err != nil {
+			first = cmp.Or(first, r.err)
+			continue
+		}
+		for _, n := range r.nodes {
+			t.nodes[n.NodeID] = n
+			if hasChildrenToFetch(n) {
+				queue = append(queue, n.NodeID)
+			}
+		}
+	}
+	return first
+}
+
+// hasChildrenToFetch reports whether a walk goes below n. A StaticText's
+// children are its InlineTextBoxes, which no answer shows and whose
+// changes Chrome reports on the StaticText: skipping them halves a walk.
+func hasChildrenToFetch(n *accessibility.Node) bool {
+	return len(n.ChildIDs) > 0 && axRole(n) != "StaticText"
+}
+
+// ordered returns the tree's nodes reachable from the root, root first,
+// and forgets the unreachable ones (removed from the document).
+func (t *axTree) ordered() []*accessibility.Node {
+	out := make([]*accessibility.Node, 0, len(t.nodes))
+	seen := make(map[accessibility.NodeID]bool, len(t.nodes))
+	stack := []accessibility.NodeID{t.root}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := t.nodes[id]
+		if n == nil || seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, n)
+		for i := len(n.ChildIDs) - 1; i >= 0; i-- {
+			stack = append(stack, n.ChildIDs[i])
+		}
+	}
+	if len(seen) < len(t.nodes) {
+		for id := range t.nodes {
+			if !seen[id] {
+				delete(t.nodes, id)
+			}
+		}
+	}
+	return out
+}
+
+// decode reads an event's parameters.
+func decode[T any](v jsonv2.Value) (T, error) {
+	var x T
+	err := jsonv2.Unmarshal(v, &x, chromedp.DefaultUnmarshalOptions)
+	return x, err
+}

@@ -1,0 +1,417 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// The warm tree must answer exactly what a cold read answers. These tests
+// apply random mutations of every kind AX-CACHE-NOTES.md lists to
+// generated pages and, after each, compare the provider's current with a
+// cold read of the same provider (the same mapping over getFullAXTree for
+// every document): zero differences, ids included. The seed is random per
+// run and printed on failure.
+
+func TestWarmTreeIsExact1k(t *testing.T)  { testWarmTreeIsExact(t, 30, 500) }
+func TestWarmTreeIsExact10k(t *testing.T) { testWarmTreeIsExact(t, 300, 500) }
+
+// mutationKinds are what the page's mutate() can do (tab switches and
+// navigations are done by the test), each with its weight: navigations
+// and tab switches, which make the provider walk a whole tree again, a
+// third as often as the rest.
+var mutationKinds = weighted(map[string]int{
+	"text": 3, "insert": 3, "remove": 3, "aria": 3, "select": 3, "hidden": 3, "display": 3, "move": 3,
+	"role": 3, "focus": 3, "blur": 3, "value": 3, "check": 3, "hash": 3, "frame": 3, "crossframe": 3,
+	"nav": 1, "tab": 1,
+})
+
+func weighted(w map[string]int) []string {
+	var out []string
+	for k, n := range w {
+		for range n {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func testWarmTreeIsExact(t *testing.T, sections, steps int) {
+	t.Parallel()
+	path := testChrome(t)
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	t.Logf("seed %d", seed)
+
+	pages := newExactPages(t, sections)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{pages.main + "/main.html"}, Args: []string{"--site-per-process"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+
+	p, err := NewProvider(Options{Connect: b.DebugURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	u := newUser(t, ctx, b.DebugURL())
+	defer u.close()
+	u.openSecondTab(t, pages.main+"/other.html")
+	u.front(t, 0)
+	u.waitLoaded(t, 0)
+
+	var tWarm, tCold, tWalk, tMut time.Duration
+	compare := func(step int, what string) {
+		t.Helper()
+		t0 := time.Now()
+		warm, err := p.current(ctx, false)
+		tWarm += time.Since(t0)
+		t0 = time.Now()
+		defer func() { tCold += time.Since(t0) }()
+		if err != nil {
+			t.Fatalf("seed %d step %d (%s): warm read: %v", seed, step, what, err)
+		}
+		cold, err := p.current(ctx, true)
+		if err != nil {
+			t.Fatalf("seed %d step %d (%s): cold read: %v", seed, step, what, err)
+		}
+		if d := cmp.Diff(outlineOf(cold.Root), outlineOf(warm.Root)); d != "" {
+			t.Fatalf("seed %d step %d (%s): the warm read differs from a cold read (-cold +warm):\n%s", seed, step, what, d)
+		}
+	}
+	compare(0, "first read")
+	waitWalked(t, ctx, p)
+	compare(0, "walked")
+
+	// Mutations come in bursts of one to four. After half of the bursts
+	// the test waits until Chrome must have sent its events, so the
+	// warm tree answers from them; after the others it reads at once,
+	// when the provider must notice the change is too fresh.
+	counts := map[string]int{}
+	for step := 1; step <= steps; {
+		var whats []string
+		walk := false
+		for n := 1 + rng.IntN(4); n > 0 && step <= steps; n-- {
+			kind := mutationKinds[rng.IntN(len(mutationKinds))]
+			t0 := time.Now()
+			whats = append(whats, u.mutate(t, kind, rng))
+			tMut += time.Since(t0)
+			counts[kind]++
+			step++
+			walk = walk || kind == "nav" || kind == "tab"
+		}
+		if rng.IntN(2) == 0 {
+			time.Sleep(settle)
+		}
+		compare(step-1, strings.Join(whats, ", "))
+		if walk {
+			t0 := time.Now()
+			waitWalked(t, ctx, p)
+			tWalk += time.Since(t0)
+		}
+	}
+	t.Logf("time in warm reads %v, cold reads %v, waiting for walks %v, mutating %v", tWarm, tCold, tWalk, tMut)
+	t.Logf("seed %d: %d mutations, zero differences: %v", seed, steps, counts)
+}
+
+// outlineOf is the answer as text, one element a line, for a readable diff.
+func outlineOf(e *mapping.Element) []string {
+	var lines []string
+	var walk func(e *mapping.Element, depth int)
+	walk = func(e *mapping.Element, depth int) {
+		b, _ := json.Marshal(struct {
+			*mapping.Element
+			Children int `json:"children,omitempty"`
+		}{&mapping.Element{ID: e.ID, Role: e.Role, Title: e.Title, Value: e.Value, Description: e.Description, URL: e.URL, Level: e.Level, States: e.States, Omitted: e.Omitted}, len(e.Children)})
+		lines = append(lines, strings.Repeat("  ", depth)+string(b))
+		for _, c := range e.Children {
+			walk(c, depth+1)
+		}
+	}
+	walk(e, 0)
+	return lines
+}
+
+// waitWalked waits until every document the provider reads has its warm
+// tree, so that the comparisons test the warm path, not the cold one.
+func waitWalked(t *testing.T, ctx context.Context, p *Provider) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if _, err := p.current(ctx, false); err != nil {
+			t.Fatal(err)
+		}
+		p.mu.Lock()
+		busy := false
+		for _, a := range p.state.ax {
+			a.mu.Lock()
+			busy = busy || len(a.walking) > 0
+			a.mu.Unlock()
+		}
+		p.mu.Unlock()
+		if !busy {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the subscribing walks did not finish in 2 minutes")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// exactPages serves the generated pages on two loopback sites.
+type exactPages struct{ main, other string }
+
+func newExactPages(t *testing.T, sections int) exactPages {
+	t.Helper()
+	var other *httptest.Server
+	mux := http.NewServeMux()
+	mux.HandleFunc("/main.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, generatedPage(sections, other.URL))
+	})
+	mux.HandleFunc("/other.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Other tab</title><h1>Other</h1><button>Other button</button>`)
+	})
+	mux.HandleFunc("/frame.html", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, frameHTML)
+	})
+	main := httptest.NewServer(mux)
+	t.Cleanup(main.Close)
+	other = httptest.NewUnstartedServer(mux)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Listener = l
+	other.Start()
+	t.Cleanup(other.Close)
+	// The second site is reached as localhost: another site, so its iframe
+	// runs out of process.
+	other.URL = strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	return exactPages{main: main.URL, other: other.URL}
+}
+
+// generatedPage is a page of about 33 accessibility nodes a section, with
+// a same-site and a cross-site iframe and the page's own mutate().
+func generatedPage(sections int, otherSite string) string {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><title>Exact</title></head><body>
+<header><h1>Generated</h1><nav aria-label="Main"><a href="#a">Alpha</a> <a href="#b">Beta</a></nav></header><main>`)
+	for i := range sections {
+		fmt.Fprintf(&b, `<section aria-label="Section %d"><h2>Section %d</h2>
+<p>Paragraph %d with <b>bold</b> text.</p>
+<ul><li>One %d</li><li>Two %d</li><li>Three %d</li></ul>
+<label>Field %d <input value="v%d"></label>
+<select><option>Red</option><option>Green</option><option>Blue</option></select>
+<input type="checkbox" aria-label="Check %d">
+<button aria-pressed="false">Button %d</button>
+<div role="tablist"><div role="tab" aria-selected="true" tabindex="0">Tab A%d</div><div role="tab" aria-selected="false" tabindex="-1">Tab B%d</div></div>
+<details><summary>More %d</summary><p>Details %d</p></details>
+<div class="box"><span>Span %d</span></div>
+</section>`, i, i, i, i, i, i, i, i, i, i, i, i, i, i, i)
+	}
+	fmt.Fprintf(&b, `</main>
+<iframe id="same" src="/frame.html" title="Same"></iframe>
+<iframe id="cross" src="%s/frame.html" title="Cross"></iframe>
+<script>%s</script></body></html>`, otherSite, mutateJS)
+	return b.String()
+}
+
+const frameHTML = `<!doctype html><title>Frame</title><h3>Frame</h3><p>Frame text</p><ul><li>F1</li><li>F2</li></ul><input aria-label="Frame field"><button>Frame button</button><script>` + mutateJS + `</script>`
+
+// mutateJS is the page's own script, run by the test as the user: it
+// changes the document in one of the ways named by kind, choosing targets
+// with the numbers r1, r2 in [0,1).
+const mutateJS = `
+function pick(sel, r) { const l = document.querySelectorAll(sel); return l.length ? l[Math.floor(r * l.length)] : null; }
+function mutate(kind, r1, r2) {
+  let el;
+  switch (kind) {
+  case 'text': el = pick('p, li, button, h2, h3, span, summary, td', r1); if (el) el.textContent = 'Changed ' + Math.floor(r2 * 1e6); return kind;
+  case 'insert': el = pick('section, ul, main, body', r1); if (!el) return kind;
+    const div = document.createElement(r2 < 0.5 ? 'li' : 'div');
+    div.innerHTML = r2 < 0.5 ? 'New item ' + Math.floor(r2 * 1e6) : '<p>New <a href="#n">link</a></p><button>New button</button><ul><li>N1</li><li>N2</li></ul>';
+    el.insertBefore(div, el.children[Math.floor(r2 * el.children.length)] || null); return kind;
+  case 'remove': el = pick('li, p, button, section, details, div.box', r1); if (el) el.remove(); return kind;
+  case 'aria': el = pick('[role=tab], button, details, input[type=checkbox], li', r1); if (!el) return kind;
+    const attr = ['aria-selected', 'aria-pressed', 'aria-expanded', 'aria-checked', 'aria-disabled', 'aria-label', 'aria-current'][Math.floor(r2 * 7)];
+    el.setAttribute(attr, el.getAttribute(attr) === 'true' ? 'false' : 'true'); return kind + ' ' + attr;
+  case 'select': el = pick('select', r1); if (el) { el.selectedIndex = Math.floor(r2 * 3); el.dispatchEvent(new Event('change')); } return kind;
+  case 'hidden': el = pick('section, ul, li, p', r1); if (el) el.toggleAttribute('aria-hidden'); if (el && el.hasAttribute('aria-hidden')) el.setAttribute('aria-hidden', 'true'); return kind;
+  case 'display': el = pick('section, ul, li, p, button', r1); if (el) el.style.display = el.style.display === 'none' ? '' : 'none'; return kind;
+  case 'move': el = pick('li', r1); const to = pick('ul', r2); if (el && to && !el.contains(to)) to.insertBefore(el, to.firstChild); return kind;
+  case 'role': el = pick('div, span, li, p, button', r1); if (el) el.setAttribute('role', ['button', 'link', 'heading', 'none', 'checkbox', 'listitem', 'group', 'note'][Math.floor(r2 * 8)]); return kind;
+  case 'focus': el = pick('input, button, select, a, summary, [tabindex]', r1); if (el) el.focus(); return kind;
+  case 'blur': if (document.activeElement) document.activeElement.blur(); return kind;
+  case 'value': el = pick('input:not([type=checkbox])', r1); if (el) { el.value = 'typed ' + Math.floor(r2 * 1e6); el.dispatchEvent(new Event('input')); } return kind;
+  case 'check': el = pick('input[type=checkbox]', r1); if (el) el.click(); return kind;
+  case 'hash': location.hash = 'h' + Math.floor(r1 * 1e6); return kind;
+  case 'frame': el = document.getElementById('same'); if (el && el.contentWindow.mutate) return 'frame ' + el.contentWindow.mutate(['text', 'insert', 'remove', 'focus', 'aria'][Math.floor(r2 * 5)], r1, r2); return kind;
+  }
+  return 'unknown ' + kind;
+}`
+
+// user is the person at the browser: it acts on its own connection.
+type user struct {
+	ctx  context.Context
+	c    *conn
+	tabs []target.ID
+	sess map[target.ID]*session
+	fore int // the tab in front
+}
+
+func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
+	t.Helper()
+	ep, err := parseEndpoint(debugURL, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := ep.wsURL(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dial(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &user{ctx: ctx, c: c, sess: map[target.ID]*session{}}
+	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ti := range infos.TargetInfos {
+		if ti.Type == "page" {
+			u.tabs = append(u.tabs, ti.TargetID)
+		}
+	}
+	return u
+}
+
+func (u *user) close() { u.c.close() }
+
+func (u *user) session(t *testing.T, id target.ID) *session {
+	t.Helper()
+	if s := u.sess[id]; s != nil {
+		return s
+	}
+	r, err := cdp.Call(u.ctx, u.c.browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.sess[id] = u.c.session(r.SessionID)
+	return u.sess[id]
+}
+
+func (u *user) eval(t *testing.T, s *session, expr string) string {
+	t.Helper()
+	r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ExceptionDetails != nil {
+		t.Fatalf("%s: %s", expr, r.ExceptionDetails.Text)
+	}
+	var out string
+	json.Unmarshal(r.Result.Value, &out)
+	return out
+}
+
+func (u *user) openSecondTab(t *testing.T, url string) {
+	t.Helper()
+	r, err := cdp.Call(u.ctx, u.c.browser(), target.CreateTarget, target.CreateTargetParams{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.tabs = append(u.tabs, r.TargetID)
+	u.waitLoaded(t, len(u.tabs)-1)
+}
+
+// front brings tab i to the front, as a person switching tabs does.
+func (u *user) front(t *testing.T, i int) {
+	t.Helper()
+	if _, err := cdp.Call(u.ctx, u.session(t, u.tabs[i]), page.BringToFront, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for u.eval(t, u.session(t, u.tabs[i]), `document.visibilityState`) != "visible" {
+		if time.Now().After(deadline) {
+			t.Fatalf("tab %d did not become visible", i)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitLoaded waits for tab i's document and its iframes to finish loading.
+func (u *user) waitLoaded(t *testing.T, i int) {
+	t.Helper()
+	s := u.session(t, u.tabs[i])
+	deadline := time.Now().Add(10 * time.Second)
+	for u.eval(t, s, `document.readyState === 'complete' && [...document.querySelectorAll('iframe')].every(f => { try { return !f.contentDocument || f.contentDocument.readyState === 'complete'; } catch (e) { return true; } }) ? 'yes' : 'no'`) != "yes" {
+		if time.Now().After(deadline) {
+			t.Fatalf("tab %d did not load", i)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// crossFrame returns the session of the main tab's cross-site iframe.
+func (u *user) crossFrame(t *testing.T) *session {
+	t.Helper()
+	infos, err := cdp.Call(u.ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ti := range infos.TargetInfos {
+		if ti.Type == "iframe" && ti.ParentID == u.tabs[0] {
+			if s := u.sess[ti.TargetID]; s != nil {
+				return s
+			}
+			delete(u.sess, ti.TargetID)
+			return u.session(t, ti.TargetID)
+		}
+	}
+	t.Fatal("no cross-site iframe target")
+	return nil
+}
+
+// mutate changes the page in one way and says what it did.
+func (u *user) mutate(t *testing.T, kind string, rng *rand.Rand) string {
+	t.Helper()
+	r1, r2 := rng.Float64(), rng.Float64()
+	main := u.session(t, u.tabs[0])
+	switch kind {
+	case "tab":
+		u.fore = 1 - u.fore
+		u.front(t, u.fore)
+		return fmt.Sprintf("tab %d to the front", u.fore)
+	case "nav":
+		u.eval(t, main, `location.reload(), 'nav'`)
+		time.Sleep(50 * time.Millisecond)
+		u.waitLoaded(t, 0)
+		return "reload"
+	case "crossframe":
+		what := []string{"text", "insert", "remove", "focus", "aria"}[int(r2*5)]
+		return "cross-site frame " + u.eval(t, u.crossFrame(t), fmt.Sprintf(`mutate(%q, %v, %v)`, what, r1, r2))
+	}
+	return u.eval(t, main, fmt.Sprintf(`mutate(%q, %v, %v)`, kind, r1, r2))
+}

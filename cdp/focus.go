@@ -1,0 +1,34 @@
+package cdp
+
+import "context"
+
+// focusScript returns the chain of the element with keyboard focus in a
+// document, deepest first, through open shadow roots; an empty array when
+// the document itself has it (activeElement is the body). It only reads.
+const focusScript = `(() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  const chain = [];
+  if (!el || el === document.body || el === document.documentElement) return chain;
+  for (let n = el; n && chain.length < 16; ) {
+    chain.push(n);
+    const up = n.parentNode;
+    n = up instanceof ShadowRoot ? up.host : (up instanceof Element ? up : null);
+  }
+  return chain;
+})()`
+
+// markFocus reads the focus live, down from the focused window's top
+// document: each document on the path gets HasFocus, and the one that
+// holds the focused element gets its chain. Chrome's accessibility
+// properties go stale on blur (no event), so they are not used.
+func markFocus(ctx context.Context, d *doc) {
+	d.frame.HasFocus = true
+	d.frame.FocusLive = true
+	chain, child, _ := elementChain(ctx, d, focusScript)
+	if child != nil {
+		markFocus(ctx, child)
+		return
+	}
+	d.frame.Focus = chain
+}

@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden outlines of testdata/pages")
+
+// corpus is one page per family of what the web puts before a person
+// (issue 3): each testdata/pages/NAME.html has a golden outline
+// NAME.golden, read and agreed with by a person, and marks elements with
+// the answer PROTOCOL.md 5.4 demands of them.
+var corpus = []string{"forms", "landmarks", "tables", "menus", "dialogs", "media", "shadow", "article", "app"}
+
+// TestCorpus reads each corpus page through the binary and checks its
+// Document against the golden outline (go test ./e2e -run Corpus -update
+// rewrites them) and against the page's own marks (see checkMarks).
+func TestCorpus(t *testing.T) {
+	p := sharedProvider(t)
+	for _, name := range corpus {
+		t.Run(name, func(t *testing.T) {
+			tb := openTab(t, env.rootCtx, env.pageA+"/pages/"+name+".html")
+			doc := findDoc(t, p.current(t).Root, tb.url)
+			checkGoldenOutline(t, name, doc)
+			if n := checkMarks(t, tb.ctx, doc); n == 0 {
+				t.Errorf("%s.html marks no element", name)
+			}
+		})
+	}
+}
+
+// idSuffix is the id at the end of an outline line.
+var idSuffix = regexp.MustCompile(` #[A-Za-z0-9._~-]+$`)
+
+// goldenOutline is the outline of a Document as a person reads it, without
+// the ids (they change every run) and with the test server's origin as
+// {{A}}.
+func goldenOutline(t testing.TB, doc *mapping.Element) string {
+	t.Helper()
+	var b strings.Builder
+	if err := mapping.Outline(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for line := range strings.Lines(b.String()) {
+		lines = append(lines, idSuffix.ReplaceAllString(strings.TrimRight(line, "\n"), ""))
+	}
+	return strings.ReplaceAll(strings.Join(lines, "\n")+"\n", env.pageA, "{{A}}")
+}
+
+// checkGoldenOutline compares the outline of doc with testdata/pages/NAME.golden.
+func checkGoldenOutline(t *testing.T, name string, doc *mapping.Element) {
+	t.Helper()
+	got := goldenOutline(t, doc)
+	path := filepath.Join("testdata", "pages", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./e2e -run Corpus -update writes it)", err)
+	}
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); diff != "" {
+		t.Errorf("outline of %s.html differs from %s (-want +got):\n%s", name, path, diff)
+	}
+}
+
+// mark is what a corpus page says of one of its elements, by hand from
+// PROTOCOL.md 5.4: data-expect-role (a protocol role, or "none" for an
+// element that must not be reported), data-expect-states (the exact
+// states, focused and hovered aside; none when absent), data-expect-value
+// (the exact value; none when absent) and data-expect-level.
+type mark struct {
+	backend cdp.BackendNodeID
+	desc    string // the tag and marks, for messages
+	role    string
+	states  []string
+	value   string
+	level   string
+}
+
+// checkMarks checks every marked element of the page in tab ctx against
+// the provider's Document doc, and returns how many it checked. An answer
+// element is matched to its DOM element by the backend DOM node id its id
+// carries (white-box: hosts must not parse ids).
+func checkMarks(t *testing.T, ctx context.Context, doc *mapping.Element) int {
+	t.Helper()
+	byBackend := map[cdp.BackendNodeID]*mapping.Element{}
+	walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
+		if b, ok := backendOf(e.ID); ok {
+			byBackend[b] = e
+		}
+	})
+	marks := pageMarks(t, ctx)
+	for _, m := range marks {
+		e := byBackend[m.backend]
+		if m.role == "none" {
+			if e != nil {
+				t.Errorf("%s: reported as %s %q, want no element", m.desc, e.Role, e.Title)
+			}
+			continue
+		}
+		if e == nil {
+			t.Errorf("%s: not reported", m.desc)
+			continue
+		}
+		if m.role != "" && e.Role != m.role {
+			t.Errorf("%s: role %s, want %s", m.desc, e.Role, m.role)
+		}
+		if m.role == "" && m.level == "" {
+			continue
+		}
+		states := slices.DeleteFunc(slices.Clone(e.States), func(s string) bool { return s == "focused" || s == "hovered" })
+		if m.role != "" && !slices.Equal(states, m.states) {
+			t.Errorf("%s: states %v, want %v", m.desc, states, m.states)
+		}
+		if m.role != "" && e.Value != m.value {
+			t.Errorf("%s: value %q, want %q", m.desc, e.Value, m.value)
+		}
+		if m.level != "" && strconv.Itoa(e.Level) != m.level {
+			t.Errorf("%s: level %d, want %s", m.desc, e.Level, m.level)
+		}
+	}
+	return len(marks)
+}
+
+// pageMarks reads the marked elements of the page, shadow trees included,
+// from its DOM on the test's own session.
+func pageMarks(t *testing.T, ctx context.Context) []mark {
+	t.Helper()
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	root, err := chromedp.Call(cctx, dom.GetDocument, dom.GetDocumentParams{Depth: ptr(int64(-1)), Pierce: ptr(true)})
+	if err != nil {
+		t.Fatalf("DOM.getDocument: %v", err)
+	}
+	var out []mark
+	var visit func(n *cdp.Node)
+	visit = func(n *cdp.Node) {
+		attrs := map[string]string{}
+		for i := 0; i+1 < len(n.Attributes); i += 2 {
+			attrs[n.Attributes[i]] = n.Attributes[i+1]
+		}
+		role, hasRole := attrs["data-expect-role"]
+		level, hasLevel := attrs["data-expect-level"]
+		if hasRole || hasLevel {
+			m := mark{backend: n.BackendNodeID, role: role, value: attrs["data-expect-value"], level: level}
+			m.states = strings.Fields(attrs["data-expect-states"])
+			slices.Sort(m.states)
+			m.desc = "<" + strings.ToLower(n.NodeName)
+			for _, a := range []string{"id", "aria-label", "data-expect-role", "data-expect-states", "data-expect-value", "data-expect-level"} {
+				if v, ok := attrs[a]; ok {
+					m.desc += " " + a + "=" + strconv.Quote(v)
+				}
+			}
+			m.desc += ">"
+			out = append(out, m)
+		}
+		for _, c := range n.Children {
+			visit(c)
+		}
+		for _, s := range n.ShadowRoots {
+			visit(s)
+		}
+		if n.ContentDocument != nil {
+			visit(n.ContentDocument)
+		}
+	}
+	visit(root.Root)
+	return out
+}
+
+// backendOf returns the backend DOM node id that an element id of a
+// DOM-backed element carries ("DOC.NODE" in base 62, then the five
+// characters of its authenticator; see mapping/ids.go).
+func backendOf(id string) (cdp.BackendNodeID, bool) {
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	if len(id) <= 5 {
+		return 0, false
+	}
+	_, node, ok := strings.Cut(id[:len(id)-5], ".")
+	if !ok || node == "" {
+		return 0, false
+	}
+	var n int64
+	for _, c := range []byte(node) {
+		d := strings.IndexByte(digits, c)
+		if d < 0 {
+			return 0, false
+		}
+		n = n*62 + int64(d)
+	}
+	return cdp.BackendNodeID(n), true
+}
+
+func ptr[T any](v T) *T { return &v }
