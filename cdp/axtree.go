@@ -56,7 +56,6 @@ type axSession struct {
 	walking map[cdp.FrameID]bool        // walks under way; guarded by mu
 	events  []axEvent                   // guarded by mu
 	seq     uint64                      // sequence of the last event; guarded by mu
-	changed func()                      // told of every event; may be nil
 	stats   struct{ walks, events int } // for tests; guarded by mu
 }
 
@@ -72,18 +71,15 @@ const coldPerNode = 30 * time.Microsecond
 // walkWidth is how many getChildAXNodes calls a walk keeps in flight.
 const walkWidth = 24
 
-func newAXSession(s *session, changed func()) *axSession {
-	a := &axSession{sess: s, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}, changed: changed}
-	s.c.handle(s.id, a.onEvent)
+func newAXSession(s *session) *axSession {
+	a := &axSession{sess: s, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}}
+	s.ax.Store(a)
 	return a
 }
 
 // onEvent queues an Accessibility event. It runs on the connection's read
 // loop, so a barrier's answer comes after every event sent before it.
 func (a *axSession) onEvent(method string, params jsonv2.Value) {
-	if method != accessibility.NodesUpdated.Method && method != accessibility.LoadComplete.Method {
-		return
-	}
 	a.mu.Lock()
 	a.seq++
 	if len(a.trees) > 0 || len(a.walking) > 0 {
@@ -91,13 +87,10 @@ func (a *axSession) onEvent(method string, params jsonv2.Value) {
 	}
 	a.stats.events++
 	a.mu.Unlock()
-	if a.changed != nil {
-		a.changed()
-	}
 }
 
 // close stops listening; the trees are dropped.
-func (a *axSession) close() { a.sess.c.handle(a.sess.id, nil) }
+func (a *axSession) close() { a.sess.ax.CompareAndSwap(a, nil) }
 
 // nodes returns the accessibility tree of a frame's document, root first:
 // from the warm tree when it is walked, else from getFullAXTree, starting

@@ -8,8 +8,10 @@ import (
 	"sync/atomic"
 
 	"github.com/chromedp/cdproto"
-	cdpt "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -196,9 +198,44 @@ func (c *conn) detached(params jsonv2.Value) {
 type session struct {
 	c  *conn
 	id target.SessionID
+
+	worldsMu sync.Mutex
+	worlds   map[cdp.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
+
+	// ax keeps the session's warm trees, when its documents are read.
+	ax atomic.Pointer[axSession]
 }
 
-var _ cdpt.Session = (*session)(nil)
+// world returns the context id of the provider's isolated world in a
+// frame, making the world (Page.createIsolatedWorld returns the existing
+// one of that name) when it is not known or fresh is set.
+func (s *session) world(ctx context.Context, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
+	s.worldsMu.Lock()
+	id, ok := s.worlds[frame]
+	s.worldsMu.Unlock()
+	if ok && !fresh {
+		return id, nil
+	}
+	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	if err != nil {
+		return 0, err
+	}
+	// The watchers of stateScript call this binding to say something
+	// changed. Chrome adds it to the contexts of that name that exist, not
+	// (without Runtime.enable) to later ones: so after each new world.
+	if _, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: bindingName, ExecutionContextName: worldName}); err != nil {
+		return 0, err
+	}
+	s.worldsMu.Lock()
+	if s.worlds == nil {
+		s.worlds = map[cdp.FrameID]runtime.ExecutionContextID{}
+	}
+	s.worlds[frame] = w.ExecutionContextID
+	s.worldsMu.Unlock()
+	return w.ExecutionContextID, nil
+}
+
+var _ cdp.Session = (*session)(nil)
 
 // Call sends the command and waits for its answer.
 func (s *session) Call(ctx context.Context, method string, params, res any) error {

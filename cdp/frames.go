@@ -69,7 +69,7 @@ type frameRead struct {
 func (p *Provider) axOf(id target.ID, s *session) *axSession {
 	a := p.state.ax[id]
 	if a == nil || a.sess != s {
-		a = newAXSession(s, p.changed)
+		a = newAXSession(s)
 		p.state.ax[id] = a
 	}
 	return a
@@ -200,24 +200,31 @@ func evalIn(ctx context.Context, s *session, frame cdp.FrameID, expr string, out
 }
 
 // evalObject evaluates expr in the isolated world of frame. With byValue
-// false the result stays a remote object in the object group.
+// false the result stays a remote object in the object group. The world's
+// context id is kept on the session; when the frame has navigated since,
+// the world is made again once.
 func evalObject(ctx context.Context, s *session, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
-	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		w, err := s.world(ctx, frame, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		r, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
+			Expression:    expr,
+			ContextID:     w,
+			ReturnByValue: ptr(byValue),
+			ObjectGroup:   group,
+			Silent:        ptr(true),
+		})
+		if err != nil && attempt == 0 && ctx.Err() == nil {
+			continue // most likely a context the navigation destroyed
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.ExceptionDetails != nil {
+			return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
+		}
+		return r.Result, nil
 	}
-	r, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
-		Expression:    expr,
-		ContextID:     w.ExecutionContextID,
-		ReturnByValue: ptr(byValue),
-		ObjectGroup:   group,
-		Silent:        ptr(true),
-	})
-	if err != nil {
-		return nil, err
-	}
-	if r.ExceptionDetails != nil {
-		return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
-	}
-	return r.Result, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/target"
@@ -26,10 +27,6 @@ type Options struct {
 	Budget mapping.Budget
 	// Logger receives diagnostics; nil means slog.Default().
 	Logger *slog.Logger
-	// OnChange, when set, is called when what current answers may have
-	// changed (see Watch). It is called from the connection's read loop:
-	// it must return at once.
-	OnChange func()
 }
 
 // readTimeout bounds one read of the browser.
@@ -44,6 +41,11 @@ type Provider struct {
 	ep   endpoint
 	ids  *mapping.IDs
 	log  *slog.Logger
+
+	// watcher is told when what current answers may have changed; nil
+	// when nobody watches. Read on the connection's read loop, so it is
+	// atomic rather than under mu.
+	watcher atomic.Pointer[func()]
 
 	mu    sync.Mutex // serialises reads; guards the fields below
 	conn  *conn
@@ -157,13 +159,6 @@ func (p *Provider) App(ctx context.Context) (mapping.App, error) {
 	return mapping.App{Title: p.state.product, Bundle: bundle, Version: p.state.version}, nil
 }
 
-// changed tells OnChange that something the answer shows may have changed.
-func (p *Provider) changed() {
-	if p.opts.OnChange != nil {
-		p.opts.OnChange()
-	}
-}
-
 // Close disconnects from the browser. It does not close the browser, and
 // leaves the user's tabs as they were.
 func (p *Provider) Close() error {
@@ -205,6 +200,10 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		lastActive: make(map[int64]target.ID),
 	}
 	if err := p.identify(ctx, c, st); err != nil {
+		c.close()
+		return nil, p.unreachable(err)
+	}
+	if err := p.discover(ctx, c); err != nil {
 		c.close()
 		return nil, p.unreachable(err)
 	}

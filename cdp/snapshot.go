@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -90,6 +92,7 @@ func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target
 	}
 	s := c.session(r.SessionID)
 	st.sessions[id] = s
+	c.handle(s.id, func(method string, params jsonv2.Value) { p.onSessionEvent(s, method, params) })
 	return s, nil
 }
 
@@ -232,13 +235,12 @@ func readTabState(ctx context.Context, c *conn, t *tabState) error {
 		return err
 	}
 	t.window, t.bounds = int64(w.WindowID), w.Bounds
-	var s struct {
-		Visible, Focus bool
+	ps := readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
+	if !ps.ok {
+		return fmt.Errorf("the tab at %s did not answer", t.info.URL)
 	}
-	err = evalIn(ctx, t.sess, cdp.FrameID(t.info.TargetID),
-		`({Visible: document.visibilityState === "visible", Focus: document.hasFocus()})`, &s)
-	t.visible, t.hasFocus = s.Visible, s.Focus
-	return err
+	t.visible, t.hasFocus = ps.visible, ps.focus
+	return nil
 }
 
 // pickActive chooses the active tab of a window: the visible one (the most

@@ -40,6 +40,12 @@ type provider struct {
 // launchProvider starts `cdpprovider serve --connect URL args...` and
 // initializes an MCP session with it.
 func launchProvider(connect string, args ...string) (*provider, error) {
+	return launchProviderWith(connect, nil, args...)
+}
+
+// launchProviderWith is launchProvider with the MCP client's options (its
+// notification handlers).
+func launchProviderWith(connect string, copts *mcp.ClientOptions, args ...string) (*provider, error) {
 	argv := append([]string{"serve", "--connect", connect}, args...)
 	cmd := exec.Command(env.bin, argv...)
 	setProcAttr(cmd)
@@ -61,7 +67,7 @@ func launchProvider(connect string, args ...string) (*provider, error) {
 		cmd.Wait()
 		close(p.exited)
 	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-e2e", Version: "0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-e2e", Version: "0"}, copts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	tr := &mcp.IOTransport{Reader: &checkedReader{r: stdout, c: p.stdout}, Writer: stdin}
@@ -78,8 +84,14 @@ func launchProvider(connect string, args ...string) (*provider, error) {
 // its stderr logged, when the test ends.
 func startProvider(t testing.TB, connect string, args ...string) *provider {
 	t.Helper()
+	return startProviderWith(t, connect, nil, args...)
+}
+
+// startProviderWith is startProvider with the MCP client's options.
+func startProviderWith(t testing.TB, connect string, copts *mcp.ClientOptions, args ...string) *provider {
+	t.Helper()
 	needEnv(t)
-	p, err := launchProvider(connect, args...)
+	p, err := launchProviderWith(connect, copts, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

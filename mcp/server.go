@@ -24,14 +24,16 @@ type Options struct {
 }
 
 // Server is the provider's MCP server: the SDK server with the binding's
-// resources and nothing else. Change notifications (7.4) will be added
-// here, as a method the provider calls when what current answers has
-// changed.
+// resources, and change notifications for current (7.4) when the source
+// is a Watcher; nothing else.
 type Server struct {
 	src  Source
 	opts Options
 	ops  []string // the operations offered, for the descriptor and the extension
 	mcp  *sdk.Server
+	// notify sends the change notifications of 7.4; nil when the source
+	// cannot watch.
+	notify *notifier
 }
 
 // NewServer returns a server that answers from src.
@@ -58,10 +60,9 @@ func NewServer(src Source, opts Options) *Server {
 		"operations": s.ops,
 		"descriptor": DescriptorURI,
 	})
-	s.mcp = sdk.NewServer(
-		&sdk.Implementation{Name: opts.ProviderName, Version: opts.ProviderVersion},
-		&sdk.ServerOptions{Logger: opts.Logger, Capabilities: caps},
-	)
+	sopts := &sdk.ServerOptions{Logger: opts.Logger, Capabilities: caps}
+	s.watch(sopts, caps)
+	s.mcp = sdk.NewServer(&sdk.Implementation{Name: opts.ProviderName, Version: opts.ProviderVersion}, sopts)
 	s.mcp.AddReceivingMiddleware(s.screenReads)
 	s.mcp.AddResource(&sdk.Resource{
 		URI:         CurrentURI,

@@ -1,0 +1,195 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// watchingFake is a fake source that can watch: the test calls change to
+// say current changed.
+type watchingFake struct {
+	*fakeSource
+	mu      sync.Mutex
+	changed func()
+	stops   int
+}
+
+func (w *watchingFake) Watch(changed func()) (stop func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.changed = changed
+	return func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.changed = nil
+		w.stops++
+	}
+}
+
+func (w *watchingFake) change() {
+	w.mu.Lock()
+	f := w.changed
+	w.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+func (w *watchingFake) watching() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.changed != nil
+}
+
+// connectWatching serves src in memory and returns a client session whose
+// resource-updated notifications arrive on the channel.
+func connectWatching(t *testing.T, src Source, version string) (*sdk.ClientSession, <-chan string) {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := NewServer(src, Options{Locate: true, Logger: slog.New(slog.DiscardHandler)}).mcp.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	updates := make(chan string, 100)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test-host", Version: "0"}, &sdk.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
+			updates <- req.Params.URI
+		},
+	})
+	cs, err := client.Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, updates
+}
+
+func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
+	for _, version := range protocolVersions {
+		t.Run(versionName(version), func(t *testing.T) {
+			src := &watchingFake{fakeSource: newFake()}
+			cs, updates := connectWatching(t, src, version)
+			if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || !caps.Resources.Subscribe {
+				t.Fatalf("resources capability %+v: want subscribe", caps.Resources)
+			}
+			ctx := context.Background()
+			if src.watching() {
+				t.Fatal("the source is watched before anyone subscribed")
+			}
+			if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: CurrentURI}); err != nil {
+				t.Fatal(err)
+			}
+			// Under the newest MCP a subscription is a listening request
+			// the server acknowledges asynchronously.
+			for deadline := time.Now().Add(5 * time.Second); !src.watching() && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if !src.watching() {
+				t.Fatal("subscribing did not start the watch")
+			}
+			src.change()
+			select {
+			case uri := <-updates:
+				if uri != CurrentURI {
+					t.Fatalf("notification for %q, want %q", uri, CurrentURI)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("no notification after a change")
+			}
+			if err := cs.Unsubscribe(ctx, &sdk.UnsubscribeParams{URI: CurrentURI}); err != nil {
+				t.Fatal(err)
+			}
+			// Likewise an unsubscribe cancels the listening request.
+			for deadline := time.Now().Add(5 * time.Second); src.watching() && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
+			src.mu.Lock()
+			defer src.mu.Unlock()
+			if src.changed != nil || src.stops != 1 {
+				t.Fatalf("unsubscribing the last subscription: watching %v, stops %d; want the watch stopped once", src.changed != nil, src.stops)
+			}
+		})
+	}
+}
+
+func TestSubscribeToAnythingElseIsNotFound(t *testing.T) {
+	cs, _ := connectWatching(t, &watchingFake{fakeSource: newFake()}, "2025-11-25")
+	for _, uri := range []string{DescriptorURI, "uicontext://locate/x", "uicontext://nope"} {
+		err := cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: uri})
+		var rpcErr interface{ Error() string }
+		if err == nil || !errors.As(err, &rpcErr) {
+			t.Errorf("subscribe to %s: got %v, want resource not found", uri, err)
+		}
+	}
+}
+
+func TestNoSubscribeWithoutAWatcher(t *testing.T) {
+	cs := connect(t, newFake(), Options{Locate: true}, "2025-11-25")
+	if caps := cs.InitializeResult().Capabilities; caps.Resources != nil && caps.Resources.Subscribe {
+		t.Fatal("a source that cannot watch offers subscriptions")
+	}
+}
+
+// The notifier sends the first change of a quiet spell at once and then
+// at most one notification per interval, the last change of a burst
+// carried by a trailing one. The clock is the test's.
+func TestNotifierCoalesces(t *testing.T) {
+	src := &watchingFake{fakeSource: newFake()}
+	sent := make(chan struct{}, 100)
+	n := newNotifier(src, func() { sent <- struct{}{} })
+	tick := make(chan time.Time)
+	var waits []time.Duration
+	var mu sync.Mutex
+	n.after = func(d time.Duration) <-chan time.Time {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		return tick
+	}
+	n.subscribe()
+	defer n.unsubscribe()
+
+	src.change()
+	<-sent // the first change goes out at once
+	for range 50 {
+		src.change() // a burst: held back
+	}
+	select {
+	case <-sent:
+		t.Fatal("a notification within the interval after the last one")
+	case <-time.After(50 * time.Millisecond):
+	}
+	tick <- time.Now() // the interval ends
+	<-sent             // one trailing notification for the whole burst
+	select {
+	case <-sent:
+		t.Fatal("more than one notification for one burst")
+	case <-time.After(50 * time.Millisecond):
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(waits) != 1 || waits[0] <= 0 || waits[0] > coalesce {
+		t.Fatalf("the notifier waited %v, want one wait of at most %v", waits, coalesce)
+	}
+}
+
+func TestNotifierIsQuietWithoutChanges(t *testing.T) {
+	src := &watchingFake{fakeSource: newFake()}
+	sent := make(chan struct{}, 1)
+	n := newNotifier(src, func() { sent <- struct{}{} })
+	n.subscribe()
+	defer n.unsubscribe()
+	select {
+	case <-sent:
+		t.Fatal("a notification with no change")
+	case <-time.After(3 * coalesce):
+	}
+}
