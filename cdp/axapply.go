@@ -39,6 +39,7 @@ func (a *axSession) apply(ctx context.Context) error {
 				if t == nil {
 					continue
 				}
+				t.version = versions.Add(1)
 				if err := a.update(ctx, t, n); err != nil {
 					a.drop(t) // cannot be made exact: walk it again
 				}

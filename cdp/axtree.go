@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -31,6 +32,8 @@ type axTree struct {
 	loader cdp.LoaderID
 	root   accessibility.NodeID
 	nodes  map[accessibility.NodeID]*accessibility.Node
+	// version changes whenever the tree does; unique across trees.
+	version uint64
 	// mutations is the page's mutation count when the tree was last known
 	// to have every event for it.
 	mutations int64
@@ -68,6 +71,9 @@ const settle = 400 * time.Millisecond
 // coldPerNode is about what getFullAXTree costs a node (280 ms at 10,000).
 const coldPerNode = 30 * time.Microsecond
 
+// versions numbers the states of the warm trees.
+var versions atomic.Uint64
+
 // walkWidth is how many getChildAXNodes calls a walk keeps in flight.
 const walkWidth = 24
 
@@ -95,9 +101,12 @@ func (a *axSession) close() { a.sess.ax.CompareAndSwap(a, nil) }
 // nodes returns the accessibility tree of a frame's document, root first:
 // from the warm tree when it is walked, else from getFullAXTree, starting
 // the walk in the background.
-func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, ps pageState) ([]*accessibility.Node, error) {
+//
+// The version is that of the warm tree the nodes come from, and 0 when
+// they come from getFullAXTree.
+func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, ps pageState) ([]*accessibility.Node, uint64, error) {
 	if err := a.enable(ctx); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	a.mu.Lock()
 	t := a.trees[frame]
@@ -109,10 +118,10 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 	if t == nil {
 		r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		a.startWalk(frame, loader)
-		return r.Nodes, nil
+		return r.Nodes, 0, nil
 	}
 	if !ps.ok || (ps.mutations != t.mutations && ps.quiet < settle) {
 		// The page changed a moment ago: Chrome may not have sent the
@@ -121,21 +130,21 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 		if !ps.ok || time.Duration(len(t.nodes))*coldPerNode < wait {
 			r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
-			return r.Nodes, nil
+			return r.Nodes, 0, nil
 		}
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
 	}
 	if err := a.barrier(ctx, t); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := a.apply(ctx); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -144,14 +153,14 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 		r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 		a.mu.Lock()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		return r.Nodes, nil
+		return r.Nodes, 0, nil
 	}
 	if ps.ok {
 		t.mutations = ps.mutations
 	}
-	return t.ordered(), nil
+	return t.ordered(), t.version, nil
 }
 
 // enable turns the Accessibility domain on for the session once: it keeps
@@ -209,7 +218,7 @@ func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 		if err != nil {
 			return // the next read tries again
 		}
-		t.since, t.loader = since, loader
+		t.since, t.loader, t.version = since, loader, versions.Add(1)
 		a.trees[frame] = t
 		a.stats.walks++
 	}()

@@ -54,14 +54,13 @@ func weighted(w map[string]int) []string {
 }
 
 func testWarmTreeIsExact(t *testing.T, sections, steps int) {
-	t.Parallel()
 	path := testChrome(t)
 	seed := rand.Uint64()
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	t.Logf("seed %d", seed)
 
 	pages := newExactPages(t, sections)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{pages.main + "/main.html"}, Args: []string{"--site-per-process"}})
 	if err != nil {

@@ -39,6 +39,7 @@ type doc struct {
 	sess     *session
 	frameID  cdp.FrameID
 	state    pageState // what the provider's watchers saw
+	version  uint64    // of the warm tree the nodes came from; 0 when read cold
 	children map[cdp.BackendNodeID]*doc
 }
 
@@ -110,6 +111,7 @@ func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.
 	st := p.state
 	ps := readPageState(ctx, fr.sess, id)
 	var nodes []*accessibility.Node
+	var version uint64
 	var err error
 	if fr.cold {
 		r, err := cdp.Call(ctx, fr.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: id})
@@ -117,7 +119,7 @@ func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.
 			return nil, err
 		}
 		nodes = r.Nodes
-	} else if nodes, err = p.axOf(fr.sessTarget, fr.sess).nodes(ctx, id, f.LoaderID, ps); err != nil {
+	} else if nodes, version, err = p.axOf(fr.sessTarget, fr.sess).nodes(ctx, id, f.LoaderID, ps); err != nil {
 		return nil, err
 	}
 	key := docKey{fr.sessTarget, id, f.LoaderID}
@@ -136,6 +138,7 @@ func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.
 		sess:     fr.sess,
 		frameID:  id,
 		state:    ps,
+		version:  version,
 		children: map[cdp.BackendNodeID]*doc{},
 	}
 	for _, node := range nodes {

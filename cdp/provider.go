@@ -65,6 +65,7 @@ type connState struct {
 	docs       map[docKey]uint64        // document -> number
 	docInfo    map[uint64]*docInfo      // number -> what locate needs
 	lastActive map[int64]target.ID      // window id -> active tab last seen
+	mapped     map[uint64]memo          // document -> its element, for an unchanged next read
 }
 
 // counter hands out numbers that are never reused in a run.
@@ -114,11 +115,18 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 	if err != nil {
 		return nil, err
 	}
-	b, err := p.gather(ctx, c, cold)
+	b, tops, err := p.gather(ctx, c, cold)
 	if err != nil {
 		return nil, p.failure("read the browser's windows and pages", err)
 	}
+	if cold { // a cold read neither uses nor replaces the kept elements
+		root := mapping.Build(b, p.ids, p.opts.Budget)
+		mapping.ApplyBudget(root, p.opts.Budget)
+		return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
+	}
+	fps := p.reuse(tops)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
+	p.keep(root, fps, mapping.ApplyBudget(root, p.opts.Budget))
 	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }
 
@@ -198,6 +206,7 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		docs:       make(map[docKey]uint64),
 		docInfo:    make(map[uint64]*docInfo),
 		lastActive: make(map[int64]target.ID),
+		mapped:     make(map[uint64]memo),
 	}
 	if err := p.identify(ctx, c, st); err != nil {
 		c.close()

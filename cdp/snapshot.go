@@ -108,11 +108,11 @@ type tabState struct {
 }
 
 // gather reads the windows, their tabs and the active tabs' documents.
-func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Browser, error) {
+func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Browser, []*doc, error) {
 	st := p.state
 	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	live := make(map[target.ID]*target.Info, len(infos.TargetInfos))
 	var pages []*tabState
@@ -224,7 +224,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		}
 	}
 	p.findPointer(ctx, tops)
-	return b, nil
+	return b, tops, nil
 }
 
 // readTabState asks a tab for its window and whether it is visible and

@@ -2,7 +2,8 @@ package mapping
 
 // Build returns the tree of 5.5 for a browser: the Application root, a
 // Window per browser window with its TabList and Tabs, and the active
-// tab's Document with its content, cut to the budget.
+// tab's Document with its content, its strings cut to budget.MaxText.
+// The element and size budgets are ApplyBudget's.
 func Build(b *Browser, ids *IDs, budget Budget) *Element {
 	text := func(s string) string { return cut(collapse(s), budget.MaxText) }
 	root := &Element{ID: ids.App(), Role: "Application", Title: text(b.Product)}
@@ -36,7 +37,6 @@ func Build(b *Browser, ids *IDs, budget Budget) *Element {
 		}
 		root.Children = append(root.Children, we)
 	}
-	ApplyBudget(root, budget)
 	return root
 }
 

@@ -8,21 +8,37 @@ import (
 
 // ApplyBudget cuts the tree under root, in place, when it has more than
 // b.MaxElements elements or its compact JSON is longer than b.MaxBytes (a
-// limit below 1 is no limit). It keeps, in this order and each with its
-// ancestors: the elements on the focus path, the hovered element, the
-// selected elements, then the rest in reading order (a prefix of the
-// preorder). Each kept element whose children were cut gets, in Omitted,
+// limit below 1 is no limit; see [OverBudget]). It keeps, in this order
+// and each with its ancestors: the elements on the focus path, the hovered
+// element, the selected elements, then the rest in reading order (a prefix
+// of the preorder); [ApplyBudgetOnScreen] keeps the elements on screen
+// after the selected ones. Each kept element whose children were cut gets, in Omitted,
 // the number of elements cut directly below it (the cut children, their
 // descendants and what their subtrees had omitted already), added to any
 // count it had. The root is always kept.
-// The cost is linear in the size of the tree.
-func ApplyBudget(root *Element, b Budget) {
+// The cost is linear in the size of the tree. It reports whether it cut
+// anything.
+func ApplyBudget(root *Element, b Budget) bool { return applyBudget(root, b, nil) }
+
+// OverBudget reports whether ApplyBudget would cut the tree under root:
+// whether it has more than b.MaxElements elements or its compact JSON is
+// longer than b.MaxBytes. It lets a caller gather what only a cut needs
+// (the elements on screen) only when there will be one. Its cost is one
+// pass over the tree, encoding each element on its own.
+func OverBudget(root *Element, b Budget) bool {
+	return root != nil && flatten(root).over(b)
+}
+
+// applyBudget is ApplyBudget that also keeps the elements of onScreen,
+// each with its Text children (what a person reads of it), after the
+// selected elements and before the rest.
+func applyBudget(root *Element, b Budget, onScreen map[*Element]bool) bool {
 	if root == nil {
-		return
+		return false
 	}
 	t := flatten(root)
 	if !t.over(b) {
-		return
+		return false
 	}
 	k := &keeper{tree: t, b: b, kept: make([]bool, len(t.elems)), hasKids: make([]bool, len(t.elems))}
 	k.kept[0] = true
@@ -34,12 +50,25 @@ func ApplyBudget(root *Element, b Budget) {
 			}
 		}
 	}
+	if len(onScreen) > 0 {
+		for i, e := range t.elems {
+			if !onScreen[e] || !k.keep(i) {
+				continue
+			}
+			for j, c := i+1, 0; c < len(e.Children); j, c = j+1+t.desc[j], c+1 {
+				if e.Children[c].Role == roleText {
+					k.keep(j)
+				}
+			}
+		}
+	}
 	for i := range t.elems {
 		if !k.keep(i) {
 			break
 		}
 	}
 	k.cut()
+	return true
 }
 
 // flatTree is a tree in preorder.

@@ -19,9 +19,14 @@ import (
 // In the frame that has the pointer, the element hovered is the nearest
 // reported element at or above the first node of [Frame.Hover] in the
 // tree; the Document when there is none.
+//
+// When f.Mapped is set, MapFrame returns it as it is.
 func MapFrame(f *Frame, ids *IDs, maxText int) *Element {
 	if f == nil {
 		return nil
+	}
+	if f.Mapped != nil {
+		return f.Mapped
 	}
 	s := &session{ids: ids, maxText: maxText, seen: map[*Frame]bool{}}
 	return s.frame(f, f.HasFocus)

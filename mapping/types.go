@@ -109,6 +109,12 @@ type Frame struct {
 	// focused property, which goes stale on blur.
 	FocusLive bool
 	Focus     []cdp.BackendNodeID
+	// Mapped, when set, is what MapFrame returned for this frame on an
+	// earlier read whose input was the same in every respect (the caller
+	// vouches for that), to be answered again as it is; so an unchanged
+	// page is not mapped again. The caller must not keep it across a cut
+	// by ApplyBudget, which changes the tree in place.
+	Mapped *Element
 	// Pointer marks the one document the mouse pointer is in (the deepest
 	// frame under it). It is false everywhere when the provider has not
 	// seen the pointer.
@@ -123,6 +129,12 @@ type Frame struct {
 	// accessibility tree's valuetext property, and it is the value a
 	// person reads (5.4: value text before the number).
 	ValueText map[cdp.BackendNodeID]string
+	// OnScreen holds the DOM elements of this document a person sees in
+	// its viewport, in any order; nil when not looked for, which the
+	// caller does only when an answer must be cut (see OverBudget).
+	// ApplyBudgetOnScreen keeps them after the selected elements and
+	// before the rest (5.6).
+	OnScreen []cdp.BackendNodeID
 }
 
 // App is what the descriptor says of the browser (section 8).

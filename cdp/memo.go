@@ -1,0 +1,117 @@
+package cdp
+
+import (
+	"hash/fnv"
+	"slices"
+	"strconv"
+
+	"github.com/chromedp/cdproto/cdp"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// A page that has not changed is not mapped again: the Document element
+// of each tab's document is kept with a fingerprint of everything the
+// mapping read for it (the warm trees' versions, focus, pointer, value
+// texts, in every frame), and handed back to the mapping when the next
+// read's fingerprint is the same. A document read cold has none.
+
+// memo is one Document element kept for the next read.
+type memo struct {
+	fp uint64
+	el *mapping.Element
+}
+
+// fingerprint sums up what mapping a document depends on; ok is false
+// when some frame was read cold (it has no version to vouch for it).
+func fingerprint(d *doc) (fp uint64, ok bool) {
+	h := fnv.New64a()
+	var b []byte
+	var walk func(d *doc) bool
+	walk = func(d *doc) bool {
+		f := d.frame
+		if d.version == 0 {
+			return false
+		}
+		b = strconv.AppendUint(b[:0], f.Doc, 36)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, d.version, 36)
+		b = append(b, ' ')
+		b = append(b, f.URL...)
+		b = append(b, ' ')
+		for _, flag := range []bool{f.HasFocus, f.FocusLive, f.Pointer} {
+			b = strconv.AppendBool(b, flag)
+		}
+		for _, ids := range [][]cdp.BackendNodeID{f.Focus, {0}, f.Hover} {
+			for _, id := range ids {
+				b = strconv.AppendInt(b, int64(id), 36)
+				b = append(b, ',')
+			}
+		}
+		keys := make([]cdp.BackendNodeID, 0, len(f.ValueText))
+		for k := range f.ValueText {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			b = strconv.AppendInt(b, int64(k), 36)
+			b = append(b, '=')
+			b = append(b, f.ValueText[k]...)
+			b = append(b, 0)
+		}
+		h.Write(b)
+		owners := make([]cdp.BackendNodeID, 0, len(d.children))
+		for k := range d.children {
+			owners = append(owners, k)
+		}
+		slices.Sort(owners)
+		for _, o := range owners {
+			h.Write(strconv.AppendInt(b[:0], int64(o), 36))
+			if !walk(d.children[o]) {
+				return false
+			}
+		}
+		h.Write([]byte{'.'})
+		return true
+	}
+	if !walk(d) {
+		return 0, false
+	}
+	return h.Sum64(), true
+}
+
+// reuse hands each top document whose fingerprint is unchanged its kept
+// Document element, and returns the fingerprints of this read.
+func (p *Provider) reuse(tops []*doc) map[uint64]uint64 {
+	fps := map[uint64]uint64{}
+	for _, d := range tops {
+		fp, ok := fingerprint(d)
+		if !ok {
+			continue
+		}
+		fps[d.frame.Doc] = fp
+		if m, kept := p.state.mapped[d.frame.Doc]; kept && m.fp == fp {
+			d.frame.Mapped = m.el
+		}
+	}
+	return fps
+}
+
+// keep stores the Document elements of an answer that was not cut, for
+// the next read; the others are forgotten.
+func (p *Provider) keep(root *mapping.Element, fps map[uint64]uint64, cut bool) {
+	clear(p.state.mapped)
+	if cut {
+		return
+	}
+	for doc, fp := range fps {
+		id := p.ids.Document(doc)
+		for _, w := range root.Children {
+			for _, el := range w.Children {
+				if el.ID == id {
+					p.state.mapped[doc] = memo{fp, el}
+				}
+			}
+		}
+	}
+}

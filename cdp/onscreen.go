@@ -1,0 +1,110 @@
+package cdp
+
+import (
+	"context"
+	"sync"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// onScreenScript returns the elements a person sees in the document's
+// viewport: it samples document.elementsFromPoint (the whole stack under
+// each point, through open shadow roots) over a grid of at most about
+// 2,000 points, and returns each element once, at most 4,000 of them. It
+// only reads: hit testing changes nothing in the page.
+const onScreenScript = `(() => {
+  const w = innerWidth, h = innerHeight, out = new Set();
+  const step = Math.max(16, Math.ceil(Math.sqrt(w * h / 2000)));
+  const at = (root, x, y) => {
+    for (const el of root.elementsFromPoint(x, y)) {
+      if (out.has(el)) continue;
+      out.add(el);
+      if (el.shadowRoot && el.shadowRoot !== root) at(el.shadowRoot, x, y);
+    }
+  };
+  for (let y = step / 2; y < h && out.size < 4000; y += step)
+    for (let x = step / 2; x < w && out.size < 4000; x += step) at(document, x, y);
+  return Array.from(out).slice(0, 4000);
+})()`
+
+// onScreenGroup is the object group of the remote objects findOnScreen
+// makes.
+const onScreenGroup = "cdpprovider-onscreen"
+
+// describeWidth is how many DOM.describeNode calls findOnScreen keeps in
+// flight in one document.
+const describeWidth = 16
+
+// findOnScreen fills the OnScreen of the documents shown (tops, and the
+// documents of the iframes that are themselves on screen) with the DOM
+// elements a person sees in them. It costs a script and a round trip per
+// element found in each document, so the caller does it only when an
+// answer must be cut (mapping.OverBudget). A document it cannot read is
+// left without OnScreen; the cut then keeps reading order there.
+func findOnScreen(ctx context.Context, tops []*doc) {
+	var wg sync.WaitGroup
+	var visit func(d *doc)
+	visit = func(d *doc) {
+		ids := onScreenIn(ctx, d)
+		d.frame.OnScreen = ids
+		seen := make(map[cdp.BackendNodeID]bool, len(ids))
+		for _, id := range ids {
+			seen[id] = true
+		}
+		for owner, ch := range d.children {
+			if seen[owner] {
+				wg.Go(func() { visit(ch) })
+			}
+		}
+	}
+	for _, d := range tops {
+		wg.Go(func() { visit(d) })
+	}
+	wg.Wait()
+}
+
+// onScreenIn runs onScreenScript in d's isolated world and returns the
+// backend node ids of the elements it found.
+func onScreenIn(ctx context.Context, d *doc) []cdp.BackendNodeID {
+	defer cdp.Call(ctx, d.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: onScreenGroup})
+	arr, err := evalObject(ctx, d.sess, d.frameID, onScreenScript, onScreenGroup, false)
+	if err != nil || arr.ObjectID == "" {
+		return nil
+	}
+	props, err := cdp.Call(ctx, d.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return nil
+	}
+	var objs []runtime.RemoteObjectID
+	for _, pr := range props.Result {
+		if pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
+			objs = append(objs, pr.Value.ObjectID)
+		}
+	}
+	ids := make([]cdp.BackendNodeID, len(objs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(describeWidth, len(objs)) {
+		wg.Go(func() {
+			for i := range next {
+				if n, err := cdp.Call(ctx, d.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
+					ids[i] = n.Node.BackendNodeID
+				}
+			}
+		})
+	}
+	for i := range objs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := ids[:0]
+	for _, id := range ids {
+		if id != 0 {
+			out = append(out, id)
+		}
+	}
+	return out
+}
