@@ -21,7 +21,7 @@ func (a *axSession) apply(ctx context.Context) error {
 		case accessibility.LoadComplete.Method:
 			// A new document: its tree is walked again from the root (the
 			// subscriptions restart there too).
-			e, err := decode[accessibility.EventLoadComplete](ev.params)
+			e, err := decode[slimLoad](ev.params)
 			a.mu.Lock()
 			if err != nil || e.Root == nil || e.Root.FrameID == "" {
 				clear(a.trees)
@@ -30,11 +30,11 @@ func (a *axSession) apply(ctx context.Context) error {
 			}
 			a.mu.Unlock()
 		case accessibility.NodesUpdated.Method:
-			e, err := decode[accessibility.EventNodesUpdated](ev.params)
+			e, err := decode[slimNodes](ev.params)
 			if err != nil {
 				continue
 			}
-			for _, n := range e.Nodes {
+			for _, n := range e.nodes() {
 				t := a.treeOf(n.NodeID, ev.seq)
 				if t == nil {
 					continue
@@ -91,7 +91,7 @@ func (a *axSession) update(ctx context.Context, t *axTree, n *accessibility.Node
 	}
 	switch {
 	case flipped(old, n) || selectLike[axRole(n)]:
-		if err := a.fetchBelow(ctx, t, []accessibility.NodeID{n.NodeID}); err != nil {
+		if err := a.fetchBelow(ctx, t, []accessibility.NodeID{n.NodeID}, incremental); err != nil {
 			return err
 		}
 	case hasChildrenToFetch(n):
@@ -100,11 +100,11 @@ func (a *axSession) update(ctx context.Context, t *axTree, n *accessibility.Node
 		}
 	}
 	if axBool(n, accessibility.PropertyNameFocused) && !axBool(old, accessibility.PropertyNameFocused) && n.BackendDOMNodeID != 0 {
-		r, err := cdp.Call(ctx, a.sess, accessibility.GetAXNodeAndAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: n.BackendDOMNodeID})
+		r, err := cdp.Call(ctx, a.sess, axAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: n.BackendDOMNodeID})
 		if err != nil {
 			return err
 		}
-		for _, m := range r.Nodes {
+		for _, m := range r.nodes() {
 			if _, ok := t.nodes[m.NodeID]; ok {
 				t.nodes[m.NodeID] = m
 			}
@@ -131,13 +131,14 @@ func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *acce
 	for i, id := range old.ChildIDs {
 		before[id] = i
 	}
-	r, err := cdp.Call(ctx, a.sess, accessibility.GetChildAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: t.frame})
+	res, err := cdp.Call(ctx, a.sess, childAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: t.frame})
 	if err != nil {
 		return err
 	}
+	kids := res.nodes()
 	var deeper []accessibility.NodeID
 	last, reordered := -1, false
-	for _, c := range r.Nodes {
+	for _, c := range kids {
 		if i, ok := before[c.NodeID]; ok {
 			if i < last {
 				reordered = true
@@ -145,13 +146,15 @@ func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *acce
 			last = i
 		}
 	}
-	for _, c := range r.Nodes {
+	for _, c := range kids {
 		prev := t.nodes[c.NodeID]
 		t.nodes[c.NodeID] = c
-		changed := prev == nil || prev.ParentID != n.NodeID || reordered || flipped(prev, c) || !slices.Equal(prev.ChildIDs, c.ChildIDs)
+		// (getChildAXNodes answers with the children of ignored children
+		// too: each node is compared with where it was.)
+		changed := prev == nil || prev.ParentID != c.ParentID || reordered || flipped(prev, c) || !slices.Equal(prev.ChildIDs, c.ChildIDs)
 		if changed && hasChildrenToFetch(c) {
 			deeper = append(deeper, c.NodeID)
 		}
 	}
-	return a.fetchBelow(ctx, t, deeper)
+	return a.fetchBelow(ctx, t, deeper, incremental)
 }

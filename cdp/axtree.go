@@ -3,6 +3,8 @@ package cdp
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -53,13 +55,14 @@ type axEvent struct {
 type axSession struct {
 	sess *session
 
-	mu      sync.Mutex
-	enabled bool                        // Accessibility.enable done; guarded by mu
-	trees   map[cdp.FrameID]*axTree     // walked documents; guarded by mu
-	walking map[cdp.FrameID]bool        // walks under way; guarded by mu
-	events  []axEvent                   // guarded by mu
-	seq     uint64                      // sequence of the last event; guarded by mu
-	stats   struct{ walks, events int } // for tests; guarded by mu
+	mu       sync.Mutex
+	enabled  bool                         // Accessibility.enable done; guarded by mu
+	trees    map[cdp.FrameID]*axTree      // walked documents; guarded by mu
+	walking  map[cdp.FrameID]bool         // walks under way; guarded by mu
+	deferred map[cdp.FrameID]cdp.LoaderID // walks to start after the read; guarded by mu
+	events   []axEvent                    // guarded by mu
+	seq      uint64                       // sequence of the last event; guarded by mu
+	stats    struct{ walks, events int }  // for tests; guarded by mu
 }
 
 // settle is how long after a DOM mutation Chrome is sure to have sent its
@@ -116,23 +119,23 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 	}
 	a.mu.Unlock()
 	if t == nil {
-		r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 		if err != nil {
 			return nil, 0, err
 		}
-		a.startWalk(frame, loader)
-		return r.Nodes, 0, nil
+		a.deferWalk(frame, loader)
+		return r.nodes(), 0, nil
 	}
 	if !ps.ok || (ps.mutations != t.mutations && ps.quiet < settle) {
 		// The page changed a moment ago: Chrome may not have sent the
 		// events yet. Wait for them, or read cold when that is cheaper.
 		wait := settle - ps.quiet
 		if !ps.ok || time.Duration(len(t.nodes))*coldPerNode < wait {
-			r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+			r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 			if err != nil {
 				return nil, 0, err
 			}
-			return r.Nodes, 0, nil
+			return r.nodes(), 0, nil
 		}
 		select {
 		case <-time.After(wait):
@@ -148,14 +151,15 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if t = a.trees[frame]; t == nil { // the document changed under the read
+	if t = a.trees[frame]; t == nil { // a new document, or a change too big to follow
 		a.mu.Unlock()
-		r, err := cdp.Call(ctx, a.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		a.deferWalk(frame, loader)
 		a.mu.Lock()
 		if err != nil {
 			return nil, 0, err
 		}
-		return r.Nodes, 0, nil
+		return r.nodes(), 0, nil
 	}
 	if ps.ok {
 		t.mutations = ps.mutations
@@ -200,6 +204,30 @@ func (a *axSession) barrier(ctx context.Context, t *axTree) error {
 	return nil
 }
 
+// deferWalk asks for the walk of a frame's document once the read that
+// needs it is over (see startDeferred): Chrome answers a session's calls
+// one at a time, so a walk started during a read delays the read's later
+// calls by the walk's slowest one (8-14 s for a 5 MB text node).
+func (a *axSession) deferWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.deferred == nil {
+		a.deferred = map[cdp.FrameID]cdp.LoaderID{}
+	}
+	a.deferred[frame] = loader
+}
+
+// startDeferred starts the walks deferWalk asked for.
+func (a *axSession) startDeferred() {
+	a.mu.Lock()
+	d := a.deferred
+	a.deferred = nil
+	a.mu.Unlock()
+	for frame, loader := range d {
+		a.startWalk(frame, loader)
+	}
+}
+
 // startWalk begins the subscribing walk of a frame's document in the
 // background, unless one is under way.
 func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
@@ -227,12 +255,16 @@ func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 // walk fetches a document's tree node by node, which subscribes every node
 // to nodesUpdated. Calls are pipelined, walkWidth at a time.
 func (a *axSession) walk(ctx context.Context, frame cdp.FrameID) (*axTree, error) {
-	r, err := cdp.Call(ctx, a.sess, accessibility.GetRootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
+	r, err := cdp.Call(ctx, a.sess, rootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
 	if err != nil {
 		return nil, err
 	}
-	t := &axTree{frame: frame, root: r.Node.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{r.Node.NodeID: r.Node}}
-	if err := a.fetchBelow(ctx, t, []accessibility.NodeID{r.Node.NodeID}); err != nil {
+	if r.Node == nil {
+		return nil, fmt.Errorf("frame %s has no accessibility tree", frame)
+	}
+	root := r.Node.node()
+	t := &axTree{frame: frame, root: root.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{root.NodeID: root}}
+	if err := a.fetchBelow(ctx, t, []accessibility.NodeID{root.NodeID}, 0); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -240,14 +272,22 @@ func (a *axSession) walk(ctx context.Context, frame cdp.FrameID) (*axTree, error
 
 // fetchBelow fetches the children of each parent, and theirs, to the
 // leaves, storing what it gets in t. The data of the parents themselves is
-// not refetched. Calls are pipelined, walkWidth at a time.
-func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessibility.NodeID) error {
+// not refetched. Calls are pipelined, walkWidth at a time. With limit > 0
+// it gives up with errTooBig past that many nodes: a big change is read
+// whole, faster than node by node.
+func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessibility.NodeID, limit int) error {
 	type result struct {
 		nodes []*accessibility.Node
 		err   error
 	}
 	results := make(chan result)
 	queue := slices.Clone(parents)
+	// getChildAXNodes answers with the children of ignored children too,
+	// so a node can come back from several calls: fetch below it once.
+	queued := make(map[accessibility.NodeID]bool, len(parents))
+	for _, id := range parents {
+		queued[id] = true
+	}
 	inflight := 0
 	var first error
 	for len(queue) > 0 || inflight > 0 {
@@ -256,8 +296,8 @@ func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessi
 			queue = queue[1:]
 			inflight++
 			go func() {
-				r, err := cdp.Call(ctx, a.sess, accessibility.GetChildAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
-				results <- result{r.Nodes, err}
+				r, err := cdp.Call(ctx, a.sess, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
+				results <- result{r.nodes(), err}
 			}()
 		}
 		if inflight == 0 {
@@ -271,13 +311,24 @@ func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessi
 		}
 		for _, n := range r.nodes {
 			t.nodes[n.NodeID] = n
-			if hasChildrenToFetch(n) {
+			if hasChildrenToFetch(n) && !queued[n.NodeID] {
+				queued[n.NodeID] = true
 				queue = append(queue, n.NodeID)
 			}
+		}
+		if limit > 0 && len(queued) > limit && first == nil {
+			first = errTooBig
 		}
 	}
 	return first
 }
+
+// errTooBig stops an update that would fetch more than incremental.
+var errTooBig = errors.New("the change is too big to fetch node by node")
+
+// incremental is the most nodes an update fetches below a changed node
+// before it reads the document whole instead.
+const incremental = 1500
 
 // hasChildrenToFetch reports whether a walk goes below n. A StaticText's
 // children are its InlineTextBoxes, which no answer shows and whose

@@ -114,11 +114,11 @@ func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.
 	var version uint64
 	var err error
 	if fr.cold {
-		r, err := cdp.Call(ctx, fr.sess, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{FrameID: id})
+		r, err := cdp.Call(ctx, fr.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: id})
 		if err != nil {
 			return nil, err
 		}
-		nodes = r.Nodes
+		nodes = r.nodes()
 	} else if nodes, version, err = p.axOf(fr.sessTarget, fr.sess).nodes(ctx, id, f.LoaderID, ps); err != nil {
 		return nil, err
 	}

@@ -115,18 +115,19 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 	if err != nil {
 		return nil, err
 	}
+	defer p.startWalks()
 	b, tops, err := p.gather(ctx, c, cold)
 	if err != nil {
 		return nil, p.failure("read the browser's windows and pages", err)
 	}
 	if cold { // a cold read neither uses nor replaces the kept elements
 		root := mapping.Build(b, p.ids, p.opts.Budget)
-		mapping.ApplyBudget(root, p.opts.Budget)
+		p.cut(ctx, root, b, tops)
 		return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 	}
 	fps := p.reuse(tops)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
-	p.keep(root, fps, mapping.ApplyBudget(root, p.opts.Budget))
+	p.keep(root, fps, p.cut(ctx, root, b, tops))
 	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }
 
@@ -238,4 +239,26 @@ func (p *Provider) failure(what string, err error) error {
 		return fmt.Errorf("the browser at %s went away while trying to %s: %v; %s", p.opts.Connect, what, err, howToStart)
 	}
 	return fmt.Errorf("could not %s: %w", what, err)
+}
+
+// cut applies the element and size budgets to an answer, keeping what is
+// on screen (5.6), which it looks for only when there is a cut to make.
+// It reports whether it cut anything.
+func (p *Provider) cut(ctx context.Context, root *mapping.Element, b *mapping.Browser, tops []*doc) bool {
+	if !mapping.OverBudget(root, p.opts.Budget) {
+		return false
+	}
+	findOnScreen(ctx, tops)
+	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
+}
+
+// startWalks starts the walks the read that just ended asked for, now
+// that it no longer waits on Chrome. Called with p.mu held.
+func (p *Provider) startWalks() {
+	if p.state == nil {
+		return
+	}
+	for _, a := range p.state.ax {
+		a.startDeferred()
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
@@ -34,8 +35,17 @@ func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
 // (Current), or prints the version (PrintVersion). stdout carries nothing
 // but the protocol or the answer.
 func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
+	// A provider sits beside the user's browser for hours: keep its heap
+	// near what is live rather than letting garbage double it (a 50,000
+	// node page's tree arrives as tens of MB of JSON). GOMEMLIMIT wins.
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	return run(ctx, cfg, stdin, stdout, stderr, openCDP)
 }
+
+// memoryLimit is the provider's soft memory limit (runtime/debug).
+const memoryLimit = 96 << 20
 
 // run is Run with the source's constructor as a parameter.
 func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer, open openSource) (err error) {
