@@ -65,14 +65,11 @@ type axSession struct {
 	stats    struct{ walks, events int }  // for tests; guarded by mu
 }
 
-// settle is how long after a DOM mutation Chrome is sure to have sent its
+// settle is how long after a DOM mutation Chrome has sent its
 // nodesUpdated: it sends them at most every 250 ms, 260 ms after the
-// change at the latest (inspector_accessibility_agent.cc), plus the
-// accessibility update itself.
-const settle = 400 * time.Millisecond
-
-// coldPerNode is about what getFullAXTree costs a node (280 ms at 10,000).
-const coldPerNode = 30 * time.Microsecond
+// accessibility update that follows the change at the latest
+// (inspector_accessibility_agent.cc); the rest is room for that update.
+const settle = 600 * time.Millisecond
 
 // versions numbers the states of the warm trees.
 var versions atomic.Uint64
@@ -128,20 +125,15 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 	}
 	if !ps.ok || (ps.mutations != t.mutations && ps.quiet < settle) {
 		// The page changed a moment ago: Chrome may not have sent the
-		// events yet. Wait for them, or read cold when that is cheaper.
-		wait := settle - ps.quiet
-		if !ps.ok || time.Duration(len(t.nodes))*coldPerNode < wait {
-			r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
-			if err != nil {
-				return nil, 0, err
-			}
-			return r.nodes(), 0, nil
+		// events yet, so this read is cold (the events update the warm
+		// tree for the next one). Waiting for them instead would be
+		// cheaper on big pages, but how long is enough depends on how
+		// busy the machine is.
+		r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		if err != nil {
+			return nil, 0, err
 		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return nil, 0, ctx.Err()
-		}
+		return r.nodes(), 0, nil
 	}
 	if err := a.barrier(ctx, t); err != nil {
 		return nil, 0, err

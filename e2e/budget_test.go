@@ -15,12 +15,12 @@ import (
 // TestBudgetKeepsFocusAndHover reads a page of 60,000 elements through a
 // provider started with --max-elements 1000 --max-bytes 100000 (5.6): the
 // answer stays within both, marks its cuts with omitted, and still holds
-// the focused field and the hovered button, which come last in reading
-// order.
+// the focused field, the hovered button and the rows on screen, which
+// come last in reading order.
 func TestBudgetKeepsFocusAndHover(t *testing.T) {
 	p := startProvider(t, env.browser.httpURL(), "--max-elements", "1000", "--max-bytes", "100000")
 	tb := openTab(t, env.rootCtx, env.pageA+"/pages/big.html")
-	eval[bool](t, tb.ctx, `document.getElementById("last").focus(), document.getElementById("end").scrollIntoView(), true`)
+	eval[bool](t, tb.ctx, `document.getElementById("last").focus(), document.getElementById("end").scrollIntoView({block: "end"}), true`)
 	tb.mouseMove(t, center(rectOf(t, tb.ctx, `document.getElementById("end")`)))
 
 	start := time.Now()
@@ -43,6 +43,17 @@ func TestBudgetKeepsFocusAndHover(t *testing.T) {
 	}
 	if b := find(t, doc, "Button", "End button"); !has(b, "hovered") {
 		t.Errorf("the hovered button is there but not hovered: %v", b.States)
+	}
+	// After them, what a person sees: the rows above the button, near the
+	// end of reading order, which the rest would have crowded out.
+	for _, y := range []string{"innerHeight / 4", "innerHeight / 2"} {
+		row := eval[string](t, tb.ctx, `(() => { for (let y = `+y+`; y < innerHeight; y += 4) { const e = document.elementFromPoint(20, y); if (e && e.tagName === "P") return e.textContent; } return ""; })()`)
+		if row == "" {
+			t.Fatalf("setup: no row at the left of the viewport at %s", y)
+		}
+		if len(findAll(doc, "Text", row)) == 0 {
+			t.Errorf("the row on screen %q is not in the answer", row)
+		}
 	}
 	t.Logf("%d bytes, %d elements, %d omitted", len(cur.raw), n, omitted)
 }
