@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -31,7 +30,7 @@ import (
 // settle bounds the wait, after a provider's first read, for it to become
 // warm: a provider that builds its tree in the background (issue 5) is
 // timed only after that work is done, or after this long.
-var settle = flag.Duration("settle", 10*time.Second,
+var settle = flag.Duration("settle", 90*time.Second,
 	"after a provider's first read, wait at most this long for reads to become fast before timing warm reads")
 
 // loadSettle is the pause after a page's load event before anything is
@@ -191,10 +190,9 @@ func open(b *testing.B, pg Page) {
 // into cdproto's structs adds another 10-25%; any reader pays that, so
 // leaving it out makes every ratio the stricter one. It is the same call
 // as the anchors' floor.mjs.
-func rawTree(ctx context.Context) (json.RawMessage, error) {
-	var res json.RawMessage
-	err := chromedp.FromContext(env.tab).Target.Call(ctx, accessibility.CommandGetFullAXTree, accessibility.GetFullAXTreeParams{}, &res)
-	return res, err
+func rawTree(ctx context.Context) (*accessibility.GetFullAXTreeResult, error) {
+	r, err := cdproto.Call(ctx, chromedp.FromContext(env.tab).Target, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+	return &r, err
 }
 
 // newProvider returns a provider for the shared browser, as the binary
@@ -259,8 +257,13 @@ func benchCold(b *testing.B, pg Page) {
 	var s samples
 	r := results.row(pg.Name)
 	for b.Loop() {
+		b.StopTimer()
 		p := newProvider(b)
 		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		if _, err := p.App(ctx); err != nil { // connected, as a running provider is
+			b.Fatalf("connect: %v", err)
+		}
+		b.StartTimer()
 		t0 := time.Now()
 		cur, err := p.Current(ctx)
 		s.add(time.Since(t0))
@@ -355,24 +358,30 @@ func benchLocate(b *testing.B, w *warm) {
 	var s samples
 	i := 0
 	for b.Loop() {
-		id := ids[i%len(ids)]
-		i++
-		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
-		t0 := time.Now()
-		loc, err := p.Locate(ctx, id)
-		s.add(time.Since(t0))
-		cancel()
-		if err != nil {
-			b.Fatalf("Locate %s: %v", id, err)
-		}
-		if loc.State == mapping.Gone {
-			b.Fatalf("Locate %s: gone, on an unchanged page", id)
+		for range locatesPerOp {
+			id := ids[i%len(ids)]
+			i++
+			ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+			t0 := time.Now()
+			loc, err := p.Locate(ctx, id)
+			s.add(time.Since(t0))
+			cancel()
+			if err != nil {
+				b.Fatalf("Locate %s: %v", id, err)
+			}
+			if loc.State == mapping.Gone {
+				b.Fatalf("Locate %s: gone, on an unchanged page", id)
+			}
 		}
 	}
 	r := results.row(w.pg.Name)
 	r.locate = s.median()
 	s.report(b, r.raw)
 }
+
+// locatesPerOp is how many locates one benchmark operation makes: a
+// locate takes a millisecond or two, so a median of a few would say little.
+const locatesPerOp = 50
 
 // warm is the long-lived provider of one page: created on first use,
 // read once, then given time to finish any background work.

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCHTIME=${BENCHTIME:-7x}
-SETTLE=${SETTLE:-10s}
+SETTLE=${SETTLE:-90s}
 OUT=${OUT:-$(mktemp -t cdpprovider-bench-XXXXXX.txt)}
 
 dirty=""
