@@ -221,6 +221,7 @@ func BenchmarkRead(b *testing.B) {
 			w := &warm{pg: pg}
 			defer w.close()
 			b.Run("raw", func(b *testing.B) { benchRaw(b, pg) })
+			b.Run("raw-first", func(b *testing.B) { benchRawFirst(b, pg) })
 			b.Run("cold", func(b *testing.B) { benchCold(b, pg) })
 			b.Run("warm", func(b *testing.B) { benchWarm(b, w) })
 			b.Run("changed", func(b *testing.B) { benchChanged(b, w) })
@@ -250,6 +251,37 @@ func benchRaw(b *testing.B, pg Page) {
 	} else {
 		r.rawAgain = s.median()
 	}
+	s.report(b, r.raw)
+}
+
+// benchRawFirst times getFullAXTree as the first call of a new session
+// on the tab: Chrome builds the session's accessibility tree of the page
+// first, which the repeated calls of raw do not pay and the first read of
+// a new provider does. A cold read is compared with this.
+func benchRawFirst(b *testing.B, pg Page) {
+	var s samples
+	id := chromedp.FromContext(env.tab).Target.TargetID
+	for b.Loop() {
+		b.StopTimer()
+		sctx, cancel := chromedp.NewContext(env.tab, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+		if err := chromedp.Do(sctx); err != nil {
+			b.Fatalf("attach a session: %v", err)
+		}
+		ctx, cancelOp := context.WithTimeout(sctx, opTimeout)
+		b.StartTimer()
+		t0 := time.Now()
+		_, err := cdproto.Call(ctx, chromedp.FromContext(sctx).Target, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+		s.add(time.Since(t0))
+		b.StopTimer()
+		cancelOp()
+		cancel()
+		b.StartTimer()
+		if err != nil {
+			b.Fatalf("Accessibility.getFullAXTree: %v", err)
+		}
+	}
+	r := results.row(pg.Name)
+	r.rawFirst = s.median()
 	s.report(b, r.raw)
 }
 

@@ -59,6 +59,9 @@ type row struct {
 
 	// The medians of the benchmarks of BenchmarkRead and BenchmarkServe.
 	raw, cold, warm, changed, locate, served time.Duration
+	// rawFirst is getFullAXTree as the first call of a new session, what
+	// a cold read is compared with (Chrome builds the session's tree).
+	rawFirst time.Duration
 	// rawAgain is raw measured once more after the page's other reads:
 	// far from raw, the machine's load changed and the ratios are suspect.
 	rawAgain time.Duration
@@ -90,15 +93,17 @@ func printSummary(w io.Writer) {
 	fmt.Fprintln(w, "Medians; (×) is the ratio to the raw getFullAXTree of the same page in this run;")
 	fmt.Fprintln(w, "\"raw again\" is that call once more after the page's reads (far from 1.00×: the load changed).")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| page | AX nodes | elements | raw getFullAXTree | cold read | warm, unchanged | warm, after a change | locate | raw again | MCP read (binary) | peak RSS (binary) |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "\"raw, first\" is the call as a new session's first, which builds the session's tree: the cold read is compared with it.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| page | AX nodes | elements | raw getFullAXTree | raw, first | cold read (× raw, first) | warm, unchanged | warm, after a change | locate | raw again | MCP read (binary) | peak RSS (binary) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, pg := range Pages {
 		r, ok := results.rows[pg.Name]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", pg.Name,
-			count0(r.nodes), count0(r.elements), timed(r.raw, 0), timed(r.cold, r.raw), timed(r.warm, r.raw),
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", pg.Name,
+			count0(r.nodes), count0(r.elements), timed(r.raw, 0), timed(r.rawFirst, r.raw), timed(r.cold, r.rawFirst), timed(r.warm, r.raw),
 			timed(r.changed, r.raw), timed(r.locate, 0), timed(r.rawAgain, r.raw), timed(r.served, r.raw), mb(r.hwm))
 	}
 	fmt.Fprintln(w)
@@ -130,7 +135,7 @@ func goals() []goal {
 	}
 	for _, pg := range Pages {
 		if r := results.rows[pg.Name]; r != nil {
-			ratio("cold read at "+pg.Name+" ≤ 1.2× raw", r.cold, r.raw, targetCold)
+			ratio("cold read at "+pg.Name+" ≤ 1.2× raw (a session's first call)", r.cold, r.rawFirst, targetCold)
 		}
 	}
 	for _, pg := range Pages {

@@ -8,14 +8,8 @@ import "context"
 const focusScript = `(() => {
   let el = document.activeElement;
   while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  const chain = [];
-  if (!el || el === document.body || el === document.documentElement) return chain;
-  for (let n = el; n && chain.length < 16; ) {
-    chain.push(n);
-    const up = n.parentNode;
-    n = up instanceof ShadowRoot ? up.host : (up instanceof Element ? up : null);
-  }
-  return chain;
+  if (!el || el === document.body || el === document.documentElement) return [];
+  ` + chainJS + `
 })()`
 
 // markFocus reads the focus live, down from the focused window's top

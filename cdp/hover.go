@@ -15,14 +15,19 @@ const hoverScript = `(() => {
   const last = (root) => { const l = root.querySelectorAll(':is(*):hover'); return l.length ? l[l.length - 1] : null; };
   let el = last(document);
   while (el && el.shadowRoot) { const inner = last(el.shadowRoot); if (!inner) break; el = inner; }
-  const chain = [];
+  ` + chainJS + `
+})()`
+
+// chainJS, inside a script where el is an element (or null), returns el
+// and its ancestors, deepest first, across shadow roots to their hosts: at
+// most 16, which is enough to reach one the accessibility tree has.
+const chainJS = `const chain = [];
   for (let n = el; n && chain.length < 16; ) {
     chain.push(n);
     const up = n.parentNode;
     n = up instanceof ShadowRoot ? up.host : (up instanceof Element ? up : null);
   }
-  return chain;
-})()`
+  return chain;`
 
 // findPointer finds the document the pointer is in among the shown
 // documents (tops, the focused window's first) and records there the chain

@@ -107,11 +107,8 @@ func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
 // current reads what the user has open; cold reads every document with
 // getFullAXTree, bypassing the warm trees (the tests compare the two).
 func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, error) {
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	c, err := p.connect(ctx)
+	ctx, c, done, err := p.begin(ctx)
+	defer done()
 	if err != nil {
 		return nil, err
 	}
@@ -131,17 +128,24 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }
 
+// begin starts a read: its time limit, the lock that serialises reads,
+// and the connection. done ends it, whatever the error.
+func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *conn, done func(), _ error) {
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	p.mu.Lock()
+	done = func() { p.mu.Unlock(); cancel() }
+	c, err := p.connect(ctx)
+	return ctx, c, done, err
+}
+
 // Locate says where the element with the id is.
 func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, error) {
 	ref, err := p.ids.Parse(id)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	c, err := p.connect(ctx)
+	ctx, c, done, err := p.begin(ctx)
+	defer done()
 	if err != nil {
 		return nil, err
 	}
@@ -154,11 +158,9 @@ func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, er
 
 // App describes the browser for the descriptor.
 func (p *Provider) App(ctx context.Context) (mapping.App, error) {
-	ctx, cancel := context.WithTimeout(ctx, readTimeout)
-	defer cancel()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, err := p.connect(ctx); err != nil {
+	_, _, done, err := p.begin(ctx)
+	defer done()
+	if err != nil {
 		return mapping.App{}, err
 	}
 	bundle := p.opts.BundleID
