@@ -59,6 +59,7 @@ type axSession struct {
 	enabled  bool                         // Accessibility.enable done; guarded by mu
 	trees    map[cdp.FrameID]*axTree      // walked documents; guarded by mu
 	walking  map[cdp.FrameID]bool         // walks under way; guarded by mu
+	fetched  map[cdp.FrameID]*fetched     // last full fetches of unwalked documents; guarded by mu
 	deferred map[cdp.FrameID]cdp.LoaderID // walks to start after the read; guarded by mu
 	events   []axEvent                    // guarded by mu
 	seq      uint64                       // sequence of the last event; guarded by mu
@@ -78,7 +79,7 @@ var versions atomic.Uint64
 const walkWidth = 24
 
 func newAXSession(s *session) *axSession {
-	a := &axSession{sess: s, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}}
+	a := &axSession{sess: s, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}, fetched: map[cdp.FrameID]*fetched{}}
 	s.ax.Store(a)
 	return a
 }
@@ -116,12 +117,7 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 	}
 	a.mu.Unlock()
 	if t == nil {
-		r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
-		if err != nil {
-			return nil, 0, err
-		}
-		a.deferWalk(frame, loader)
-		return r.nodes(), 0, nil
+		return a.untilWalked(ctx, frame, loader, ps)
 	}
 	if !ps.ok || (ps.mutations != t.mutations && ps.quiet < settle) {
 		// The page changed a moment ago: Chrome may not have sent the
@@ -157,6 +153,44 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 		t.mutations = ps.mutations
 	}
 	return t.ordered(), t.version, nil
+}
+
+// untilWalked answers for a document whose walk is not done: from the
+// last getFullAXTree of it, when the page's watchers have seen nothing
+// since, neither a DOM mutation nor an input nor anything the person did
+// (the pointer entering an element, focus, a CSS animation or transition,
+// which can change what is shown with no mutation); else from a new one,
+// kept for the next read. So a host that reads a newly opened page again
+// and again is answered at once long before the walk of a big page ends.
+// The version of a kept fetch is its own, for the mapping's memo.
+func (a *axSession) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, ps pageState) ([]*accessibility.Node, uint64, error) {
+	a.deferWalk(frame, loader)
+	a.mu.Lock()
+	f := a.fetched[frame]
+	a.mu.Unlock()
+	if f != nil && ps.ok && f.loader == loader && f.mutations == ps.mutations && f.interactions == ps.interactions {
+		return f.nodes, f.version, nil
+	}
+	r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+	if err != nil {
+		return nil, 0, err
+	}
+	nodes := r.nodes()
+	if ps.ok {
+		a.mu.Lock()
+		a.fetched[frame] = &fetched{nodes: nodes, loader: loader, mutations: ps.mutations, interactions: ps.interactions, version: versions.Add(1)}
+		a.mu.Unlock()
+	}
+	return nodes, 0, nil
+}
+
+// fetched is a document's last getFullAXTree while its walk is not done,
+// with what the page's watchers had counted when it was made.
+type fetched struct {
+	nodes                   []*accessibility.Node
+	loader                  cdp.LoaderID
+	mutations, interactions int64
+	version                 uint64
 }
 
 // enable turns the Accessibility domain on for the session once: it keeps
@@ -240,6 +274,7 @@ func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 		}
 		t.since, t.loader, t.version = since, loader, versions.Add(1)
 		a.trees[frame] = t
+		delete(a.fetched, frame)
 		a.stats.walks++
 	}()
 }

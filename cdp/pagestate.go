@@ -12,7 +12,9 @@ import (
 //   - t: when the pointer last moved in this document (0: not since);
 //   - m, quiet: how many DOM mutations, input and change events there have
 //     been, and how long ago the last one was, in ms;
-//   - visible, focus: document.visibilityState and hasFocus().
+//   - visible, focus: document.visibilityState and hasFocus();
+//   - i: how many things the person did that can change what is shown
+//     without a mutation (a :hover or :focus style, an animation).
 //
 // The watchers are event listeners and a MutationObserver: they never
 // change the page or an event. Chrome leaves a stale :hover in a frame the
@@ -25,7 +27,7 @@ import (
 const stateScript = `(() => {
   let s = globalThis.__cdpprovider;
   if (!s) {
-    s = globalThis.__cdpprovider = { t: 0, m: 0, last: 0, said: 0, later: 0 };
+    s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, last: 0, said: 0, later: 0 };
     const say = () => {
       const f = globalThis.` + bindingName + `;
       if (typeof f !== 'function' || s.later) return;
@@ -37,11 +39,12 @@ const stateScript = `(() => {
     const opts = { capture: true, passive: true };
     addEventListener('mousemove', (e) => { s.t = performance.timeOrigin + e.timeStamp; }, opts);
     for (const type of ['input', 'change']) addEventListener(type, bump, opts);
-    for (const type of ['mouseover', 'focusin', 'focusout', 'focus', 'blur', 'hashchange']) addEventListener(type, say, opts);
+    const did = () => { s.i++; say(); };
+    for (const type of ['mouseover', 'focusin', 'focusout', 'focus', 'blur', 'hashchange', 'transitionend', 'animationend', 'resize', 'toggle']) addEventListener(type, did, opts);
     document.addEventListener('visibilitychange', say, opts);
     new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   }
-  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0];
+  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i];
 })()`
 
 // pageState is what stateScript returns for one document.
@@ -49,23 +52,28 @@ type pageState struct {
 	pointer   float64       // when the pointer last moved here
 	mutations int64         // mutations seen since the watchers were installed
 	quiet     time.Duration // since the last mutation
-	visible   bool          // document.visibilityState is visible
-	focus     bool          // document.hasFocus()
-	ok        bool          // the script answered
+	// interactions counts what the person did that can change what is
+	// shown without a mutation: the pointer entering an element, focus,
+	// CSS transitions and animations ending, a resize, a details toggle.
+	interactions int64
+	visible      bool // document.visibilityState is visible
+	focus        bool // document.hasFocus()
+	ok           bool // the script answered
 }
 
 // readPageState runs stateScript in a frame's isolated world.
 func readPageState(ctx context.Context, s *session, frame cdp.FrameID) pageState {
-	var v [5]float64
+	var v [6]float64
 	if err := evalIn(ctx, s, frame, stateScript, &v); err != nil {
 		return pageState{}
 	}
 	return pageState{
-		pointer:   v[0],
-		mutations: int64(v[1]),
-		quiet:     time.Duration(v[2] * float64(time.Millisecond)),
-		visible:   v[3] == 1,
-		focus:     v[4] == 1,
-		ok:        true,
+		pointer:      v[0],
+		mutations:    int64(v[1]),
+		quiet:        time.Duration(v[2] * float64(time.Millisecond)),
+		visible:      v[3] == 1,
+		focus:        v[4] == 1,
+		interactions: int64(v[5]),
+		ok:           true,
 	}
 }
