@@ -54,6 +54,10 @@ type axEvent struct {
 // axSession keeps the trees of the documents of one target session.
 type axSession struct {
 	sess *session
+	// reading counts the provider's reads under way: a walk holds back
+	// its calls meanwhile, since Chrome answers a page's calls one at a
+	// time and a read's would queue behind them.
+	reading *atomic.Int32
 
 	mu       sync.Mutex
 	enabled  bool                         // Accessibility.enable done; guarded by mu
@@ -76,10 +80,10 @@ const settle = 600 * time.Millisecond
 var versions atomic.Uint64
 
 // walkWidth is how many getChildAXNodes calls a walk keeps in flight.
-const walkWidth = 24
+const walkWidth = 8
 
-func newAXSession(s *session) *axSession {
-	a := &axSession{sess: s, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}, fetched: map[cdp.FrameID]*fetched{}}
+func newAXSession(s *session, reading *atomic.Int32) *axSession {
+	a := &axSession{sess: s, reading: reading, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}, fetched: map[cdp.FrameID]*fetched{}}
 	s.ax.Store(a)
 	return a
 }
@@ -319,6 +323,13 @@ func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessi
 	var first error
 	for len(queue) > 0 || inflight > 0 {
 		for first == nil && len(queue) > 0 && inflight < walkWidth {
+			if limit == 0 && a.reading != nil && a.reading.Load() > 0 { // a walk, and a read under way
+				if inflight > 0 {
+					break
+				}
+				time.Sleep(2 * time.Millisecond)
+				continue
+			}
 			id := queue[0]
 			queue = queue[1:]
 			inflight++

@@ -70,7 +70,7 @@ type frameRead struct {
 func (p *Provider) axOf(id target.ID, s *session) *axSession {
 	a := p.state.ax[id]
 	if a == nil || a.sess != s {
-		a = newAXSession(s)
+		a = newAXSession(s, &p.reading)
 		p.state.ax[id] = a
 	}
 	return a

@@ -47,6 +47,9 @@ type Provider struct {
 	// atomic rather than under mu.
 	watcher atomic.Pointer[func()]
 
+	// reading counts the reads under way, for the walks to give way.
+	reading atomic.Int32
+
 	mu    sync.Mutex // serialises reads; guards the fields below
 	conn  *conn
 	state *connState // what this connection has learned; nil when not connected
@@ -132,8 +135,9 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 // and the connection. done ends it, whatever the error.
 func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *conn, done func(), _ error) {
 	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	p.reading.Add(1)
 	p.mu.Lock()
-	done = func() { p.mu.Unlock(); cancel() }
+	done = func() { p.mu.Unlock(); p.reading.Add(-1); cancel() }
 	c, err := p.connect(ctx)
 	return ctx, c, done, err
 }
