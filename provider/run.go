@@ -98,6 +98,7 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 
 	switch cfg.Command {
 	case Serve:
+		ignoreSIGPIPE()
 		err = serve(ctx, cfg, src, stdin, stdout, log)
 	case Current:
 		err = current(ctx, cfg, src, stdout)

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package provider
+
+// ignoreSIGPIPE does nothing where there is no SIGPIPE.
+func ignoreSIGPIPE() {}
