@@ -6,11 +6,13 @@
 // Its input is data (accessibility nodes exactly as Chrome's
 // Accessibility domain returns them, plus what the cdp package learned
 // about windows, tabs, focus and the pointer); its output is values that
-// marshal to the wire format. It must not import the cdp or mcp packages.
+// marshal to the wire format. It uses cdproto's data types but must not
+// import this module's cdp or mcp packages.
 //
 // The tree of a browser (5.5) is built by [Build]:
 //
 //	root := mapping.Build(browser, ids, mapping.DefaultBudget)
+//	mapping.ApplyBudget(root, mapping.DefaultBudget)
 //
 // It is tested on accessibility trees recorded from Chromium, kept in
 // testdata/, against golden output.
