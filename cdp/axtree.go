@@ -67,7 +67,6 @@ type axSession struct {
 	deferred map[cdp.FrameID]cdp.LoaderID // walks to start after the read; guarded by mu
 	events   []axEvent                    // guarded by mu
 	seq      uint64                       // sequence of the last event; guarded by mu
-	stats    struct{ walks, events int }  // for tests; guarded by mu
 }
 
 // settle is how long after a DOM mutation Chrome has sent its
@@ -96,7 +95,6 @@ func (a *axSession) onEvent(method string, params jsonv2.Value) {
 	if len(a.trees) > 0 || len(a.walking) > 0 {
 		a.events = append(a.events, axEvent{a.seq, method, params})
 	}
-	a.stats.events++
 	a.mu.Unlock()
 }
 
@@ -279,7 +277,6 @@ func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 		t.since, t.loader, t.version = since, loader, versions.Add(1)
 		a.trees[frame] = t
 		delete(a.fetched, frame)
-		a.stats.walks++
 	}()
 }
 

@@ -47,13 +47,14 @@ type doc struct {
 // page's own scripts cannot see or change it.
 const worldName = "cdpprovider"
 
-// readDocument reads a tab's document with all its frames.
-func (p *Provider) readDocument(ctx context.Context, c *conn, s *session, tab target.ID, live map[target.ID]*target.Info, cold bool) (*doc, error) {
+// readDocument reads a tab's document with all its frames; top is what
+// the tab's watchers said a moment ago, not asked again.
+func (p *Provider) readDocument(ctx context.Context, c *conn, s *session, tab target.ID, live map[target.ID]*target.Info, cold bool, top pageState) (*doc, error) {
 	ft, err := frameTree(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	return p.readFrame(ctx, c, frameRead{sess: s, sessTarget: tab, tab: tab, frames: ft, live: live, cold: cold}, cdp.FrameID(tab), 0, 0, 0)
+	return p.readFrame(ctx, c, frameRead{sess: s, sessTarget: tab, tab: tab, frames: ft, live: live, cold: cold, top: top}, cdp.FrameID(tab), 0, 0, 0)
 }
 
 // frameRead carries what reading the frames of one session needs.
@@ -63,7 +64,8 @@ type frameRead struct {
 	tab        target.ID
 	frames     map[cdp.FrameID]*cdp.Frame
 	live       map[target.ID]*target.Info
-	cold       bool // bypass the warm trees
+	cold       bool      // bypass the warm trees
+	top        pageState // the top document's, already read
 }
 
 // axOf returns the warm accessibility trees of a target's session.
@@ -109,7 +111,10 @@ func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.
 		return nil, fmt.Errorf("frame %s is not in its process's frame tree", id)
 	}
 	st := p.state
-	ps := readPageState(ctx, fr.sess, id)
+	ps := fr.top
+	if depth > 0 || !ps.ok {
+		ps = readPageState(ctx, fr.sess, id)
+	}
 	var nodes []*accessibility.Node
 	var version uint64
 	var err error

@@ -98,13 +98,12 @@ func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target
 
 // tabState is what one page tab says of itself.
 type tabState struct {
-	info     *target.Info
-	sess     *session
-	window   int64
-	bounds   *browser.Bounds
-	visible  bool
-	hasFocus bool
-	err      error
+	info   *target.Info
+	sess   *session
+	window int64
+	bounds *browser.Bounds
+	state  pageState // of its top document, also used to read it
+	err    error
 }
 
 // gather reads the windows, their tabs and the active tabs' documents.
@@ -187,7 +186,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		score := [2]int{0, -len(pages) - 1}
 		if a := w.active; a != nil && !w.w.Minimized {
 			score = [2]int{1, -recent(a.info.TargetID)}
-			if a.visible && a.hasFocus {
+			if a.state.visible && a.state.focus {
 				score[0] = 2
 			}
 		}
@@ -206,7 +205,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		if a == nil || w.w.Minimized {
 			continue
 		}
-		d, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live, cold)
+		d, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live, cold, a.state)
 		if err != nil {
 			p.log.Debug("could not read a tab's document", "url", a.info.URL, "err", err)
 			continue
@@ -235,11 +234,10 @@ func readTabState(ctx context.Context, c *conn, t *tabState) error {
 		return err
 	}
 	t.window, t.bounds = int64(w.WindowID), w.Bounds
-	ps := readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
-	if !ps.ok {
+	t.state = readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
+	if !t.state.ok {
 		return fmt.Errorf("the tab at %s did not answer", t.info.URL)
 	}
-	t.visible, t.hasFocus = ps.visible, ps.focus
 	return nil
 }
 
@@ -248,7 +246,7 @@ func readTabState(ctx context.Context, c *conn, t *tabState) error {
 func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID) *tabState {
 	var best *tabState
 	for _, t := range tabs {
-		if t.visible && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
+		if t.state.visible && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
 			best = t
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,22 +231,14 @@ func startHeaded(t testing.TB, scr *screen, x, y, w, h int, extra ...string) *he
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{
+	args := slices.Concat([]string{
 		"--remote-debugging-port=0",
 		"--remote-debugging-address=127.0.0.1",
 		"--user-data-dir=" + profile,
-		"--site-per-process",
-		"--no-sandbox",
-		"--no-first-run",
-		"--no-default-browser-check",
-		"--disable-background-networking",
-		"--disable-component-update",
-		"--disable-sync",
-		"--disable-dev-shm-usage",
 		"--password-store=basic",
 		fmt.Sprintf("--window-position=%d,%d", x, y),
 		fmt.Sprintf("--window-size=%d,%d", w, h),
-	}, extra...)
+	}, quietFlags, extra)
 	cmd := exec.Command(env.chromePath, append(args, "about:blank")...)
 	cmd.Env = scr.env()
 	setProcAttr(cmd)

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,23 +215,14 @@ func startChrome(port int) (*chrome, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{
+	args := slices.Concat([]string{
 		"--headless",
 		fmt.Sprintf("--remote-debugging-port=%d", port),
 		"--remote-debugging-address=127.0.0.1",
 		"--user-data-dir=" + profile,
-		"--site-per-process",
-		"--no-sandbox",
-		"--no-first-run",
-		"--no-default-browser-check",
-		"--disable-background-networking",
-		"--disable-component-update",
-		"--disable-sync",
 		"--disable-gpu",
-		"--disable-dev-shm-usage",
 		"--window-size=1000,700",
-		"about:blank",
-	}
+	}, quietFlags, []string{"about:blank"})
 	cmd := exec.Command(env.chromePath, args...)
 	setProcAttr(cmd)
 	stderr, err := cmd.StderrPipe()
@@ -326,3 +318,18 @@ func checkLeakedTempDirs() {
 }
 
 var started = time.Now()
+
+// quietFlags are the flags every browser of the tests starts with: site
+// isolation on (two loopback sites make out-of-process iframes), no
+// sandbox (root), and none of the first-run, sync and update traffic this
+// machine's closed network refuses.
+var quietFlags = []string{
+	"--site-per-process",
+	"--no-sandbox",
+	"--no-first-run",
+	"--no-default-browser-check",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--disable-dev-shm-usage",
+}
