@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"syscall"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -25,7 +26,8 @@ func serve(ctx context.Context, cfg Config, src mcp.Source, stdin io.Reader, std
 	log.Info("serving MCP on stdio", "locate", !cfg.NoLocate)
 	err := server.Run(ctx, t)
 	switch {
-	case err == nil, errors.Is(err, io.EOF), errors.Is(err, sdkmcp.ErrConnectionClosed):
+	case err == nil, errors.Is(err, io.EOF), errors.Is(err, sdkmcp.ErrConnectionClosed),
+		errors.Is(err, syscall.EPIPE): // the host closed stdout while a notification was on its way
 		log.Info("client disconnected")
 		return nil
 	case ctx.Err() != nil:
