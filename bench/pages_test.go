@@ -140,7 +140,7 @@ func TestSummary(t *testing.T) {
 	defer func() { results = saved }()
 	results = &table{rows: map[string]*row{}}
 	ms := time.Millisecond
-	*results.row("10k") = row{nodes: 9904, elements: 3555, raw: 500 * ms, rawFirst: 500 * ms, cold: 550 * ms, warm: 60 * ms, changed: 80 * ms, locate: 1500 * time.Microsecond, rawAgain: 520 * ms}
+	*results.row("10k") = row{nodes: 9904, elements: 3555, raw: 500 * ms, rawFirst: 500 * ms, cold: 550 * ms, coldRatio: 1.1, warm: 60 * ms, changed: 80 * ms, locate: 1500 * time.Microsecond, rawAgain: 520 * ms}
 	*results.row("50k") = row{raw: 2000 * ms, warm: 300 * ms, hwm: 160}
 	var b strings.Builder
 	printSummary(&b)

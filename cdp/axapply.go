@@ -11,12 +11,37 @@ import (
 // apply brings the walked trees up to date with the events queued since
 // the last read, in order. Called by the reads (which the provider
 // serialises), never concurrently with itself.
+//
+// A node no tree holds may be one a walk under way has fetched: the
+// read of another document of the session applies the events before that
+// walk's tree is kept. Such nodes wait, as orphans, for the next apply,
+// and are tried first; they are dropped once no walk is under way.
 func (a *axSession) apply(ctx context.Context) error {
 	a.mu.Lock()
 	evs := a.events
 	a.events = nil
+	orphans := a.orphans
+	a.orphans = nil
 	a.mu.Unlock()
+	var left []orphan
+	updateOrKeep := func(n *accessibility.Node, seq uint64) {
+		t := a.treeOf(n.NodeID, seq)
+		if t == nil {
+			left = append(left, orphan{seq, n})
+			return
+		}
+		t.version = versions.Add(1)
+		if err := a.update(ctx, t, n); err != nil {
+			a.drop(t) // cannot be made exact: walk it again
+		}
+	}
+	for _, o := range orphans {
+		updateOrKeep(o.node, o.seq)
+	}
 	for _, ev := range evs {
+		if traceAX != nil {
+			traceAX("event %d %s %s", ev.seq, ev.method, ev.params)
+		}
 		switch ev.method {
 		case accessibility.LoadComplete.Method:
 			// A new document: its tree is walked again from the root (the
@@ -35,19 +60,27 @@ func (a *axSession) apply(ctx context.Context) error {
 				continue
 			}
 			for _, n := range e.nodes() {
-				t := a.treeOf(n.NodeID, ev.seq)
-				if t == nil {
-					continue
-				}
-				t.version = versions.Add(1)
-				if err := a.update(ctx, t, n); err != nil {
-					a.drop(t) // cannot be made exact: walk it again
-				}
+				updateOrKeep(n, ev.seq)
 			}
 		}
 	}
+	a.mu.Lock()
+	if len(a.walking) > 0 {
+		a.orphans = append(left, a.orphans...)
+	}
+	a.mu.Unlock()
 	return nil
 }
+
+// orphan is a node of an event that no tree held when it was applied.
+type orphan struct {
+	seq  uint64
+	node *accessibility.Node
+}
+
+// traceAX, when set (by tests), is told each event applied and what was
+// fetched for it.
+var traceAX func(format string, args ...any)
 
 // treeOf returns the walked tree that holds the node and is young enough
 // for the event.
@@ -77,8 +110,9 @@ func (a *axSession) drop(t *axTree) {
 //     node (whose options' selection Chrome does not report), has its
 //     whole subtree fetched again (aria-hidden hides descendants without
 //     an event for them);
-//   - any other node has its children fetched again, and the subtrees of
-//     those that are new, moved here from elsewhere, re-ordered, or whose
+//   - any other node that has or had children has them fetched again
+//     (the answer, not the event, says which they are), and the subtrees
+//     of those that are new, moved here from elsewhere, re-ordered, or whose
 //     role, ignored or hidden state or children changed (moved nodes come
 //     back re-created; a child hidden with aria-hidden is reported only
 //     as an update of its parent, with the same children);
@@ -89,12 +123,15 @@ func (a *axSession) update(ctx context.Context, t *axTree, n *accessibility.Node
 	if old == nil {
 		return nil
 	}
+	if traceAX != nil {
+		traceAX("update %s %s: flipped %v, children %v -> %v", n.NodeID, axRole(n), flipped(old, n), old.ChildIDs, n.ChildIDs)
+	}
 	switch {
 	case flipped(old, n) || selectLike[axRole(n)]:
 		if err := a.fetchBelow(ctx, t, []accessibility.NodeID{n.NodeID}, incremental); err != nil {
 			return err
 		}
-	case hasChildrenToFetch(n):
+	case hasChildrenToFetch(n) || hasChildrenToFetch(old):
 		if err := a.refreshChildren(ctx, t, old, n); err != nil {
 			return err
 		}
@@ -136,6 +173,26 @@ func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *acce
 		return err
 	}
 	kids := res.nodes()
+	// The event's data can be older than this answer (events wait for
+	// the next read) or caught Chrome between two states: the children
+	// are what the answer says.
+	var direct []accessibility.NodeID
+	for _, c := range kids {
+		if c.ParentID == n.NodeID {
+			direct = append(direct, c.NodeID)
+		}
+	}
+	if !slices.Equal(direct, n.ChildIDs) {
+		if traceAX != nil {
+			traceAX("  children of %s are %v, not %v", n.NodeID, direct, n.ChildIDs)
+		}
+		n.ChildIDs = direct
+	}
+	if traceAX != nil {
+		for _, c := range kids {
+			traceAX("  child of %s: %s %s %v", n.NodeID, c.NodeID, axRole(c), c.ChildIDs)
+		}
+	}
 	var deeper []accessibility.NodeID
 	last, reordered := -1, false
 	for _, c := range kids {
@@ -149,6 +206,9 @@ func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *acce
 	for _, c := range kids {
 		prev := t.nodes[c.NodeID]
 		t.nodes[c.NodeID] = c
+		if prev == nil {
+			t.fresh = true
+		}
 		// (getChildAXNodes answers with the children of ignored children
 		// too: each node is compared with where it was.)
 		changed := prev == nil || prev.ParentID != c.ParentID || reordered || flipped(prev, c) || !slices.Equal(prev.ChildIDs, c.ChildIDs)

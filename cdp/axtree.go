@@ -42,6 +42,9 @@ type axTree struct {
 	// since is the sequence number of the first event that can apply to
 	// this tree: events before the walk began concern older documents.
 	since uint64
+	// fresh says nodes were added since the last read: a moved element
+	// may have left its old node behind (settleMoves).
+	fresh bool
 }
 
 // axEvent is an Accessibility event not yet applied, in arrival order.
@@ -59,13 +62,19 @@ type axSession struct {
 	// time and a read's would queue behind them.
 	reading *atomic.Int32
 
+	// read serialises the application of events by the reads of the
+	// session's documents: apply must not run concurrently with itself.
+	read sync.Mutex
+
 	mu       sync.Mutex
 	enabled  bool                         // Accessibility.enable done; guarded by mu
+	enabling chan struct{}                // closed when the enable under way ends; guarded by mu
 	trees    map[cdp.FrameID]*axTree      // walked documents; guarded by mu
 	walking  map[cdp.FrameID]bool         // walks under way; guarded by mu
 	fetched  map[cdp.FrameID]*fetched     // last full fetches of unwalked documents; guarded by mu
 	deferred map[cdp.FrameID]cdp.LoaderID // walks to start after the read; guarded by mu
 	events   []axEvent                    // guarded by mu
+	orphans  []orphan                     // nodes of applied events no tree held (apply); guarded by mu
 	seq      uint64                       // sequence of the last event; guarded by mu
 }
 
@@ -133,6 +142,11 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 		}
 		return r.nodes(), 0, nil
 	}
+	// Documents of one session are read side by side (fetchFrame), but
+	// the events are applied by one of them at a time, and each returns
+	// its tree as the events left it.
+	a.read.Lock()
+	defer a.read.Unlock()
 	if err := a.barrier(ctx, t); err != nil {
 		return nil, 0, err
 	}
@@ -140,12 +154,18 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 		return nil, 0, err
 	}
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	if t = a.trees[frame]; t == nil { // a new document, or a change too big to follow
-		a.mu.Unlock()
+	t = a.trees[frame]
+	a.mu.Unlock()
+	if t != nil && t.fresh {
+		t.fresh = false
+		if err := a.settleMoves(ctx, t); err != nil {
+			a.drop(t)
+			t = nil
+		}
+	}
+	if t == nil { // a new document, or a change too big to follow
 		r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 		a.deferWalk(frame, loader)
-		a.mu.Lock()
 		if err != nil {
 			return nil, 0, err
 		}
@@ -155,6 +175,62 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 		t.mutations = ps.mutations
 	}
 	return t.ordered(), t.version, nil
+}
+
+// settleMoves finishes the moves of DOM elements. A moved element comes
+// back as a new accessibility node under its new parent, and Chrome does
+// not always send an update for the parent it left: the old node stays
+// there in the tree, with the same DOM node. So when the tree holds two
+// nodes of one DOM node, the children of both parents are fetched again.
+// What is left after that is Chrome's own (a select and its popup, say).
+func (a *axSession) settleMoves(ctx context.Context, t *axTree) error {
+	for _, parent := range t.twinParents() {
+		if n := t.nodes[parent]; n != nil {
+			if traceAX != nil {
+				traceAX("  a DOM node twice: refetching the children of %s", parent)
+			}
+			if err := a.refreshChildren(ctx, t, n, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// twinParents returns the parents of the nodes reachable from the root
+// that share their DOM node with another reachable node.
+func (t *axTree) twinParents() []accessibility.NodeID {
+	type visit struct{ id, parent accessibility.NodeID }
+	first := map[cdp.BackendNodeID]accessibility.NodeID{} // DOM node -> the parent of its first node
+	seen := map[accessibility.NodeID]bool{}
+	var out []accessibility.NodeID
+	add := func(id accessibility.NodeID) {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	stack := []visit{{t.root, ""}}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := t.nodes[v.id]
+		if n == nil || seen[v.id] {
+			continue
+		}
+		seen[v.id] = true
+		if b := n.BackendDOMNodeID; b != 0 && v.parent != "" {
+			if p, twice := first[b]; twice && p != v.parent {
+				add(p)
+				add(v.parent)
+			} else if !twice {
+				first[b] = v.parent
+			}
+		}
+		for i := len(n.ChildIDs) - 1; i >= 0; i-- {
+			stack = append(stack, visit{n.ChildIDs[i], v.id})
+		}
+	}
+	return out
 }
 
 // untilWalked answers for a document whose walk is not done: from the
@@ -196,21 +272,35 @@ type fetched struct {
 }
 
 // enable turns the Accessibility domain on for the session once: it keeps
-// node ids stable between calls and turns on the events.
+// node ids stable between calls and turns on the events. Callers side by
+// side wait for the one call.
 func (a *axSession) enable(ctx context.Context) error {
-	a.mu.Lock()
-	done := a.enabled
-	a.mu.Unlock()
-	if done {
-		return nil
-	}
-	if _, err := cdp.Call(ctx, a.sess, accessibility.Enable, cdp.Empty{}); err != nil {
+	for {
+		a.mu.Lock()
+		if a.enabled {
+			a.mu.Unlock()
+			return nil
+		}
+		if wait := a.enabling; wait != nil {
+			a.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		done := make(chan struct{})
+		a.enabling = done
+		a.mu.Unlock()
+		_, err := cdp.Call(ctx, a.sess, accessibility.Enable, cdp.Empty{})
+		a.mu.Lock()
+		a.enabled = err == nil
+		a.enabling = nil
+		close(done)
+		a.mu.Unlock()
 		return err
 	}
-	a.mu.Lock()
-	a.enabled = true
-	a.mu.Unlock()
-	return nil
 }
 
 // barrier returns once Chrome has sent every nodesUpdated event for what
@@ -243,6 +333,13 @@ func (a *axSession) deferWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 		a.deferred = map[cdp.FrameID]cdp.LoaderID{}
 	}
 	a.deferred[frame] = loader
+}
+
+// undefer takes back a deferWalk: the document turned out not to be shown.
+func (a *axSession) undefer(frame cdp.FrameID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.deferred, frame)
 }
 
 // startDeferred starts the walks deferWalk asked for.
@@ -345,6 +442,9 @@ func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessi
 			continue
 		}
 		for _, n := range r.nodes {
+			if t.nodes[n.NodeID] == nil {
+				t.fresh = true
+			}
 			t.nodes[n.NodeID] = n
 			if hasChildrenToFetch(n) && !queued[n.NodeID] {
 				queued[n.NodeID] = true

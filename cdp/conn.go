@@ -222,8 +222,10 @@ func (s *session) world(ctx context.Context, frame cdp.FrameID, fresh bool) (run
 	}
 	// The watchers of stateScript call this binding to say something
 	// changed. Chrome adds it to the contexts of that name that exist, not
-	// (without Runtime.enable) to later ones: so after each new world.
-	if _, err := cdp.Call(ctx, s, runtime.AddBinding, runtime.AddBindingParams{Name: bindingName, ExecutionContextName: worldName}); err != nil {
+	// (without Runtime.enable) to later ones: so after each new world. The
+	// calls after it run after it; its answer says nothing worth a round
+	// trip (without it the watchers stay silent, and reads still work).
+	if err := s.post(ctx, runtime.CommandAddBinding, runtime.AddBindingParams{Name: bindingName, ExecutionContextName: worldName}); err != nil {
 		return 0, err
 	}
 	s.worldsMu.Lock()
@@ -278,6 +280,22 @@ func (s *session) Call(ctx context.Context, method string, params, res any) erro
 		}
 		return nil
 	}
+}
+
+// post sends a command without waiting for its answer, which the read
+// loop drops: for a call whose outcome changes nothing for the caller
+// (releasing remote objects), so that it costs no round trip. Calls after
+// it on the session still run after it.
+func (s *session) post(ctx context.Context, method string, params any) error {
+	buf, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
+	if err != nil {
+		return err
+	}
+	msg := &cdproto.Message{ID: s.c.next.Add(1), SessionID: s.id, Method: cdproto.MethodType(method), Params: buf}
+	if err := s.c.tr.Write(ctx, msg); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
 }
 
 func (s *session) forget(id int64) {

@@ -163,3 +163,40 @@ func TestConnEventsReachTheirSessionOnly(t *testing.T) {
 		t.Fatal("no event on session B")
 	}
 }
+
+// post sends a command and waits for nothing: its answer is dropped, and
+// the call after it gets its own answer.
+func TestConnPostDropsTheAnswer(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s := c.session("S1")
+	if err := s.post(ctx, "Runtime.releaseObjectGroup", map[string]string{"objectGroup": "g"}); err != nil {
+		t.Fatal(err)
+	}
+	posted := <-tr.out
+	if posted.Method != "Runtime.releaseObjectGroup" || posted.SessionID != "S1" || string(posted.Params) != `{"objectGroup":"g"}` {
+		t.Fatalf("posted %+v", posted)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := cdp.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+		done <- err
+	}()
+	req := <-tr.out
+	if req.ID == posted.ID {
+		t.Fatal("the call reused the posted command's id")
+	}
+	tr.in <- &cdproto.Message{ID: posted.ID, SessionID: "S1", Result: jsonv2.Value(`{}`)}
+	tr.in <- &cdproto.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pending) != 0 {
+		t.Errorf("%d calls still pending", len(c.pending))
+	}
+}

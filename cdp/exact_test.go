@@ -8,8 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,7 +65,13 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 		t.Logf("-race: %d mutations", steps)
 	}
 	path := testChrome(t)
+	var err error
 	seed := rand.Uint64()
+	if s := os.Getenv("CDPPROVIDER_SEED"); s != "" { // replay a failure
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("CDPPROVIDER_SEED: %v", err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	t.Logf("seed %d", seed)
 
@@ -86,9 +95,26 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 	u.front(t, 0)
 	u.waitLoaded(t, 0)
 
+	// What the warm tree applied over the last comparisons, told on a
+	// failure.
+	var traceMu sync.Mutex
+	var trace []string
+	traceAX = func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		if len(line) > 300 {
+			line = line[:300] + "…"
+		}
+		traceMu.Lock()
+		if trace = append(trace, line); len(trace) > 4000 {
+			trace = slices.Delete(trace, 0, 1000)
+		}
+		traceMu.Unlock()
+	}
+	defer func() { traceAX = nil }()
 	var tWarm, tCold, tWalk, tMut time.Duration
 	compare := func(step int, what string) {
 		t.Helper()
+		traceAX("=== step %d (%s)", step, what)
 		t0 := time.Now()
 		warm, err := p.current(ctx, false)
 		tWarm += time.Since(t0)
@@ -102,6 +128,9 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 			t.Fatalf("seed %d step %d (%s): cold read: %v", seed, step, what, err)
 		}
 		if d := cmp.Diff(outlineOf(cold.Root), outlineOf(warm.Root)); d != "" {
+			traceMu.Lock()
+			t.Logf("what the warm tree applied, latest last:\n%s", strings.Join(trace, "\n"))
+			traceMu.Unlock()
 			t.Fatalf("seed %d step %d (%s): the warm read differs from a cold read (-cold +warm):\n%s", seed, step, what, d)
 		}
 	}

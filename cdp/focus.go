@@ -19,7 +19,11 @@ const focusScript = `(() => {
 func markFocus(ctx context.Context, d *doc) {
 	d.frame.HasFocus = true
 	d.frame.FocusLive = true
-	chain, child, _ := elementChain(ctx, d, focusScript)
+	cr := d.focus
+	if cr == nil {
+		cr = readChain(ctx, d.sess, d.frameID, focusScript, "focus")
+	}
+	chain, child, _ := cutChain(ctx, d, cr)
 	if child != nil {
 		markFocus(ctx, child)
 		return

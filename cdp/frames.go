@@ -3,6 +3,8 @@ package cdp
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -35,37 +37,393 @@ type docInfo struct {
 
 // doc is a document being read: the mapping frame and how to reach it.
 type doc struct {
-	frame    *mapping.Frame
-	sess     *session
-	frameID  cdp.FrameID
-	state    pageState // what the provider's watchers saw
-	version  uint64    // of the warm tree the nodes came from; 0 when read cold
-	children map[cdp.BackendNodeID]*doc
+	frame   *mapping.Frame
+	sess    *session
+	frameID cdp.FrameID
+	state   pageState // what the provider's watchers saw
+	version uint64    // of the warm tree the nodes came from; 0 when read cold
+	// focus and hover are the element chains the fetch phase read ahead;
+	// nil when it did not.
+	focus, hover *chainRead
+	children     map[cdp.BackendNodeID]*doc
 }
 
 // worldName names the isolated world the provider reads pages in. The
 // page's own scripts cannot see or change it.
 const worldName = "cdpprovider"
 
-// readDocument reads a tab's document with all its frames; top is what
-// the tab's watchers said a moment ago, not asked again.
-func (p *Provider) readDocument(ctx context.Context, c *conn, s *session, tab target.ID, live map[target.ID]*target.Info, cold bool, top pageState) (*doc, error) {
-	ft, err := frameTree(ctx, s)
+// Reading a tab's document happens in two phases. The fetch phase asks
+// every frame of the tab at once, each on its own goroutine: its page
+// state, its accessibility tree, its value texts, which frames its
+// <iframe> elements hold, and, where they may be needed, the chains of the
+// focused and hovered elements. Chrome runs a session's calls one at a
+// time, so the top document's tree, the one long call, is asked for last:
+// the other frames' quick calls are answered before it instead of each
+// waiting behind it for a round trip. Out-of-process iframes answer from
+// other processes meanwhile, and the provider decodes one answer while
+// Chrome computes the next. The assembly phase then stitches the documents together and
+// numbers them, without a call, except for a frame the fetch phase could
+// not know of (one that appeared meanwhile), which is read then.
+
+// tabRead is one tab's document being read.
+type tabRead struct {
+	tab     target.ID
+	sess    *session
+	top     pageState // the top document's, already read with the tab's state
+	cold    bool      // bypass the warm trees
+	focused bool      // the tab of the focused window: its focus is read
+	live    map[target.ID]*target.Info
+	ax      *axSession // the tab's warm trees
+	// oopifs are the sessions of the tab's out-of-process iframes.
+	oopifs []oopif
+
+	mu      sync.Mutex
+	fetched map[cdp.FrameID]*frameFetch // guarded by mu
+	owners  map[ownerKey]cdp.FrameID    // the frames <iframe> elements hold; guarded by mu
+	err     error                       // of the top frame's tree; guarded by mu
+	// shown are the fetched frames the document shows; assembly only.
+	shown map[*frameFetch]bool
+}
+
+// oopif is the session of an out-of-process iframe of the tab.
+type oopif struct {
+	target target.ID
+	sess   *session
+	ax     *axSession
+}
+
+// frameFetch is what the fetch phase learned of one frame.
+type frameFetch struct {
+	sess      *session
+	ax        *axSession
+	target    target.ID // whose session holds the frame
+	frame     *cdp.Frame
+	state     pageState
+	nodes     []*accessibility.Node
+	version   uint64
+	err       error
+	valueText map[cdp.BackendNodeID]string
+	// focus and hover are the element chains read ahead, when the
+	// document may need them (nil when not read).
+	focus, hover *chainRead
+}
+
+// planTab prepares the read of a tab's document: it attaches to the tab's
+// out-of-process iframes. It touches the provider's state, so the reads
+// of several tabs are planned one after another; their fetches then run
+// side by side.
+func (p *Provider) planTab(ctx context.Context, c *conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
+	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, cold: cold, focused: focused, live: live, fetched: map[cdp.FrameID]*frameFetch{}, owners: map[ownerKey]cdp.FrameID{}}
+	r.ax = p.axOf(r.tab, r.sess)
+	for _, ti := range live {
+		if ti.Type != "iframe" || !underTab(ti, r.tab, live) {
+			continue
+		}
+		s, err := p.attach(ctx, c, p.state, ti.TargetID)
+		if err != nil {
+			p.log.Debug("could not attach to an iframe", "url", ti.URL, "err", err)
+			continue
+		}
+		r.oopifs = append(r.oopifs, oopif{ti.TargetID, s, p.axOf(ti.TargetID, s)})
+	}
+	return r
+}
+
+// underTab reports whether an iframe target belongs to the tab.
+func underTab(ti *target.Info, tab target.ID, live map[target.ID]*target.Info) bool {
+	for range 32 {
+		if ti.ParentID == tab {
+			return true
+		}
+		if ti = live[ti.ParentID]; ti == nil {
+			return false
+		}
+	}
+	return false
+}
+
+// fetch runs the fetch phase of a tab: every frame of every session of
+// the tab at once.
+func (p *Provider) fetch(ctx context.Context, r *tabRead) {
+	var wg sync.WaitGroup
+	sessions := append([]oopif{{r.tab, r.sess, r.ax}}, r.oopifs...)
+	bySession := make(map[target.ID]oopif, len(sessions))
+	for _, o := range sessions {
+		bySession[o.target] = o
+	}
+	for _, o := range sessions {
+		if !r.cold {
+			wg.Go(func() { o.ax.enable(ctx) }) // meanwhile; nodes waits for it
+		}
+		wg.Go(func() {
+			frames, err := frameTree(ctx, o.sess)
+			if err != nil {
+				if o.target == r.tab {
+					r.mu.Lock()
+					r.err = err
+					r.mu.Unlock()
+				}
+				return
+			}
+			// The top document's tree is asked for last in its session:
+			// Chrome answers the session's calls in order, and the other
+			// frames' few quick calls would otherwise wait behind the one
+			// long one, each a round trip after it (see gate).
+			var asked sync.WaitGroup
+			if o.target == r.tab {
+				asked.Add(len(frames) - 1)
+			}
+			var inner sync.WaitGroup
+			for _, f := range frames {
+				fg := gate{}
+				switch {
+				case o.target != r.tab:
+				case f.ID == cdp.FrameID(r.tab):
+					fg.wait = &asked
+				default:
+					fg.asked = sync.OnceFunc(asked.Done)
+				}
+				inner.Go(func() { p.fetchFrame(ctx, r, o, f, fg) })
+				switch {
+				case f.ParentID != "": // held by an element of this session's documents
+					inner.Go(func() { r.findOwner(ctx, o, f.ID) })
+				case o.target != r.tab: // an out-of-process iframe, held in its parent's
+					if parent, ok := bySession[r.live[o.target].ParentID]; ok {
+						inner.Go(func() { r.findOwner(ctx, parent, f.ID) })
+					}
+				}
+			}
+			inner.Wait()
+		})
+	}
+	wg.Wait()
+}
+
+// gate orders the tree requests of one session's frames: a frame with
+// asked calls it once it has asked for its tree (or given up); the frame
+// with wait waits for the others to have asked, and for its own element
+// chains, before it asks for its tree, for at most gateLimit.
+type gate struct {
+	asked func()
+	wait  *sync.WaitGroup
+}
+
+// gateLimit bounds how long the top document's tree waits for the rest.
+const gateLimit = 50 * time.Millisecond
+
+// fetchFrame fetches one frame's document.
+func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o oopif, f *cdp.Frame, g gate) {
+	if g.asked != nil {
+		defer g.asked()
+	}
+	ff := &frameFetch{sess: o.sess, ax: o.ax, target: o.target, frame: f}
+	isTop := f.ID == cdp.FrameID(r.tab)
+	if isTop && r.top.ok {
+		ff.state = r.top
+	} else {
+		ff.state = readPageState(ctx, o.sess, f.ID)
+	}
+	var wg, chains sync.WaitGroup
+	// The chains do not depend on the tree: they are read meanwhile.
+	if r.focused && (isTop || ff.state.focus) {
+		chains.Go(func() { ff.focus = readChain(ctx, o.sess, f.ID, focusScript, "focus") })
+	}
+	if isTop || ff.state.pointer > 0 {
+		chains.Go(func() { ff.hover = readChain(ctx, o.sess, f.ID, hoverScript, "hover") })
+	}
+	if g.wait != nil {
+		done := make(chan struct{})
+		go func() { g.wait.Wait(); chains.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(gateLimit):
+		case <-ctx.Done():
+		}
+	}
+	if g.asked != nil {
+		g.asked()
+	}
+	if r.cold {
+		res, err := cdp.Call(ctx, o.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: f.ID})
+		ff.nodes, ff.err = res.nodes(), err
+	} else {
+		ff.nodes, ff.version, ff.err = o.ax.nodes(ctx, f.ID, f.LoaderID, ff.state)
+	}
+	if ff.err == nil {
+		wg.Go(func() { ff.valueText = valueTexts(ctx, o.sess, ff.nodes) })
+	}
+	wg.Wait()
+	chains.Wait()
+	r.mu.Lock()
+	r.fetched[f.ID] = ff
+	r.mu.Unlock()
+}
+
+// ownerKey names an <iframe> (or <frame>, <object>) element: the target
+// whose session holds its document, and its DOM node.
+type ownerKey struct {
+	target  target.ID
+	element cdp.BackendNodeID
+}
+
+// findOwner records which element holds a frame, asking the session of
+// the frame's parent document.
+func (r *tabRead) findOwner(ctx context.Context, parent oopif, frame cdp.FrameID) {
+	o, err := cdp.Call(ctx, parent.sess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: frame})
+	if err != nil || o.BackendNodeID == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.owners[ownerKey{parent.target, o.BackendNodeID}] = frame
+	r.mu.Unlock()
+}
+
+// ownedFrame returns the frame an <iframe> element of a document holds,
+// "" when none is loaded. Elements whose frame the fetch phase did not
+// see (added meanwhile) are asked about.
+func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdp.BackendNodeID) cdp.FrameID {
+	r.mu.Lock()
+	id := r.owners[ownerKey{ff.target, element}]
+	r.mu.Unlock()
+	if id != "" {
+		return id
+	}
+	d, err := cdp.Call(ctx, ff.sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: element})
+	if err != nil || d.Node == nil {
+		return ""
+	}
+	return d.Node.FrameID
+}
+
+// readDocument reads a tab's document with all its frames.
+func (p *Provider) readDocument(ctx context.Context, c *conn, r *tabRead) (*doc, error) {
+	r.mu.Lock()
+	err, ff := r.err, r.fetched[cdp.FrameID(r.tab)]
+	r.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	return p.readFrame(ctx, c, frameRead{sess: s, sessTarget: tab, tab: tab, frames: ft, live: live, cold: cold, top: top}, cdp.FrameID(tab), 0, 0, 0)
+	if ff == nil {
+		return nil, fmt.Errorf("the tab's top frame is not in its frame tree")
+	}
+	return p.assemble(ctx, c, r, ff, 0, 0, 0)
 }
 
-// frameRead carries what reading the frames of one session needs.
-type frameRead struct {
-	sess       *session
-	sessTarget target.ID
-	tab        target.ID
-	frames     map[cdp.FrameID]*cdp.Frame
-	live       map[target.ID]*target.Info
-	cold       bool      // bypass the warm trees
-	top        pageState // the top document's, already read
+// assemble makes the doc of a fetched frame and, recursively, of the
+// frames its <iframe> elements hold.
+func (p *Provider) assemble(ctx context.Context, c *conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdp.BackendNodeID) (*doc, error) {
+	if depth > 16 {
+		return nil, fmt.Errorf("frames nested deeper than 16")
+	}
+	if ff.err != nil {
+		return nil, ff.err
+	}
+	if r.shown == nil {
+		r.shown = map[*frameFetch]bool{}
+	}
+	r.shown[ff] = true
+	st := p.state
+	f := ff.frame
+	key := docKey{ff.target, f.ID, f.LoaderID}
+	n := keyOf(st.docs, key, &p.keys)
+	if st.docInfo[n] == nil {
+		for k, m := range st.docs { // the frame's earlier documents are gone
+			if k.target == key.target && k.frame == key.frame && k.loader != key.loader {
+				delete(st.docs, k)
+				delete(st.docInfo, m)
+			}
+		}
+		st.docInfo[n] = &docInfo{key: key, tab: r.tab, parent: parent, owner: owner}
+	}
+	d := &doc{
+		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: ff.nodes, ValueText: ff.valueText},
+		sess:     ff.sess,
+		frameID:  f.ID,
+		state:    ff.state,
+		version:  ff.version,
+		focus:    ff.focus,
+		hover:    ff.hover,
+		children: map[cdp.BackendNodeID]*doc{},
+	}
+	for _, node := range ff.nodes {
+		switch axRole(node) {
+		case "Iframe", "IframePresentational":
+		default:
+			continue
+		}
+		el := node.BackendDOMNodeID
+		if el == 0 {
+			continue
+		}
+		id := r.ownedFrame(ctx, ff, el)
+		if id == "" {
+			continue // not loaded yet
+		}
+		r.mu.Lock()
+		child := r.fetched[id]
+		r.mu.Unlock()
+		if child == nil {
+			var err error
+			if child, err = p.fetchLate(ctx, c, r, id); err != nil || child == nil {
+				if err != nil {
+					p.log.Debug("could not read an iframe", "err", err)
+				}
+				continue // not loaded yet
+			}
+		}
+		cd, err := p.assemble(ctx, c, r, child, depth+1, n, el)
+		if err != nil {
+			p.log.Debug("could not read an iframe", "err", err)
+			continue
+		}
+		d.children[el] = cd
+	}
+	if len(d.children) > 0 {
+		d.frame.Frames = map[cdp.BackendNodeID]*mapping.Frame{}
+		for owner, ch := range d.children {
+			d.frame.Frames[owner] = ch.frame
+		}
+	}
+	return d, nil
+}
+
+// forgetHidden cancels the walks the fetch phase asked for the frames the
+// document does not show (a hidden <iframe>): nothing reads them.
+func (r *tabRead) forgetHidden() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ff := range r.fetched {
+		if !r.shown[ff] && ff.ax != nil {
+			ff.ax.undefer(ff.frame.ID)
+		}
+	}
+}
+
+// fetchLate fetches a frame the fetch phase did not know of: an
+// out-of-process iframe that appeared meanwhile. It returns nil when the
+// frame has no target yet (not loaded).
+func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.FrameID) (*frameFetch, error) {
+	ti := r.live[target.ID(id)]
+	if ti == nil || ti.Type != "iframe" {
+		return nil, nil
+	}
+	s, err := p.attach(ctx, c, p.state, ti.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	frames, err := frameTree(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	o := oopif{ti.TargetID, s, p.axOf(ti.TargetID, s)}
+	var wg sync.WaitGroup
+	for _, f := range frames {
+		wg.Go(func() { p.fetchFrame(ctx, r, o, f, gate{}) })
+	}
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fetched[id], nil
 }
 
 // axOf returns the warm accessibility trees of a target's session.
@@ -97,104 +455,6 @@ func frameTree(ctx context.Context, s *session) (map[cdp.FrameID]*cdp.Frame, err
 	}
 	walk(r.FrameTree)
 	return m, nil
-}
-
-// readFrame reads one frame's accessibility tree and, recursively, the
-// frames its iframes hold (same-process ones on the same session,
-// out-of-process ones on their own).
-func (p *Provider) readFrame(ctx context.Context, c *conn, fr frameRead, id cdp.FrameID, depth int, parent uint64, owner cdp.BackendNodeID) (*doc, error) {
-	if depth > 16 {
-		return nil, fmt.Errorf("frames nested deeper than 16")
-	}
-	f := fr.frames[id]
-	if f == nil {
-		return nil, fmt.Errorf("frame %s is not in its process's frame tree", id)
-	}
-	st := p.state
-	ps := fr.top
-	if depth > 0 || !ps.ok {
-		ps = readPageState(ctx, fr.sess, id)
-	}
-	var nodes []*accessibility.Node
-	var version uint64
-	var err error
-	if fr.cold {
-		r, err := cdp.Call(ctx, fr.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: id})
-		if err != nil {
-			return nil, err
-		}
-		nodes = r.nodes()
-	} else if nodes, version, err = p.axOf(fr.sessTarget, fr.sess).nodes(ctx, id, f.LoaderID, ps); err != nil {
-		return nil, err
-	}
-	key := docKey{fr.sessTarget, id, f.LoaderID}
-	n := keyOf(st.docs, key, &p.keys)
-	if st.docInfo[n] == nil {
-		for k, m := range st.docs { // the frame's earlier documents are gone
-			if k.target == key.target && k.frame == key.frame && k.loader != key.loader {
-				delete(st.docs, k)
-				delete(st.docInfo, m)
-			}
-		}
-		st.docInfo[n] = &docInfo{key: key, tab: fr.tab, parent: parent, owner: owner}
-	}
-	d := &doc{
-		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: nodes, ValueText: valueTexts(ctx, fr.sess, nodes)},
-		sess:     fr.sess,
-		frameID:  id,
-		state:    ps,
-		version:  version,
-		children: map[cdp.BackendNodeID]*doc{},
-	}
-	for _, node := range nodes {
-		switch axRole(node) {
-		case "Iframe", "IframePresentational":
-			if node.BackendDOMNodeID == 0 {
-				continue
-			}
-			child, err := p.readChildFrame(ctx, c, fr, node.BackendDOMNodeID, depth, n)
-			if err != nil {
-				p.log.Debug("could not read an iframe", "err", err)
-				continue
-			}
-			if child != nil {
-				d.children[node.BackendDOMNodeID] = child
-			}
-		}
-	}
-	if len(d.children) > 0 {
-		d.frame.Frames = map[cdp.BackendNodeID]*mapping.Frame{}
-		for owner, ch := range d.children {
-			d.frame.Frames[owner] = ch.frame
-		}
-	}
-	return d, nil
-}
-
-// readChildFrame reads the document held by the <iframe> element owner.
-func (p *Provider) readChildFrame(ctx context.Context, c *conn, fr frameRead, owner cdp.BackendNodeID, depth int, parent uint64) (*doc, error) {
-	d, err := cdp.Call(ctx, fr.sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: owner})
-	if err != nil || d.Node == nil || d.Node.FrameID == "" {
-		return nil, err
-	}
-	id := d.Node.FrameID
-	if fr.frames[id] != nil {
-		return p.readFrame(ctx, c, fr, id, depth+1, parent, owner)
-	}
-	ti := fr.live[target.ID(id)]
-	if ti == nil || ti.Type != "iframe" {
-		return nil, nil // not loaded yet
-	}
-	s, err := p.attach(ctx, c, p.state, ti.TargetID)
-	if err != nil {
-		return nil, err
-	}
-	frames, err := frameTree(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	sub := frameRead{sess: s, sessTarget: ti.TargetID, tab: fr.tab, frames: frames, live: fr.live, cold: fr.cold}
-	return p.readFrame(ctx, c, sub, id, depth+1, parent, owner)
 }
 
 // evalIn evaluates a side-effect-free expression in the provider's

@@ -2,6 +2,10 @@ package cdp
 
 import (
 	"context"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -67,7 +71,11 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 // hoverIn records the hovered elements of d and reports whether any is.
 // With descend, a hovered <iframe> leads into its document.
 func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
-	chain, child, ok := elementChain(ctx, d, hoverScript)
+	cr := d.hover
+	if cr == nil {
+		cr = readChain(ctx, d.sess, d.frameID, hoverScript, "hover")
+	}
+	chain, child, ok := cutChain(ctx, d, cr)
 	switch {
 	case !ok:
 		return false
@@ -82,32 +90,95 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 	return true
 }
 
-// chainGroup is the object group of the remote objects elementChain makes.
-const chainGroup = "cdpprovider-chain"
+// chainRead is what an element chain script found in a document: the
+// backend node id of the deepest element (0 when it could not be
+// described); ok is false when it found none. The rest of the chain, its
+// ancestors, stays in the isolated world under key until cutChain needs
+// it: usually the deepest element is one the accessibility tree has, and
+// the chain costs two round trips instead of three.
+type chainRead struct {
+	ids   []cdp.BackendNodeID
+	ok    bool
+	sess  *session
+	frame cdp.FrameID
+	key   string
+}
 
-// elementChain runs script, which returns an array of elements deepest
-// first, in d's isolated world, and returns their backend node ids up to
-// the first one d's accessibility tree has. When the deepest element owns
-// a child document that was read, it returns that document instead. ok is
-// false when the script found no element.
-func elementChain(ctx context.Context, d *doc, script string) (chain []cdp.BackendNodeID, child *doc, ok bool) {
-	defer cdp.Call(ctx, d.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: chainGroup})
-	arr, err := evalObject(ctx, d.sess, d.frameID, script, chainGroup, false)
-	if err != nil || arr.ObjectID == "" {
-		return nil, nil, false
+// chainGroups numbers the object groups of the chain reads, so that
+// chains read side by side in one session do not release each other's
+// objects.
+var chainGroups atomic.Uint64
+
+// newChainGroup returns an object group of its own.
+func newChainGroup() string {
+	return "cdpprovider-chain-" + strconv.FormatUint(chainGroups.Add(1), 36)
+}
+
+// chainStore is where the isolated world keeps the chains read last, one
+// per key: it holds at most one chain of each kind a document.
+const chainStore = "globalThis.__cdpproviderChains"
+
+// readChain runs script, which returns an array of elements deepest first,
+// in the isolated world of a frame; it keeps the array there under key
+// ("focus", "hover") and describes its first element.
+func readChain(ctx context.Context, s *session, frame cdp.FrameID, script, key string) *chainRead {
+	group := newChainGroup()
+	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	expr := `(() => { const chain = ` + script + `; (` + chainStore + ` ||= {})['` + key + `'] = chain; return chain.length ? chain[0] : null; })()`
+	el, err := evalObject(ctx, s, frame, expr, group, false)
+	if err != nil || el.ObjectID == "" || el.Subtype != "node" {
+		return &chainRead{}
 	}
-	props, err := cdp.Call(ctx, d.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
+	cr := &chainRead{ids: []cdp.BackendNodeID{0}, ok: true, sess: s, frame: frame, key: key}
+	if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID}); err == nil && n.Node != nil {
+		cr.ids[0] = n.Node.BackendNodeID
+	}
+	return cr
+}
+
+// rest returns the ancestors of the deepest element, in order, describing
+// them all at once (0 for one that could not be).
+func (cr *chainRead) rest(ctx context.Context) []cdp.BackendNodeID {
+	group := newChainGroup()
+	defer cr.sess.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	arr, err := evalObject(ctx, cr.sess, cr.frame, `(`+chainStore+` || {})['`+cr.key+`'] || []`, group, false)
+	if err != nil || arr.ObjectID == "" {
+		return nil
+	}
+	props, err := cdp.Call(ctx, cr.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
-		return nil, nil, false
+		return nil
 	}
 	var elems []runtime.RemoteObjectID
 	for _, pr := range props.Result {
-		if pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
+		if pr.Name != "0" && pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
 			elems = append(elems, pr.Value.ObjectID)
 		}
 	}
-	if len(elems) == 0 {
+	ids := make([]cdp.BackendNodeID, len(elems))
+	var wg sync.WaitGroup
+	for i, obj := range elems {
+		wg.Go(func() {
+			if n, err := cdp.Call(ctx, cr.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj}); err == nil && n.Node != nil {
+				ids[i] = n.Node.BackendNodeID
+			}
+		})
+	}
+	wg.Wait()
+	return ids
+}
+
+// cutChain returns the chain of d's elements up to the first one d's
+// accessibility tree has, asking for the deepest element's ancestors only
+// when the tree does not have it. When the deepest element owns a child
+// document that was read, it returns that document instead. ok is false
+// when the chain is empty.
+func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdp.BackendNodeID, child *doc, ok bool) {
+	if cr == nil || !cr.ok {
 		return nil, nil, false
+	}
+	if ch := d.children[cr.ids[0]]; cr.ids[0] != 0 && ch != nil {
+		return nil, ch, true
 	}
 	inAX := map[cdp.BackendNodeID]bool{}
 	for _, n := range d.frame.Nodes {
@@ -115,16 +186,16 @@ func elementChain(ctx context.Context, d *doc, script string) (chain []cdp.Backe
 			inAX[n.BackendDOMNodeID] = true
 		}
 	}
-	for i, obj := range elems {
-		n, err := cdp.Call(ctx, d.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj})
-		if err != nil || n.Node == nil {
+	ids := cr.ids
+	if !inAX[ids[0]] {
+		ids = append(slices.Clone(ids), cr.rest(ctx)...)
+	}
+	for _, id := range ids {
+		if id == 0 {
 			continue
 		}
-		if ch := d.children[n.Node.BackendNodeID]; i == 0 && ch != nil {
-			return nil, ch, true
-		}
-		chain = append(chain, n.Node.BackendNodeID)
-		if inAX[n.Node.BackendNodeID] {
+		chain = append(chain, id)
+		if inAX[id] {
 			break
 		}
 	}

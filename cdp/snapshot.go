@@ -129,6 +129,8 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		t.sess, t.err = p.attach(ctx, c, st, t.info.TargetID)
 	}
 	var wg sync.WaitGroup
+	var recent func(target.ID) int
+	wg.Go(func() { recent = p.recency(ctx) })
 	for _, t := range pages {
 		if t.err != nil {
 			continue
@@ -137,7 +139,6 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 	}
 	wg.Wait()
 
-	recent := p.recency(ctx)
 	byWindow := map[int64][]*tabState{}
 	var windowIDs []int64
 	for _, t := range pages {
@@ -198,16 +199,30 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		wins[best].w.Focused = true
 	}
 
-	// The content of each window's active tab, the focused window first.
+	// The content of each window's active tab, the focused window first:
+	// planned one after another, fetched side by side, then assembled.
+	reads := make([]*tabRead, len(wins))
+	for i, w := range wins {
+		if a := w.active; a != nil && !w.w.Minimized {
+			reads[i] = p.planTab(ctx, c, a, live, cold, w.w.Focused)
+		}
+	}
+	for _, r := range reads {
+		if r != nil {
+			wg.Go(func() { p.fetch(ctx, r) })
+		}
+	}
+	wg.Wait()
 	var tops []*doc
-	for _, w := range wins {
-		a := w.active
-		if a == nil || w.w.Minimized {
+	for i, w := range wins {
+		r := reads[i]
+		if r == nil {
 			continue
 		}
-		d, err := p.readDocument(ctx, c, a.sess, a.info.TargetID, live, cold, a.state)
+		d, err := p.readDocument(ctx, c, r)
+		r.forgetHidden()
 		if err != nil {
-			p.log.Debug("could not read a tab's document", "url", a.info.URL, "err", err)
+			p.log.Debug("could not read a tab's document", "url", w.active.info.URL, "err", err)
 			continue
 		}
 		if w.w.Focused {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // ApplyBudget cuts the tree under root, in place, when it has more than
@@ -24,7 +26,7 @@ func ApplyBudget(root *Element, b Budget) bool { return applyBudget(root, b, nil
 // whether it has more than b.MaxElements elements or its compact JSON is
 // longer than b.MaxBytes. It lets a caller gather what only a cut needs
 // (the elements on screen) only when there will be one. Its cost is one
-// pass over the tree, encoding each element on its own.
+// pass over the tree, measuring each element without encoding it.
 func OverBudget(root *Element, b Budget) bool {
 	return root != nil && flatten(root).over(b)
 }
@@ -111,13 +113,54 @@ func flatten(root *Element) *flatTree {
 }
 
 // ownSize returns the length of e's compact JSON without its children and
-// omitted count.
+// omitted count, as encoding/json writes it (TestOwnSize holds it to
+// that), without encoding: every read measures every element.
 func ownSize(e *Element) int {
-	c := *e
-	c.Children, c.Omitted = nil, 0
-	b, err := json.Marshal(&c)
+	n := len(`{"id":,"role":}`) + jsonStringLen(e.ID) + jsonStringLen(e.Role)
+	for _, f := range [...]struct {
+		key   int
+		value string
+	}{{len(`,"title":`), e.Title}, {len(`,"value":`), e.Value}, {len(`,"description":`), e.Description}, {len(`,"url":`), e.URL}} {
+		if f.value != "" {
+			n += f.key + jsonStringLen(f.value)
+		}
+	}
+	if e.Level != 0 {
+		n += len(`,"level":`) + len(strconv.Itoa(e.Level))
+	}
+	if len(e.States) > 0 {
+		n += len(`,"states":[]`) + len(e.States) - 1
+		for _, st := range e.States {
+			n += jsonStringLen(st)
+		}
+	}
+	return n
+}
+
+// jsonStringLen returns the length of s as a JSON string the way
+// encoding/json writes it, quotes included.
+func jsonStringLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b < 0x20, b == '"', b == '\\', b == '<', b == '>', b == '&':
+			return escapedLen(s)
+		case b >= utf8.RuneSelf:
+			// Non-ASCII is written as it is, unless invalid or a line or
+			// paragraph separator (escaped for JavaScript).
+			if !utf8.ValidString(s[i:]) || strings.Contains(s[i:], "\u2028") || strings.Contains(s[i:], "\u2029") {
+				return escapedLen(s)
+			}
+			return len(s) + 2
+		}
+	}
+	return len(s) + 2
+}
+
+// escapedLen encodes s to measure it.
+func escapedLen(s string) int {
+	b, err := json.Marshal(s)
 	if err != nil {
-		return 0 // an Element always marshals
+		return len(s) + 2 // a string always marshals
 	}
 	return len(b)
 }

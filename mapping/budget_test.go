@@ -115,3 +115,29 @@ func TestApplyBudgetOmittedCounts(t *testing.T) {
 		t.Errorf("second cut: %s, want %s", got, want)
 	}
 }
+
+// ownSize measures an element's JSON without encoding it: it must be
+// what encoding/json writes, escapes and all.
+func TestOwnSize(t *testing.T) {
+	texts := []string{"", "plain", "é ✓ 漢字", `quote " and \ slash`, "<b>&amp;</b>", "tab\there\nline", "\u2028sep\u2029", "bad \xff byte", "emoji 😀", "\x00ctl", "slash/ok"}
+	var elems []*Element
+	for i, s := range texts {
+		elems = append(elems,
+			&Element{ID: "D.abc" + s, Role: "Button"},
+			&Element{ID: "x", Role: "Heading", Title: s, Level: i - 3},
+			&Element{ID: "y", Role: "Link", Title: s, Value: s, Description: s, URL: s, States: []string{"focused", s}},
+			&Element{ID: "z", Role: "Text", Title: s, States: []string{}, Omitted: 7, Children: []*Element{{ID: "c", Role: "Text"}}},
+		)
+	}
+	for _, e := range elems {
+		c := *e
+		c.Children, c.Omitted = nil, 0
+		b, err := json.Marshal(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ownSize(e); got != len(b) {
+			t.Errorf("ownSize = %d, encoding/json writes %d bytes: %s", got, len(b), b)
+		}
+	}
+}

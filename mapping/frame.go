@@ -50,7 +50,7 @@ type mapper struct {
 	// elems holds the element of each AX node that became one (Text
 	// excepted), and of each iframe node the child Document.
 	elems map[accessibility.NodeID]*Element
-	used  map[string]bool // ids given out in this document
+	used  map[cdp.BackendNodeID]bool // DOM nodes whose id was given out in this document
 	// focus is the AX node at the end of the focus path in this document
 	// ("" when the Document is the end); focusFrame the owner of the child
 	// frame that has the focus (0 when none).
@@ -69,8 +69,8 @@ func (s *session) frame(f *Frame, focused bool) *Element {
 		session: s,
 		f:       f,
 		nodes:   make(map[accessibility.NodeID]*accessibility.Node, len(f.Nodes)),
-		elems:   map[accessibility.NodeID]*Element{},
-		used:    map[string]bool{},
+		elems:   make(map[accessibility.NodeID]*Element, len(f.Nodes)/2),
+		used:    make(map[cdp.BackendNodeID]bool, len(f.Nodes)/2),
 	}
 	for _, n := range f.Nodes {
 		if n != nil {
@@ -86,7 +86,9 @@ func (s *session) frame(f *Frame, focused bool) *Element {
 	}
 	doc.Title = s.text(axString(root.Name))
 	doc.States = m.states(root, roleDocument)
-	doc.Children = m.children(root, 0, map[accessibility.NodeID]bool{root.NodeID: true})
+	seen := make(map[accessibility.NodeID]bool, len(f.Nodes))
+	seen[root.NodeID] = true
+	doc.Children = m.children(root, 0, seen)
 	m.elems[root.NodeID] = doc
 	if focused {
 		addState(doc, "focused")
@@ -104,23 +106,23 @@ func (s *session) frame(f *Frame, focused bool) *Element {
 }
 
 // children maps the children of n in order. listDepth counts the lists
-// around them; path holds the nodes from the root to n.
-func (m *mapper) children(n *accessibility.Node, listDepth int, path map[accessibility.NodeID]bool) []*Element {
+// around them; seen holds the nodes mapped so far, each mapped once (a
+// node listed twice, or a cycle, in a tree kept from events).
+func (m *mapper) children(n *accessibility.Node, listDepth int, seen map[accessibility.NodeID]bool) []*Element {
 	var out []*Element
 	for _, id := range n.ChildIDs {
 		c := m.nodes[id]
-		if c == nil || path[id] {
+		if c == nil || seen[id] {
 			continue
 		}
-		path[id] = true
-		out = append(out, m.node(c, listDepth, path)...)
-		delete(path, id)
+		seen[id] = true
+		out = append(out, m.node(c, listDepth, seen)...)
 	}
 	return out
 }
 
 // node maps n: one element, or, when n is not an element, its children.
-func (m *mapper) node(n *accessibility.Node, listDepth int, path map[accessibility.NodeID]bool) []*Element {
+func (m *mapper) node(n *accessibility.Node, listDepth int, seen map[accessibility.NodeID]bool) []*Element {
 	role := roleOf(n)
 	if skipped[role] {
 		return nil
@@ -133,7 +135,7 @@ func (m *mapper) node(n *accessibility.Node, listDepth int, path map[accessibili
 	if role == "list" {
 		listDepth++
 	}
-	kids := m.children(n, listDepth, path)
+	kids := m.children(n, listDepth, seen)
 	e := m.element(n, role, listDepth)
 	if e == nil {
 		return kids
@@ -251,21 +253,21 @@ func (m *mapper) editableRoot(n *accessibility.Node) bool {
 // id returns the element id of n: by its DOM node when it has one (and no
 // other element of this document has it yet), else by its AX node id.
 func (m *mapper) id(n *accessibility.Node) string {
-	var id string
-	if n.BackendDOMNodeID != 0 {
-		id = m.ids.Node(m.f.Doc, int64(n.BackendDOMNodeID))
-	}
-	if id == "" || m.used[id] {
-		ax, err := strconv.ParseInt(string(n.NodeID), 10, 64)
-		if err != nil {
-			h := fnv.New64a()
-			h.Write([]byte(n.NodeID))
-			ax = int64(h.Sum64())
+	if b := n.BackendDOMNodeID; b != 0 && !m.used[b] {
+		if id := m.ids.Node(m.f.Doc, int64(b)); id != "" {
+			m.used[b] = true
+			return id
 		}
-		id = m.ids.AXOnly(m.f.Doc, ax)
 	}
-	m.used[id] = true
-	return id
+	// No DOM node, or one that already has an element (Chrome gives a
+	// few nodes their element's DOM node): the accessibility node's id.
+	ax, err := strconv.ParseInt(string(n.NodeID), 10, 64)
+	if err != nil {
+		h := fnv.New64a()
+		h.Write([]byte(n.NodeID))
+		ax = int64(h.Sum64())
+	}
+	return m.ids.AXOnly(m.f.Doc, ax)
 }
 
 // text collapses white space in s and cuts it at the text budget.

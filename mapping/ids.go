@@ -7,9 +7,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"math"
 	"math/bits"
 	"strings"
+	"sync"
 )
 
 // Kinds of things an id can name.
@@ -70,6 +72,9 @@ type Ref struct {
 type IDs struct {
 	instance string
 	key      [32]byte
+	// macs keeps keyed HMACs for reuse: a reset HMAC starts from its
+	// saved keyed state, where a new one hashes the key again.
+	macs sync.Pool
 }
 
 // NewIDs returns the ids of a new instance, with a random instance string
@@ -173,9 +178,16 @@ func (ids *IDs) AXOnly(doc uint64, axID int64) string {
 
 // appendMAC appends the authenticator of payload.
 func (ids *IDs) appendMAC(payload []byte) []byte {
-	m := hmac.New(sha256.New, ids.key[:])
+	m, _ := ids.macs.Get().(hash.Hash)
+	if m == nil {
+		m = hmac.New(sha256.New, ids.key[:])
+	} else {
+		m.Reset()
+	}
 	m.Write(payload)
-	v := binary.BigEndian.Uint64(m.Sum(nil))
+	var sum [sha256.Size]byte
+	v := binary.BigEndian.Uint64(m.Sum(sum[:0]))
+	ids.macs.Put(m)
 	var buf [macChars]byte
 	for i := macChars - 1; i >= 0; i-- {
 		buf[i] = digits[v%62]

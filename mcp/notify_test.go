@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -191,5 +192,65 @@ func TestNotifierIsQuietWithoutChanges(t *testing.T) {
 	case <-sent:
 		t.Fatal("a notification with no change")
 	case <-time.After(3 * coalesce):
+	}
+}
+
+// recorder keeps the messages of the records it is given.
+type recorder struct {
+	mu   sync.Mutex
+	msgs map[slog.Level][]string
+}
+
+func (r *recorder) Enabled(context.Context, slog.Level) bool { return true }
+func (r *recorder) Handle(_ context.Context, rec slog.Record) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.msgs[rec.Level] = append(r.msgs[rec.Level], rec.Message)
+	return nil
+}
+func (r *recorder) WithAttrs([]slog.Attr) slog.Handler { return r }
+func (r *recorder) WithGroup(string) slog.Handler      { return r }
+
+// The SDK logs each notification it sends at Info; at ten a second that
+// would flood a host's log of the provider's stderr. It reaches the
+// provider's logger at Debug.
+func TestNotificationsAreNotLoggedAtInfo(t *testing.T) {
+	rec := &recorder{msgs: map[slog.Level][]string{}}
+	src := &watchingFake{fakeSource: newFake()}
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := NewServer(src, Options{Logger: slog.New(rec)}).mcp.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	updates := make(chan string, 10)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test-host", Version: "0"}, &sdk.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) { updates <- req.Params.URI },
+	})
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: CurrentURI}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !src.watching() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	src.change()
+	select {
+	case <-updates:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no notification after a change")
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if info := rec.msgs[slog.LevelInfo]; len(info) > 0 {
+		t.Errorf("logged at Info: %q", info)
+	}
+	if !slices.Contains(rec.msgs[slog.LevelDebug], "resource updated notification sent") {
+		t.Errorf("the notification was not logged at Debug: %q", rec.msgs[slog.LevelDebug])
 	}
 }

@@ -19,7 +19,7 @@ type Options struct {
 	// and in the MCP server info. Empty, they are "cdpprovider" and "devel".
 	ProviderName, ProviderVersion string
 	// Logger receives diagnostics: every failed read, and the SDK's own
-	// logs. Nil means slog.Default().
+	// logs (its Info as Debug). Nil means slog.Default().
 	Logger *slog.Logger
 }
 
@@ -60,7 +60,7 @@ func NewServer(src Source, opts Options) *Server {
 		"operations": s.ops,
 		"descriptor": DescriptorURI,
 	})
-	sopts := &sdk.ServerOptions{Logger: opts.Logger, Capabilities: caps}
+	sopts := &sdk.ServerOptions{Logger: slog.New(sdkHandler{opts.Logger.Handler()}), Capabilities: caps}
 	s.watch(sopts, caps)
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: opts.ProviderName, Version: opts.ProviderVersion}, sopts)
 	s.mcp.AddReceivingMiddleware(s.screenReads)
@@ -108,4 +108,32 @@ func (s *Server) screenReads(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// sdkHandler passes on the SDK's own logs with Info lowered to Debug: the
+// SDK logs every notification, subscription and session at Info, which is
+// chatter for a provider that may notify ten times a second. Warnings and
+// errors pass as they are.
+type sdkHandler struct{ slog.Handler }
+
+func (h sdkHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.Handler.Enabled(ctx, lowered(l))
+}
+
+func (h sdkHandler) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = lowered(r.Level)
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h sdkHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return sdkHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h sdkHandler) WithGroup(name string) slog.Handler { return sdkHandler{h.Handler.WithGroup(name)} }
+
+func lowered(l slog.Level) slog.Level {
+	if l == slog.LevelInfo {
+		return slog.LevelDebug
+	}
+	return l
 }

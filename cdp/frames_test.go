@@ -1,0 +1,287 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// A read fetches every frame of the tab at once, before it knows which
+// <iframe> elements are shown; the documents of hidden ones are left out
+// of the answer and get no warm tree (nothing would read it).
+func TestHiddenFramesAreNotReportedOrWalked(t *testing.T) {
+	url := serve(t, map[string]string{
+		"/main.html": `<!doctype html><title>Main</title><h1>Main</h1>
+<iframe src="/shown.html" title="Shown"></iframe>
+<iframe src="/hidden.html" title="Hidden" style="display:none"></iframe>`,
+		"/shown.html":  `<!doctype html><title>shown frame</title><button>shown button</button>`,
+		"/hidden.html": `<!doctype html><title>hidden frame</title><button>hidden button</button>`,
+	})
+	ctx, u, p := browserWith(t, url+"/main.html")
+
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := elementsOf(cur.Root, func(e *mapping.Element) bool { return e.Role == "Document" })
+	if want := []string{"Document Main", "Document shown frame"}; !slices.Equal(docs, want) {
+		t.Errorf("documents reported: %q, want %q", docs, want)
+	}
+
+	waitWalked(t, ctx, p)
+	ft, err := cdp.Call(ctx, u.session(t, u.tabs[0]), page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := map[string]cdp.FrameID{}
+	for _, ch := range ft.FrameTree.ChildFrames {
+		frames[ch.Frame.URL[strings.LastIndex(ch.Frame.URL, "/")+1:]] = ch.Frame.ID
+	}
+	p.mu.Lock()
+	a := p.state.ax[u.tabs[0]]
+	p.mu.Unlock()
+	if a == nil {
+		t.Fatal("the tab has no warm trees")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.trees[frames["shown.html"]] == nil {
+		t.Error("the shown frame's document was not walked")
+	}
+	if a.trees[frames["hidden.html"]] != nil || a.walking[frames["hidden.html"]] || a.deferred[frames["hidden.html"]] != "" {
+		t.Error("the hidden frame's document was walked")
+	}
+}
+
+// List items move between lists in bursts, read at once (the events wait
+// for a later read) and after Chrome has sent them: the warm tree follows
+// them (a moved item comes back as a new accessibility node; see
+// settleMoves and TestTwinParents).
+func TestWarmTreeFollowsMoves(t *testing.T) {
+	pages := newExactPages(t, 30)
+	ctx, u, p := browserWith(t, pages.main+"/main.html")
+	waitWalked(t, ctx, p)
+	main := u.session(t, u.tabs[0])
+	for i := range 16 {
+		// Items move between lists, and back, in bursts; half the time a
+		// read comes at once (the events wait for a later read).
+		for j := range 1 + i%3 {
+			from, to := (i*5+j*3)%30, (i*11+j*7+1)%30
+			u.eval(t, main, fmt.Sprintf(`(() => { const l = document.querySelectorAll('ul'); const li = l[%d].querySelector('li:last-child'); if (li) l[%d].insertBefore(li, l[%d].firstChild); return ''; })()`, from, to, to))
+		}
+		if i%2 == 0 {
+			warmIsCold(t, ctx, p, fmt.Sprintf("burst %d, at once", i))
+		}
+		time.Sleep(settle + 300*time.Millisecond)
+		warmIsCold(t, ctx, p, fmt.Sprintf("burst %d", i))
+	}
+}
+
+// What changed in a tab while it was in the background is in the warm
+// tree when the tab comes back to the front.
+func TestWarmTreeAfterChangesInTheBackground(t *testing.T) {
+	pages := newExactPages(t, 30)
+	ctx, u, p := browserWith(t, pages.main+"/main.html")
+	u.openSecondTab(t, pages.main+"/other.html")
+	u.front(t, 0)
+	waitWalked(t, ctx, p)
+	main := u.session(t, u.tabs[0])
+	for i := range 6 {
+		u.front(t, 1)
+		if _, err := p.current(ctx, false); err != nil {
+			t.Fatal(err)
+		}
+		u.eval(t, main, fmt.Sprintf(`(() => { const c = document.querySelectorAll('input[type=checkbox]'); c[%d].click(); document.querySelectorAll('li')[%d].textContent = 'Changed %d'; return ''; })()`, i, i*3, i))
+		time.Sleep(settle + 300*time.Millisecond)
+		u.front(t, 0)
+		warmIsCold(t, ctx, p, fmt.Sprintf("change %d", i))
+	}
+}
+
+// twinParents finds the parents of two nodes of one DOM node: the old
+// node a moved element left behind and the new one.
+func TestTwinParents(t *testing.T) {
+	node := func(id string, backend int, kids ...string) *accessibility.Node {
+		n := &accessibility.Node{NodeID: accessibility.NodeID(id), BackendDOMNodeID: cdp.BackendNodeID(backend)}
+		for _, k := range kids {
+			n.ChildIDs = append(n.ChildIDs, accessibility.NodeID(k))
+		}
+		return n
+	}
+	tree := &axTree{root: "1", nodes: map[accessibility.NodeID]*accessibility.Node{}}
+	for _, n := range []*accessibility.Node{
+		node("1", 100, "2", "3", "9"),
+		node("2", 200, "4", "5"), // the list the item left, not told
+		node("3", 300, "6"),      // the list it moved to
+		node("4", 400),
+		node("5", 500), // the item's old node
+		node("6", 500), // and its new one
+		node("9", 900, "10", "11"),
+		node("10", 1000), // one DOM node, two nodes, one parent: Chrome's own
+		node("11", 1000),
+		node("12", 400), // unreachable: not counted
+	} {
+		tree.nodes[n.NodeID] = n
+	}
+	if got, want := tree.twinParents(), []accessibility.NodeID{"2", "3"}; !slices.Equal(got, want) {
+		t.Errorf("twinParents = %v, want %v", got, want)
+	}
+	delete(tree.nodes, "5")
+	tree.nodes["2"].ChildIDs = []accessibility.NodeID{"4"}
+	if got := tree.twinParents(); len(got) != 0 {
+		t.Errorf("twinParents after the move = %v, want none", got)
+	}
+}
+
+// The hovered element is the nearest one the answer has at or above the
+// deepest element under the pointer, which the accessibility tree may
+// not have (the shapes inside an SVG image).
+func TestHoverBelowWhatTheTreeHas(t *testing.T) {
+	url := serve(t, map[string]string{"/main.html": `<!doctype html><title>Hover</title><h1>Hover</h1>
+<svg role="img" aria-label="Chart" width="200" height="200"><g><rect id="b" x="20" y="20" width="160" height="160" fill="red"/></g></svg>`})
+	ctx, u, p := browserWith(t, url+"/main.html")
+	main := u.session(t, u.tabs[0])
+	var xy [2]float64
+	if err := jsonv2.Unmarshal([]byte(u.eval(t, main, `(() => { const r = document.getElementById('b').getBoundingClientRect(); return JSON.stringify([r.x + r.width / 2, r.y + r.height / 2]); })()`)), &xy); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdp.Call(ctx, main, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: xy[0], Y: xy[1]}); err != nil {
+		t.Fatal(err)
+	}
+	if u.eval(t, main, `document.getElementById('b').matches(':hover') ? 'yes' : 'no'`) != "yes" {
+		t.Fatal("the test did not get the pointer over the shape")
+	}
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hovered := func(e *mapping.Element) bool { return slices.Contains(e.States, "hovered") }
+	if got, want := elementsOf(cur.Root, hovered), []string{"Image Chart"}; !slices.Equal(got, want) {
+		t.Errorf("hovered: %q, want %q", got, want)
+	}
+}
+
+// The read of one document of a session applies all the session's
+// events, also while another document's walk is under way: the events
+// of nodes that walk fetched must wait for its tree, not be lost.
+func TestEventsOfAWalkUnderWayWait(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	a := newAXSession(c.session("S1"), nil)
+	ctx := context.Background()
+	event := func(checked string) jsonv2.Value {
+		return jsonv2.Value(`{"nodes":[{"nodeId":"7","ignored":false,"role":{"type":"role","value":"checkbox"},"properties":[{"name":"checked","value":{"type":"tristate","value":"` + checked + `"}}],"parentId":"1","backendDOMNodeId":70}]}`)
+	}
+	// The walk of frame F is under way: it has fetched node 7, unchecked.
+	a.mu.Lock()
+	a.walking["F"] = true
+	since := a.seq + 1
+	a.mu.Unlock()
+	// The box is checked; the event comes before the walk's tree is kept,
+	// and a read of another document applies it.
+	a.onEvent(accessibility.NodesUpdated.Method, event("true"))
+	if err := a.apply(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The walk ends with what it fetched before the change.
+	old := &accessibility.Node{NodeID: "7", Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"checkbox"`)}, ParentID: "1", BackendDOMNodeID: 70,
+		Properties: []*accessibility.Property{{Name: "checked", Value: &accessibility.Value{Type: "tristate", Value: jsonv2.Value(`"false"`)}}}}
+	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"7"}, BackendDOMNodeID: 10}
+	a.mu.Lock()
+	delete(a.walking, "F")
+	a.trees["F"] = &axTree{frame: "F", root: "1", since: since, nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": old}}
+	a.mu.Unlock()
+	if err := a.apply(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := a.trees["F"].nodes["7"]
+	if v, _ := got.Properties[0].Value.Value.MarshalJSON(); string(v) != `"true"` {
+		t.Errorf("node 7 is checked=%s in the warm tree, want true", v)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.orphans) != 0 {
+		t.Errorf("%d orphans left once no walk is under way", len(a.orphans))
+	}
+}
+
+// browserWith launches a headless browser on url and returns the person
+// at it, with the page loaded, and a new provider for it.
+func browserWith(t *testing.T, url string) (context.Context, *user, *Provider) {
+	t.Helper()
+	path := testChrome(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	u := newUser(t, ctx, b.DebugURL())
+	t.Cleanup(u.close)
+	u.waitLoaded(t, 0)
+	p, err := NewProvider(Options{Connect: b.DebugURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return ctx, u, p
+}
+
+// serve serves the pages, by path, on loopback and returns the server's
+// URL.
+func serve(t *testing.T, pages map[string]string) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	for path, html := range pages {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, html) })
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// warmIsCold fails the test when the provider's warm read differs from a
+// cold read.
+func warmIsCold(t *testing.T, ctx context.Context, p *Provider, what string) {
+	t.Helper()
+	warm, err := p.current(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := p.current(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(outlineOf(cold.Root), outlineOf(warm.Root)); d != "" {
+		t.Fatalf("%s: the warm read differs from a cold read (-cold +warm):\n%s", what, d)
+	}
+}
+
+// elementsOf returns the role and title of the elements under e that
+// keep keeps, in order.
+func elementsOf(e *mapping.Element, keep func(*mapping.Element) bool) []string {
+	var out []string
+	if keep(e) {
+		out = append(out, e.Role+" "+e.Title)
+	}
+	for _, c := range e.Children {
+		out = append(out, elementsOf(c, keep)...)
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package cdp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// stripped is a node as cdproto decodes it, without what slimNode leaves
+// out.
+func stripped(n *accessibility.Node) *accessibility.Node {
+	c := *n
+	c.IgnoredReasons = nil
+	for _, v := range []**accessibility.Value{&c.Role, &c.ChromeRole, &c.Name, &c.Description, &c.Value} {
+		if *v != nil {
+			*v = &accessibility.Value{Type: (*v).Type, Value: (*v).Value}
+		}
+	}
+	c.Properties = nil
+	for _, p := range n.Properties {
+		q := *p
+		if q.Value != nil {
+			q.Value = &accessibility.Value{Type: q.Value.Type, Value: q.Value.Value}
+		}
+		c.Properties = append(c.Properties, &q)
+	}
+	return &c
+}
+
+// The streaming decoder answers what cdproto's decoding answers, on the
+// recorded trees of real pages (sources, related nodes and all) and on
+// the odd shapes a node can take.
+func TestSlimNodeDecodes(t *testing.T) {
+	recs, err := filepath.Glob("../mapping/testdata/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs []string
+	for _, rec := range recs {
+		if strings.HasSuffix(rec, ".golden.json") {
+			continue
+		}
+		raw, err := os.ReadFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct{ Nodes jsonv2.Value }
+		if err := jsonv2.Unmarshal(raw, &f, chromedp.DefaultUnmarshalOptions); err != nil {
+			t.Fatalf("%s: %v", rec, err)
+		}
+		inputs = append(inputs, `{"nodes":`+string(f.Nodes)+`}`)
+	}
+	if len(inputs) < 5 {
+		t.Fatalf("only %d recorded trees", len(inputs))
+	}
+	inputs = append(inputs,
+		`{"nodes":[]}`,
+		`{"nodes":[{"nodeId":"1","ignored":true,"ignoredReasons":[{"name":"uninteresting","value":{"type":"boolean","value":true}}],"role":{"type":"role","value":"none"},"childIds":["2","-3"],"backendDOMNodeId":7,"frameId":"F1","unknown":{"deep":[1,{"x":null}]}}]}`,
+		`{"nodes":[{"nodeId":"a\"b\\u00e9","ignored":false,"name":{"type":"computedString","value":"say \"hi\"\n","sources":[{"type":"contents","value":{"type":"computedString","value":"x"}}]},"value":{"type":"number","value":42.5},"properties":[{"name":"level","value":{"type":"integer","value":2}},{"name":"checked","value":{"type":"tristate","value":"mixed"}},{"name":"labelledby","value":{"type":"nodeList","relatedNodes":[{"backendDOMNodeId":9,"idref":"l"}]}}],"parentId":"0"}]}`,
+		`{"nodes":[{"nodeId":"1","ignored":false,"role":null,"name":{"type":"computedString"},"properties":null,"childIds":null}]}`,
+		`{"extra":1,"nodes":[{"childIds":[],"nodeId":"2","ignored":false,"description":{"value":"d","type":"computedString"}}]}`,
+	)
+	for i, in := range inputs {
+		var want accessibility.GetFullAXTreeResult
+		if err := jsonv2.Unmarshal([]byte(in), &want, chromedp.DefaultUnmarshalOptions); err != nil {
+			t.Fatalf("input %d: cdproto: %v", i, err)
+		}
+		var got slimNodes
+		if err := jsonv2.Unmarshal([]byte(in), &got, chromedp.DefaultUnmarshalOptions); err != nil {
+			t.Fatalf("input %d: %v", i, err)
+		}
+		wantNodes := make([]*accessibility.Node, len(want.Nodes))
+		for j, n := range want.Nodes {
+			wantNodes[j] = stripped(n)
+		}
+		if d := cmp.Diff(wantNodes, got.nodes(), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("input %d (%d nodes) decodes differently (-cdproto +slim):\n%s", i, len(wantNodes), d)
+		}
+	}
+}
+
+// Malformed JSON is an error, never a panic or a loop.
+func TestSlimNodeRejectsMalformed(t *testing.T) {
+	for _, in := range []string{
+		`{"nodes":[{"nodeId":1}]}`,
+		`{"nodes":[{"nodeId":"1","childIds":{}}]}`,
+		`{"nodes":[{"nodeId":"1","role":[]}]}`,
+		`{"nodes":[{"nodeId":"1","properties":[{"name":"x","value":{"type":"string","value":"y"}]}]}`,
+		`{"nodes":[{"nodeId":"1"`,
+		`{"nodes":[["1"]]}`,
+		`{"nodes":[{"nodeId":"1","ignored":false,}]}`,
+	} {
+		var got slimNodes
+		if err := jsonv2.Unmarshal([]byte(in), &got, chromedp.DefaultUnmarshalOptions); err == nil {
+			t.Errorf("%s: no error", in)
+		}
+	}
+}
