@@ -15,7 +15,8 @@ import (
 // A node no tree holds may be one a walk under way has fetched: the
 // read of another document of the session applies the events before that
 // walk's tree is kept. Such nodes wait, as orphans, for the next apply,
-// and are tried first; they are dropped once no walk is under way.
+// are tried first, on the trees kept since only, and are dropped once no
+// walk is under way.
 func (a *axSession) apply(ctx context.Context) error {
 	a.mu.Lock()
 	evs := a.events
@@ -24,19 +25,26 @@ func (a *axSession) apply(ctx context.Context) error {
 	a.orphans = nil
 	a.mu.Unlock()
 	var left []orphan
-	updateOrKeep := func(n *accessibility.Node, seq uint64) {
-		t := a.treeOf(n.NodeID, seq)
+	updateOrKeep := func(o orphan) {
+		t := a.treeOf(o.node.NodeID, o.seq)
+		if t != nil && o.after > 0 && t.born <= o.after {
+			t = nil // a tree that lacked the node then: not the one it waited for
+		}
 		if t == nil {
-			left = append(left, orphan{seq, n})
+			if o.after == 0 {
+				o.after = versions.Load()
+			}
+			left = append(left, o)
 			return
 		}
+		n := o.node
 		t.version = versions.Add(1)
 		if err := a.update(ctx, t, n); err != nil {
 			a.drop(t) // cannot be made exact: walk it again
 		}
 	}
 	for _, o := range orphans {
-		updateOrKeep(o.node, o.seq)
+		updateOrKeep(o)
 	}
 	for _, ev := range evs {
 		if traceAX != nil {
@@ -60,7 +68,7 @@ func (a *axSession) apply(ctx context.Context) error {
 				continue
 			}
 			for _, n := range e.nodes() {
-				updateOrKeep(n, ev.seq)
+				updateOrKeep(orphan{seq: ev.seq, node: n})
 			}
 		}
 	}
@@ -72,10 +80,14 @@ func (a *axSession) apply(ctx context.Context) error {
 	return nil
 }
 
-// orphan is a node of an event that no tree held when it was applied.
+// orphan is a node of an event that no tree held when it was applied. It
+// waits for a tree kept after that (born later than after): a node an
+// older tree lacked then and has now was fetched since, fresher than the
+// event.
 type orphan struct {
-	seq  uint64
-	node *accessibility.Node
+	seq   uint64
+	node  *accessibility.Node
+	after uint64 // versions when it was orphaned; 0 for an event's node not tried yet
 }
 
 // traceAX, when set (by tests), is told each event applied and what was
@@ -113,9 +125,10 @@ func (a *axSession) drop(t *axTree) {
 //   - any other node that has or had children has them fetched again
 //     (the answer, not the event, says which they are), and the subtrees
 //     of those that are new, moved here from elsewhere, re-ordered, or whose
-//     role, ignored or hidden state or children changed (moved nodes come
-//     back re-created; a child hidden with aria-hidden is reported only
-//     as an update of its parent, with the same children);
+//     role, ignored or hidden state changed (moved nodes come back
+//     re-created; a child hidden with aria-hidden is reported only as an
+//     update of its parent, with the same children); a child whose
+//     children alone changed gets the same treatment one level down;
 //   - a node that gains focus has its ancestors fetched again.
 func (a *axSession) update(ctx context.Context, t *axTree, n *accessibility.Node) error {
 	old := t.nodes[n.NodeID]
@@ -194,6 +207,7 @@ func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *acce
 		}
 	}
 	var deeper []accessibility.NodeID
+	var refresh [][2]*accessibility.Node // {before, now}
 	last, reordered := -1, false
 	for _, c := range kids {
 		if i, ok := before[c.NodeID]; ok {
@@ -211,10 +225,25 @@ func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *acce
 		}
 		// (getChildAXNodes answers with the children of ignored children
 		// too: each node is compared with where it was.)
-		changed := prev == nil || prev.ParentID != c.ParentID || reordered || flipped(prev, c) || !slices.Equal(prev.ChildIDs, c.ChildIDs)
-		if changed && hasChildrenToFetch(c) {
-			deeper = append(deeper, c.NodeID)
+		switch {
+		case prev == nil || prev.ParentID != c.ParentID || reordered || flipped(prev, c):
+			if hasChildrenToFetch(c) {
+				deeper = append(deeper, c.NodeID)
+			}
+		case !slices.Equal(prev.ChildIDs, c.ChildIDs) && (hasChildrenToFetch(c) || hasChildrenToFetch(prev)):
+			// Only its children changed (one inserted or removed in a big
+			// list): the same again one level down, not its whole
+			// subtree, which would be all of a page's main content.
+			refresh = append(refresh, [2]*accessibility.Node{prev, c})
 		}
 	}
-	return a.fetchBelow(ctx, t, deeper, incremental)
+	if err := a.fetchBelow(ctx, t, deeper, incremental); err != nil {
+		return err
+	}
+	for _, r := range refresh {
+		if err := a.refreshChildren(ctx, t, r[0], r[1]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

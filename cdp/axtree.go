@@ -36,6 +36,8 @@ type axTree struct {
 	nodes  map[accessibility.NodeID]*accessibility.Node
 	// version changes whenever the tree does; unique across trees.
 	version uint64
+	// born is the version the tree was kept with, when its walk ended.
+	born uint64
 	// mutations is the page's mutation count when the tree was last known
 	// to have every event for it.
 	mutations int64
@@ -372,6 +374,7 @@ func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 			return // the next read tries again
 		}
 		t.since, t.loader, t.version = since, loader, versions.Add(1)
+		t.born = t.version
 		a.trees[frame] = t
 		delete(a.fetched, frame)
 	}()

@@ -204,7 +204,7 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"7"}, BackendDOMNodeID: 10}
 	a.mu.Lock()
 	delete(a.walking, "F")
-	a.trees["F"] = &axTree{frame: "F", root: "1", since: since, nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": old}}
+	a.trees["F"] = &axTree{frame: "F", root: "1", since: since, born: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": old}}
 	a.mu.Unlock()
 	if err := a.apply(ctx); err != nil {
 		t.Fatal(err)
@@ -214,9 +214,29 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 		t.Errorf("node 7 is checked=%s in the warm tree, want true", v)
 	}
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if len(a.orphans) != 0 {
 		t.Errorf("%d orphans left once no walk is under way", len(a.orphans))
+	}
+	// An orphan is not for a tree that lacked the node then: when such a
+	// tree has it later, it fetched it since, fresher than the event.
+	a.walking["G"] = true
+	a.mu.Unlock()
+	a.onEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[{"nodeId":"9","ignored":false,"role":{"type":"role","value":"button"},"name":{"type":"computedString","value":"Old name"}}]}`))
+	if err := a.apply(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := &accessibility.Node{NodeID: "9", Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"button"`)},
+		Name: &accessibility.Value{Type: "computedString", Value: jsonv2.Value(`"New name"`)}, ParentID: "1"}
+	a.trees["F"].nodes["9"] = fresh
+	root.ChildIDs = append(root.ChildIDs, "9")
+	a.mu.Lock()
+	delete(a.walking, "G")
+	a.mu.Unlock()
+	if err := a.apply(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := a.trees["F"].nodes["9"]; n != fresh {
+		t.Errorf("the event older than the fetch replaced node 9: %s", n.Name.Value)
 	}
 }
 
