@@ -171,7 +171,11 @@ func (p *Provider) fetch(ctx context.Context, r *tabRead) {
 			// long one, each a round trip after it (see gate).
 			var asked sync.WaitGroup
 			if o.target == r.tab {
-				asked.Add(len(frames) - 1)
+				for id := range frames {
+					if id != cdp.FrameID(r.tab) {
+						asked.Add(1)
+					}
+				}
 			}
 			var inner sync.WaitGroup
 			for _, f := range frames {
