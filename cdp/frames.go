@@ -3,7 +3,9 @@ package cdp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -459,6 +461,58 @@ func frameTree(ctx context.Context, s *session) (map[cdp.FrameID]*cdp.Frame, err
 	}
 	walk(r.FrameTree)
 	return m, nil
+}
+
+// objectGroups numbers the object groups of the remote objects the
+// provider makes, so that scripts run side by side in one session do not
+// release each other's objects.
+var objectGroups atomic.Uint64
+
+// newObjectGroup returns an object group of its own.
+func newObjectGroup() string {
+	return "cdpprovider-" + strconv.FormatUint(objectGroups.Add(1), 36)
+}
+
+// elementIDs runs expr, which returns an array of elements, in a frame's
+// isolated world and returns the backend node ids of its elements from
+// index from on, in order (0 for one that could not be described),
+// describing describeWidth of them at a time. Its remote objects are
+// released without waiting.
+func elementIDs(ctx context.Context, s *session, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
+	group := newObjectGroup()
+	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	arr, err := evalObject(ctx, s, frame, expr, group, false)
+	if err != nil || arr.ObjectID == "" {
+		return nil
+	}
+	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return nil
+	}
+	var objs []runtime.RemoteObjectID
+	for _, pr := range props.Result {
+		if i, err := strconv.Atoi(pr.Name); err == nil && i >= from && pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
+			objs = append(objs, pr.Value.ObjectID)
+		}
+	}
+	ids := make([]cdp.BackendNodeID, len(objs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(describeWidth, len(objs)) {
+		wg.Go(func() {
+			for i := range next {
+				if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
+					ids[i] = n.Node.BackendNodeID
+				}
+			}
+		})
+	}
+	for i := range objs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return ids
 }
 
 // evalIn evaluates a side-effect-free expression in the provider's

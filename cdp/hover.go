@@ -3,9 +3,6 @@ package cdp
 import (
 	"context"
 	"slices"
-	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -104,16 +101,6 @@ type chainRead struct {
 	key   string
 }
 
-// chainGroups numbers the object groups of the chain reads, so that
-// chains read side by side in one session do not release each other's
-// objects.
-var chainGroups atomic.Uint64
-
-// newChainGroup returns an object group of its own.
-func newChainGroup() string {
-	return "cdpprovider-chain-" + strconv.FormatUint(chainGroups.Add(1), 36)
-}
-
 // chainStore is where the isolated world keeps the chains read last, one
 // per key: it holds at most one chain of each kind a document.
 const chainStore = "globalThis.__cdpproviderChains"
@@ -122,7 +109,7 @@ const chainStore = "globalThis.__cdpproviderChains"
 // in the isolated world of a frame; it keeps the array there under key
 // ("focus", "hover") and describes its first element.
 func readChain(ctx context.Context, s *session, frame cdp.FrameID, script, key string) *chainRead {
-	group := newChainGroup()
+	group := newObjectGroup()
 	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	expr := `(() => { const chain = ` + script + `; (` + chainStore + ` ||= {})['` + key + `'] = chain; return chain.length ? chain[0] : null; })()`
 	el, err := evalObject(ctx, s, frame, expr, group, false)
@@ -136,36 +123,10 @@ func readChain(ctx context.Context, s *session, frame cdp.FrameID, script, key s
 	return cr
 }
 
-// rest returns the ancestors of the deepest element, in order, describing
-// them all at once (0 for one that could not be).
+// rest returns the ancestors of the deepest element, in order (0 for one
+// that could not be described).
 func (cr *chainRead) rest(ctx context.Context) []cdp.BackendNodeID {
-	group := newChainGroup()
-	defer cr.sess.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	arr, err := evalObject(ctx, cr.sess, cr.frame, `(`+chainStore+` || {})['`+cr.key+`'] || []`, group, false)
-	if err != nil || arr.ObjectID == "" {
-		return nil
-	}
-	props, err := cdp.Call(ctx, cr.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
-	if err != nil {
-		return nil
-	}
-	var elems []runtime.RemoteObjectID
-	for _, pr := range props.Result {
-		if pr.Name != "0" && pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
-			elems = append(elems, pr.Value.ObjectID)
-		}
-	}
-	ids := make([]cdp.BackendNodeID, len(elems))
-	var wg sync.WaitGroup
-	for i, obj := range elems {
-		wg.Go(func() {
-			if n, err := cdp.Call(ctx, cr.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: obj}); err == nil && n.Node != nil {
-				ids[i] = n.Node.BackendNodeID
-			}
-		})
-	}
-	wg.Wait()
-	return ids
+	return elementIDs(ctx, cr.sess, cr.frame, `(`+chainStore+` || {})['`+cr.key+`'] || []`, 1)
 }
 
 // cutChain returns the chain of d's elements up to the first one d's

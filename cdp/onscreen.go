@@ -5,8 +5,6 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/runtime"
 )
 
 // onScreenScript returns the elements a person sees in the document's
@@ -29,11 +27,7 @@ const onScreenScript = `(() => {
   return Array.from(out).slice(0, 4000);
 })()`
 
-// onScreenGroup is the object group of the remote objects findOnScreen
-// makes.
-const onScreenGroup = "cdpprovider-onscreen"
-
-// describeWidth is how many DOM.describeNode calls findOnScreen keeps in
+// describeWidth is how many DOM.describeNode calls elementIDs keeps in
 // flight in one document.
 const describeWidth = 16
 
@@ -68,38 +62,7 @@ func findOnScreen(ctx context.Context, tops []*doc) {
 // onScreenIn runs onScreenScript in d's isolated world and returns the
 // backend node ids of the elements it found.
 func onScreenIn(ctx context.Context, d *doc) []cdp.BackendNodeID {
-	defer cdp.Call(ctx, d.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: onScreenGroup})
-	arr, err := evalObject(ctx, d.sess, d.frameID, onScreenScript, onScreenGroup, false)
-	if err != nil || arr.ObjectID == "" {
-		return nil
-	}
-	props, err := cdp.Call(ctx, d.sess, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
-	if err != nil {
-		return nil
-	}
-	var objs []runtime.RemoteObjectID
-	for _, pr := range props.Result {
-		if pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
-			objs = append(objs, pr.Value.ObjectID)
-		}
-	}
-	ids := make([]cdp.BackendNodeID, len(objs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(describeWidth, len(objs)) {
-		wg.Go(func() {
-			for i := range next {
-				if n, err := cdp.Call(ctx, d.sess, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
-					ids[i] = n.Node.BackendNodeID
-				}
-			}
-		})
-	}
-	for i := range objs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	ids := elementIDs(ctx, d.sess, d.frameID, onScreenScript, 0)
 	out := ids[:0]
 	for _, id := range ids {
 		if id != 0 {
