@@ -158,51 +158,60 @@ func (p *Provider) fetch(ctx context.Context, r *tabRead) {
 			wg.Go(func() { o.ax.enable(ctx) }) // meanwhile; nodes waits for it
 		}
 		wg.Go(func() {
-			frames, err := frameTree(ctx, o.sess)
-			if err != nil {
-				if o.target == r.tab {
-					r.mu.Lock()
-					r.err = err
-					r.mu.Unlock()
-				}
-				return
+			parent, ok := oopif{}, false
+			if o.target != r.tab {
+				parent, ok = bySession[r.live[o.target].ParentID]
 			}
-			// The top document's tree is asked for last in its session:
-			// Chrome answers the session's calls in order, and the other
-			// frames' few quick calls would otherwise wait behind the one
-			// long one, each a round trip after it (see gate).
-			var asked sync.WaitGroup
-			if o.target == r.tab {
-				for id := range frames {
-					if id != cdp.FrameID(r.tab) {
-						asked.Add(1)
-					}
-				}
+			if err := p.fetchSession(ctx, r, o, parent, ok); err != nil && o.target == r.tab {
+				r.mu.Lock()
+				r.err = err
+				r.mu.Unlock()
 			}
-			var inner sync.WaitGroup
-			for _, f := range frames {
-				fg := gate{}
-				switch {
-				case o.target != r.tab:
-				case f.ID == cdp.FrameID(r.tab):
-					fg.wait = &asked
-				default:
-					fg.asked = sync.OnceFunc(asked.Done)
-				}
-				inner.Go(func() { p.fetchFrame(ctx, r, o, f, fg) })
-				switch {
-				case f.ParentID != "": // held by an element of this session's documents
-					inner.Go(func() { r.findOwner(ctx, o, f.ID) })
-				case o.target != r.tab: // an out-of-process iframe, held in its parent's
-					if parent, ok := bySession[r.live[o.target].ParentID]; ok {
-						inner.Go(func() { r.findOwner(ctx, parent, f.ID) })
-					}
-				}
-			}
-			inner.Wait()
 		})
 	}
 	wg.Wait()
+}
+
+// fetchSession fetches every frame of one session's process, and which
+// element holds each: a child frame's in this session, the root of an
+// out-of-process iframe's in its parent's session (when known, hasParent).
+func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o oopif, parent oopif, hasParent bool) error {
+	frames, err := frameTree(ctx, o.sess)
+	if err != nil {
+		return err
+	}
+	// The top document's tree is asked for last in its session: Chrome
+	// answers the session's calls in order, and the other frames' few
+	// quick calls would otherwise wait behind the one long one, each a
+	// round trip after it (see gate).
+	var asked sync.WaitGroup
+	if o.target == r.tab {
+		for id := range frames {
+			if id != cdp.FrameID(r.tab) {
+				asked.Add(1)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for _, f := range frames {
+		fg := gate{}
+		switch {
+		case o.target != r.tab:
+		case f.ID == cdp.FrameID(r.tab):
+			fg.wait = &asked
+		default:
+			fg.asked = sync.OnceFunc(asked.Done)
+		}
+		wg.Go(func() { p.fetchFrame(ctx, r, o, f, fg) })
+		switch {
+		case f.ParentID != "": // held by an element of this session's documents
+			wg.Go(func() { r.findOwner(ctx, o, f.ID) })
+		case hasParent: // an out-of-process iframe, held in its parent's
+			wg.Go(func() { r.findOwner(ctx, parent, f.ID) })
+		}
+	}
+	wg.Wait()
+	return nil
 }
 
 // gate orders the tree requests of one session's frames: a frame with
@@ -417,16 +426,10 @@ func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.Fr
 	if err != nil {
 		return nil, err
 	}
-	frames, err := frameTree(ctx, s)
-	if err != nil {
+	// (Its owner is the element the assembly asked about already.)
+	if err := p.fetchSession(ctx, r, oopif{ti.TargetID, s, p.axOf(ti.TargetID, s)}, oopif{}, false); err != nil {
 		return nil, err
 	}
-	o := oopif{ti.TargetID, s, p.axOf(ti.TargetID, s)}
-	var wg sync.WaitGroup
-	for _, f := range frames {
-		wg.Go(func() { p.fetchFrame(ctx, r, o, f, gate{}) })
-	}
-	wg.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.fetched[id], nil

@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"slices"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -94,7 +93,7 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 // it: usually the deepest element is one the accessibility tree has, and
 // the chain costs two round trips instead of three.
 type chainRead struct {
-	ids   []cdp.BackendNodeID
+	first cdp.BackendNodeID
 	ok    bool
 	sess  *session
 	frame cdp.FrameID
@@ -116,9 +115,9 @@ func readChain(ctx context.Context, s *session, frame cdp.FrameID, script, key s
 	if err != nil || el.ObjectID == "" || el.Subtype != "node" {
 		return &chainRead{}
 	}
-	cr := &chainRead{ids: []cdp.BackendNodeID{0}, ok: true, sess: s, frame: frame, key: key}
+	cr := &chainRead{ok: true, sess: s, frame: frame, key: key}
 	if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID}); err == nil && n.Node != nil {
-		cr.ids[0] = n.Node.BackendNodeID
+		cr.first = n.Node.BackendNodeID
 	}
 	return cr
 }
@@ -138,7 +137,7 @@ func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdp.BackendNo
 	if cr == nil || !cr.ok {
 		return nil, nil, false
 	}
-	if ch := d.children[cr.ids[0]]; cr.ids[0] != 0 && ch != nil {
+	if ch := d.children[cr.first]; cr.first != 0 && ch != nil {
 		return nil, ch, true
 	}
 	inAX := map[cdp.BackendNodeID]bool{}
@@ -147,9 +146,9 @@ func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdp.BackendNo
 			inAX[n.BackendDOMNodeID] = true
 		}
 	}
-	ids := cr.ids
-	if !inAX[ids[0]] {
-		ids = append(slices.Clone(ids), cr.rest(ctx)...)
+	ids := []cdp.BackendNodeID{cr.first}
+	if !inAX[cr.first] {
+		ids = append(ids, cr.rest(ctx)...)
 	}
 	for _, id := range ids {
 		if id == 0 {
