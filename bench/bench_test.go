@@ -24,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/internal/wiresize"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -541,16 +542,22 @@ func BenchmarkServe(b *testing.B) {
 			n, waited, _ := settleReads(first, func() (time.Duration, error) { d, _ := s.read(b); return d, nil })
 			b.Logf("%s: served first read %v; %d more reads in %v until warm or -settle", pg.Name, first.Round(time.Millisecond), n, waited.Round(time.Millisecond))
 			var samples samples
-			size := 0
+			var answer string
 			for b.Loop() {
 				var d time.Duration
-				d, size = s.read(b)
+				d, answer = s.read(b)
 				samples.add(d)
 			}
+			size, err := wiresize.Measure([]byte(answer))
+			if err != nil {
+				b.Fatalf("measure the answer: %v", err)
+			}
 			r := results.row(pg.Name)
-			r.served, r.bytes = samples.median(), size
+			r.served, r.size = samples.median(), size
 			samples.report(b, r.raw)
-			b.ReportMetric(float64(size), "answer-bytes")
+			b.ReportMetric(float64(size.Bytes), "answer-bytes")
+			b.ReportMetric(size.BeyondFields(), "B/elem-beyond-text-fields")
+			b.ReportMetric(size.BeyondText(), "B/elem-beyond-text")
 			if hwm, rss, ok := memory(s.cmd.Process.Pid); ok {
 				r.hwm, r.rss = hwm, rss
 				b.ReportMetric(hwm, "peak-rss-MB")
@@ -585,8 +592,8 @@ func startServe(b *testing.B, bin string) *served {
 }
 
 // read reads uicontext://current and returns how long it took and the
-// size of the answer's JSON.
-func (s *served) read(b *testing.B) (time.Duration, int) {
+// answer's JSON.
+func (s *served) read(b *testing.B) (time.Duration, string) {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
@@ -599,7 +606,7 @@ func (s *served) read(b *testing.B) (time.Duration, int) {
 	if len(res.Contents) != 1 || res.Contents[0].Text == "" {
 		b.Fatalf("read uicontext://current: want one JSON text content, got %d items", len(res.Contents))
 	}
-	return d, len(res.Contents[0].Text)
+	return d, res.Contents[0].Text
 }
 
 func (s *served) close(b *testing.B) {

@@ -190,26 +190,13 @@ func pageMarks(t *testing.T, ctx context.Context) []mark {
 }
 
 // backendOf returns the backend DOM node id that an element id of a
-// DOM-backed element carries ("DOC.NODE" in base 62, then the five
-// characters of its authenticator; see mapping/ids.go).
+// DOM-backed element carries.
 func backendOf(id string) (cdp.BackendNodeID, bool) {
-	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	if len(id) <= 5 {
+	r, ok := mapping.Peek(id)
+	if !ok || r.Kind != mapping.KindNode {
 		return 0, false
 	}
-	_, node, ok := strings.Cut(id[:len(id)-5], ".")
-	if !ok || node == "" {
-		return 0, false
-	}
-	var n int64
-	for _, c := range []byte(node) {
-		d := strings.IndexByte(digits, c)
-		if d < 0 {
-			return 0, false
-		}
-		n = n*62 + int64(d)
-	}
-	return cdp.BackendNodeID(n), true
+	return cdp.BackendNodeID(r.B), true
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -25,18 +25,39 @@ const (
 	KindAXOnly   = 'x' // an accessibility-only node; A is the document, B its AX node id
 )
 
-// An id ends in an authenticator: macChars base-62 digits of an HMAC of
-// the rest, keyed by a secret of this run. 62^5 ≈ 9.2e8 (29.8 bits), so a
-// string this run did not issue (an id of an earlier run, a typo, a guess)
-// passes with probability about 1.1e-9: a host holding a million stale ids
-// mistakes one for a live id with probability about 0.1%; a forger needs
-// about 4.6e8 reads on average, and a forged id only names an element the
-// host can read in current anyway. Each more digit costs a byte per element
-// of every answer (see TestBytesPerElement) for a factor of 62.
-const macChars = 5
+// An id ends in an authenticator: macChars characters of an HMAC of the
+// rest, keyed by a secret of this run, 6 bits each (macDigits), so 24
+// bits. A string this run did not issue (an id of an earlier run, a typo,
+// a guess) passes with probability 2^-24 ≈ 6e-8: a host that keeps a
+// thousand ids across a restart of the provider, and locates each before
+// it reads current again and sees the new instance, takes one for an id of
+// this run with probability about 6e-5 (it is then told gone, or the place
+// of an element of this run). A forger needs about 8 million reads on
+// average, and a forged id only names an element the host can read in
+// current anyway. Each more character costs a byte per element of every
+// answer (bench: bytes per element, under 40 by issue 3) for a factor of
+// 64.
+const macChars = 4
 
-// digits are the base-62 digits of ids, in value order.
+// digits are the base-62 digits of numbers in ids, in value order.
 const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// macDigits are the digits of the authenticator: base 64, the URL-safe
+// alphabet, all of them URI-unreserved.
+const macDigits = digits + "-_"
+
+// A document number is written so that it ends itself, with no separator
+// before the node: base 31, the last digit from digits[:31] ("0"-"U"),
+// the ones before it from digits[31:] ("V"-"z"). The first 31 documents
+// of a run take one character, the first 961 two.
+const docBase = 31
+
+// Prefixes of the forms other than a DOM-backed element's, which starts
+// with a digit.
+const (
+	axPrefix   = '~' // an accessibility-only node
+	kindPrefix = '.' // a window, tab list, tab, document or the Application
+)
 
 // Errors of [IDs.Parse].
 var (
@@ -58,17 +79,19 @@ type Ref struct {
 // instance). An id is what it names, written short, then an HMAC of that
 // keyed by a secret of this run, so the provider can tell for any string
 // whether it issued it without remembering what it issued. The forms, with
-// numbers in base 62 and M the authenticator:
+// DOC a document number (see docBase), N a number in base 62 ("-" before a
+// negative one) and M the authenticator:
 //
-//	doc.nodeM   a DOM-backed element: document number, backend DOM node id
-//	doc~axM     an accessibility-only node: document number, AX node id
-//	dDOCM       a document        wKEYM  a window
-//	tKEYM       a tab             lKEYM  a window's tab list
-//	aM          the Application
+//	DOC N M     a DOM-backed element: document, backend DOM node id
+//	~DOC N M    an accessibility-only node: document, AX node id
+//	.dN M       a document     .wN M  a window
+//	.tN M       a tab          .lN M  a window's tab list
+//	.aM         the Application
 //
-// The first two are the ones an answer is made of, so they carry no kind
-// letter. Numbers are written without leading zeros, a negative one with a
-// leading "-", so each thing has exactly one id.
+// The first is what an answer is mostly made of, so it is the shortest:
+// 8 characters for a node of the first 31 documents of a run on a page of
+// up to 238,327 DOM nodes. Numbers have no leading zeros, so each thing
+// has exactly one id.
 type IDs struct {
 	instance string
 	key      [32]byte
@@ -98,21 +121,53 @@ func (ids *IDs) Make(r Ref) string {
 	b := make([]byte, 0, 24)
 	switch r.Kind {
 	case KindNode, KindAXOnly:
-		b = appendNum(b, r.A)
-		b = append(b, sep[r.Kind])
+		if r.Kind == KindAXOnly {
+			b = append(b, axPrefix)
+		}
+		b = appendDoc(b, uint64(r.A))
 		b = appendNum(b, r.B)
 	case KindApp:
-		b = append(b, KindApp)
+		b = append(b, kindPrefix, KindApp)
 	default:
-		b = append(b, r.Kind)
+		b = append(b, kindPrefix, r.Kind)
 		b = appendNum(b, r.A)
 	}
 	return string(ids.appendMAC(b))
 }
 
-// sep separates the document from the node in the two forms without a kind
-// letter.
-var sep = map[byte]byte{KindNode: '.', KindAXOnly: '~'}
+// appendDoc appends a document number in its self-ending form (docBase).
+func appendDoc(b []byte, n uint64) []byte {
+	var buf [13]byte // 31^13 > 2^64
+	i := len(buf) - 1
+	buf[i] = digits[n%docBase]
+	for n /= docBase; n > 0; n /= docBase {
+		i--
+		buf[i] = digits[docBase+n%docBase]
+	}
+	return append(b, buf[i:]...)
+}
+
+// cutDoc reads a document number written by appendDoc from the start of s
+// and returns it with the rest of s; ok is false when s does not start
+// with one (canonical: no leading zero, no overflow).
+func cutDoc(s string) (n uint64, rest string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		d := strings.IndexByte(digits, s[i])
+		if d < 0 || i == 0 && d == docBase || i == 12 && d >= docBase {
+			return 0, "", false // not a digit, a leading zero, too long
+		}
+		hi, lo := bits.Mul64(n, docBase)
+		if d < docBase {
+			n = lo + uint64(d)
+			return n, s[i+1:], hi == 0 && n >= lo
+		}
+		n = lo + uint64(d-docBase)
+		if hi != 0 || n < lo {
+			return 0, "", false
+		}
+	}
+	return 0, "", false
+}
 
 // appendNum appends n in base 62.
 func appendNum(b []byte, n int64) []byte {
@@ -188,50 +243,69 @@ func (ids *IDs) appendMAC(payload []byte) []byte {
 	var sum [sha256.Size]byte
 	v := binary.BigEndian.Uint64(m.Sum(sum[:0]))
 	ids.macs.Put(m)
-	var buf [macChars]byte
-	for i := macChars - 1; i >= 0; i-- {
-		buf[i] = digits[v%62]
-		v /= 62
+	for range macChars {
+		payload = append(payload, macDigits[v>>58])
+		v <<= 6
 	}
-	return append(payload, buf[:]...)
+	return payload
+}
+
+// Peek decodes what an id names without checking its authenticator, so
+// without telling whether this run issued it: for tests and tools that
+// look into ids, never for answering a host (use [IDs.Parse]).
+func Peek(id string) (Ref, bool) {
+	if len(id) <= macChars || len(id) > 128 {
+		return Ref{}, false
+	}
+	payload, mac := id[:len(id)-macChars], id[len(id)-macChars:]
+	for i := 0; i < len(mac); i++ {
+		if strings.IndexByte(macDigits, mac[i]) < 0 {
+			return Ref{}, false
+		}
+	}
+	var r Ref
+	var ok bool
+	switch payload[0] {
+	case kindPrefix:
+		if len(payload) < 2 {
+			return Ref{}, false
+		}
+		r.Kind = payload[1]
+		switch r.Kind {
+		case KindApp:
+			ok = len(payload) == 2
+		case KindWindow, KindTabList, KindTab, KindDocument:
+			r.A, ok = parseNum(payload[2:])
+		}
+	case axPrefix:
+		r.Kind = KindAXOnly
+		r.A, r.B, ok = parsePair(payload[1:])
+	default:
+		r.Kind = KindNode
+		r.A, r.B, ok = parsePair(payload)
+	}
+	return r, ok
+}
+
+// parsePair reads the document and the number of a node's forms.
+func parsePair(s string) (int64, int64, bool) {
+	doc, rest, ok := cutDoc(s)
+	if !ok {
+		return 0, 0, false
+	}
+	n, ok := parseNum(rest)
+	return int64(doc), n, ok
 }
 
 // Parse decodes an id. It returns ErrMalformedID for a string that is not
 // an id of this form and ErrNotIssued for one this run did not issue.
 func (ids *IDs) Parse(id string) (Ref, error) {
-	if len(id) <= macChars || len(id) > 128 {
-		return Ref{}, ErrMalformedID
-	}
-	payload := id[:len(id)-macChars]
-	var r Ref
-	var ok bool
-	if a, b, found := strings.Cut(payload, "."); found {
-		r.Kind = KindNode
-		r.A, r.B, ok = parsePair(a, b)
-	} else if a, b, found := strings.Cut(payload, "~"); found {
-		r.Kind = KindAXOnly
-		r.A, r.B, ok = parsePair(a, b)
-	} else {
-		r.Kind = payload[0]
-		switch r.Kind {
-		case KindApp:
-			ok = payload == "a"
-		case KindWindow, KindTabList, KindTab, KindDocument:
-			r.A, ok = parseNum(payload[1:])
-		}
-	}
-	if !ok || strings.Trim(id[len(payload):], digits) != "" {
+	r, ok := Peek(id)
+	if !ok {
 		return Ref{}, ErrMalformedID
 	}
 	if !hmac.Equal([]byte(id), []byte(ids.Make(r))) {
 		return Ref{}, ErrNotIssued
 	}
 	return r, nil
-}
-
-// parsePair reads the two numbers of the forms without a kind letter.
-func parsePair(a, b string) (int64, int64, bool) {
-	x, okA := parseNum(a)
-	y, okB := parseNum(b)
-	return x, y, okA && okB
 }

@@ -41,15 +41,43 @@ func TestIDsRoundTrip(t *testing.T) {
 }
 
 // TestIDsAreShort checks the length of the ids an answer is mostly made
-// of: a node of the first documents of a run on a page of up to 3843 DOM
-// nodes is 9 characters.
+// of: a node of the first 31 documents of a run on a page of up to
+// 238,327 DOM nodes is 8 characters, and the document number costs one
+// more character at 31 and 961 documents, not before.
 func TestIDsAreShort(t *testing.T) {
 	ids := NewIDs()
-	if id := ids.Node(3, 3843); len(id) != 9 {
-		t.Errorf("Node(3, 3843) = %q, %d characters, want 9", id, len(id))
+	for _, c := range []struct {
+		doc     uint64
+		backend int64
+		want    int
+	}{
+		{1, 61, 6}, {3, 3843, 7}, {30, 238327, 8}, {31, 238327, 9}, {960, 238327, 9}, {961, 238327, 10},
+	} {
+		if id := ids.Node(c.doc, c.backend); len(id) != c.want {
+			t.Errorf("Node(%d, %d) = %q, %d characters, want %d", c.doc, c.backend, id, len(id), c.want)
+		}
 	}
-	if id := ids.Node(61, 238327); len(id) != 10 {
-		t.Errorf("Node(61, 238327) = %q, %d characters, want 10", id, len(id))
+}
+
+// TestDocNumbersEndThemselves writes document numbers around every length
+// boundary and reads them back from the front of a longer string.
+func TestDocNumbersEndThemselves(t *testing.T) {
+	var ns []uint64
+	for p := uint64(1); p < math.MaxUint64/docBase; p *= docBase {
+		ns = append(ns, p-1, p, p+1, p*docBase-1)
+	}
+	ns = append(ns, math.MaxUint64, math.MaxUint64-1, 1<<63)
+	for _, n := range ns {
+		b := appendDoc(nil, n)
+		got, rest, ok := cutDoc(string(b) + "Zz9")
+		if !ok || got != n || rest != "Zz9" {
+			t.Errorf("cutDoc(%q+\"Zz9\") = %d, %q, %v; want %d", b, got, rest, ok, n)
+		}
+	}
+	for _, bad := range []string{"", "V1", "VV", "z", "zzzzzzzzzzzzz0", "zzzzzzzzzzzzU", "%1"} {
+		if n, _, ok := cutDoc(bad); ok {
+			t.Errorf("cutDoc(%q) = %d, want not a document number", bad, n)
+		}
 	}
 }
 
@@ -60,28 +88,43 @@ func TestParseRejects(t *testing.T) {
 	ids, other := NewIDs(), NewIDs()
 	node := ids.Node(1, 42)
 	mac := node[len(node)-macChars:]
-	flipped := node[:len(node)-1] + string(digits[(strings.IndexByte(digits, node[len(node)-1])+1)%62])
+	flipped := node[:len(node)-1] + string(macDigits[(strings.IndexByte(macDigits, node[len(node)-1])+1)%64])
 	for _, c := range []struct {
 		id   string
 		want error
 	}{
 		{"", ErrMalformedID},
-		{"abcde", ErrMalformedID},
+		{"abcd", ErrMalformedID},
 		{strings.Repeat("1", 129), ErrMalformedID},
-		{"1.G%%%%%", ErrMalformedID},
-		{"1.G_abcd", ErrMalformedID},
-		{"01.G" + mac, ErrMalformedID},  // a leading zero
-		{"1.-0" + mac, ErrMalformedID},  // minus zero
-		{"1.G.H" + mac, ErrMalformedID}, // two separators
-		{"z1" + mac, ErrMalformedID},    // no such kind
-		{"a1" + mac, ErrMalformedID},    // the Application has no number
-		{"1.zzzzzzzzzzzz" + mac, ErrMalformedID},
+		{"1G%%%%", ErrMalformedID},
+		{"1G.abc", ErrMalformedID},
+		{"V1G" + mac, ErrMalformedID},  // a leading zero in the document
+		{"10G" + mac, ErrMalformedID},  // a leading zero in the node
+		{"1-0" + mac, ErrMalformedID},  // minus zero
+		{"1G.H" + mac, ErrMalformedID}, // a separator
+		{"1" + mac, ErrMalformedID},    // no node
+		{".z1" + mac, ErrMalformedID},  // no such kind
+		{".a1" + mac, ErrMalformedID},  // the Application has no number
+		{"." + mac, ErrMalformedID},    // no kind
+		{"~" + mac, ErrMalformedID},    // no document
+		{"1zzzzzzzzzzzz" + mac, ErrMalformedID},
 		{flipped, ErrNotIssued},
 		{other.Node(1, 42), ErrNotIssued},
 		{ids.Node(1, 43)[:len(node)-macChars] + mac, ErrNotIssued},
+		{"~" + node, ErrNotIssued}, // the same numbers, another kind
 	} {
 		if _, err := ids.Parse(c.id); !errors.Is(err, c.want) {
 			t.Errorf("Parse(%q) = %v, want %v", c.id, err, c.want)
+		}
+	}
+}
+
+// TestPeekReadsWithoutTheKey decodes ids of another run without its key.
+func TestPeekReadsWithoutTheKey(t *testing.T) {
+	ids := NewIDs()
+	for _, r := range []Ref{{Kind: KindNode, A: 4, B: 9000}, {Kind: KindAXOnly, A: 40, B: -3}, {Kind: KindTab, A: 2}, {Kind: KindApp}} {
+		if got, ok := Peek(ids.Make(r)); !ok || got != r {
+			t.Errorf("Peek(%q) = %+v, %v; want %+v", ids.Make(r), got, ok, r)
 		}
 	}
 }

@@ -5,17 +5,48 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"slices"
+	"time"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/cdpprovider/cdpprovider/mcp"
 )
 
+// loadWait bounds how long current waits for the pages a launched browser
+// opened to finish loading, and loadPoll is how often it looks.
+const (
+	loadWait = 10 * time.Second
+	loadPoll = 100 * time.Millisecond
+)
+
 // current reads current once and prints it: the outline a person reads,
-// or with cfg.JSON the compact JSON answer and a newline.
-func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer) error {
+// or with cfg.JSON the compact JSON answer and a newline. With --launch
+// and URLs it first waits, up to loadWait, until the pages look loaded
+// (settled), so it prints the pages it was asked for rather than the
+// empty documents of their first moments. (The demo page is waited for
+// in launch; with --connect the browser is read as it is.)
+func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer, log *slog.Logger) error {
 	cur, err := src.Current(ctx)
 	if err != nil {
 		return fmt.Errorf("read current: %w", err)
+	}
+	if cfg.Launch && len(cfg.URLs) > 0 {
+		deadline := time.Now().Add(loadWait)
+		for !settled(cur.Root) {
+			if time.Now().After(deadline) {
+				log.Warn("the pages have not finished loading after " + loadWait.String() + "; printing them as they are")
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(loadPoll):
+			}
+			if cur, err = src.Current(ctx); err != nil {
+				return fmt.Errorf("read current: %w", err)
+			}
+		}
 	}
 	if cfg.JSON {
 		b, err := json.Marshal(cur)
@@ -29,4 +60,42 @@ func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer) 
 		return fmt.Errorf("print current: %w", err)
 	}
 	return nil
+}
+
+// settled reports whether the pages of root look loaded: no Document is
+// busy (Chrome's tree says so until the load event), and every window
+// that is not minimised shows the document of its selected tab. Right after a launch a tab can
+// already have its URL while its frame still holds the initial empty
+// document, which is not busy.
+func settled(root *mapping.Element) bool {
+	ok := true
+	var visit func(e *mapping.Element)
+	visit = func(e *mapping.Element) {
+		switch e.Role {
+		case "Document":
+			ok = ok && !slices.Contains(e.States, "busy")
+		case "Window":
+			var tab, doc *mapping.Element
+			for _, c := range e.Children {
+				switch c.Role {
+				case "TabList":
+					for _, t := range c.Children {
+						if slices.Contains(t.States, "selected") {
+							tab = t
+						}
+					}
+				case "Document":
+					doc = c
+				}
+			}
+			if tab != nil && !slices.Contains(e.States, "minimized") {
+				ok = ok && doc != nil && doc.URL == tab.URL
+			}
+		}
+		for _, c := range e.Children {
+			visit(c)
+		}
+	}
+	visit(root)
+	return ok
 }

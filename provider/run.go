@@ -101,7 +101,7 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 		ignoreSIGPIPE()
 		err = serve(ctx, cfg, src, stdin, stdout, log)
 	case Current:
-		err = current(ctx, cfg, src, stdout)
+		err = current(ctx, cfg, src, stdout, log)
 	}
 	if errors.Is(context.Cause(ctx), errBrowserExited) {
 		return errors.Join(err, errBrowserExited)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"strings"
@@ -189,5 +190,61 @@ func TestRunLaunch(t *testing.T) {
 	}
 	if _, err := http.Get(f.opts.Connect + "/json/version"); err == nil {
 		t.Error("the launched browser still answers after Run returned")
+	}
+}
+
+// answersSource answers current with each of its answers in turn, then
+// the last one again.
+type answersSource struct {
+	fakeSource
+	answers []*mapping.Current
+	reads   int
+}
+
+func (a *answersSource) Current(ctx context.Context) (*mapping.Current, error) {
+	cur := a.answers[min(a.reads, len(a.answers)-1)]
+	a.reads++
+	return cur, nil
+}
+
+// browserShowing is an answer with one window whose selected tab has url
+// and whose Document has docURL and states.
+func browserShowing(url, docURL string, states ...string) *mapping.Current {
+	return &mapping.Current{Protocol: mapping.Protocol, Instance: "00000000-0000-4000-8000-000000000000", Root: &mapping.Element{
+		ID: "a1", Role: "Application", Title: "Chromium", States: []string{"focused"},
+		Children: []*mapping.Element{{ID: "w1", Role: "Window", States: []string{"focused"}, Children: []*mapping.Element{
+			{ID: "l1", Role: "TabList", Children: []*mapping.Element{{ID: "t1", Role: "Tab", URL: url, States: []string{"selected"}}}},
+			{ID: "d1", Role: "Document", URL: docURL, States: append([]string{"focused"}, states...)},
+		}}},
+	}}
+}
+
+// With --launch and URLs, current reads again until the pages look
+// loaded: past a window still showing its initial empty document and a
+// busy one; with --connect it prints the first answer.
+func TestCurrentWaitsForLaunchedPages(t *testing.T) {
+	const url = "http://127.0.0.1:1/page.html"
+	answers := []*mapping.Current{
+		browserShowing(url, ""),
+		browserShowing(url, url, "busy"),
+		browserShowing(url, url),
+	}
+	for _, c := range []struct {
+		cfg       Config
+		wantReads int
+		want      *mapping.Current
+	}{
+		{Config{Command: Current, Launch: true, URLs: []string{url}, JSON: true}, 3, answers[2]},
+		{Config{Command: Current, Connect: "127.0.0.1:9222", JSON: true}, 1, answers[0]},
+	} {
+		src := &answersSource{answers: answers}
+		var stdout bytes.Buffer
+		if err := current(context.Background(), c.cfg, src, &stdout, slog.New(slog.DiscardHandler)); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(c.want)
+		if src.reads != c.wantReads || stdout.String() != string(want)+"\n" {
+			t.Errorf("launch=%v: %d reads, printed\n%s\nwant %d reads and\n%s", c.cfg.Launch, src.reads, stdout.String(), c.wantReads, want)
+		}
 	}
 }
