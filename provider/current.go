@@ -13,16 +13,16 @@ import (
 	"github.com/cdpprovider/cdpprovider/mcp"
 )
 
-// loadWait bounds how long current waits for the pages a launched browser
-// opened to finish loading, and loadPoll is how often it looks.
-const (
-	loadWait = 10 * time.Second
-	loadPoll = 100 * time.Millisecond
-)
+// LoadWait bounds how long current waits for the pages a launched browser
+// opened to finish loading.
+const LoadWait = 10 * time.Second
+
+// loadPoll is how often current reads again while it waits.
+const loadPoll = 100 * time.Millisecond
 
 // current reads current once and prints it: the outline a person reads,
 // or with cfg.JSON the compact JSON answer and a newline. With --launch
-// and URLs it first waits, up to loadWait, until the pages look loaded
+// and URLs it first waits, up to LoadWait, until the pages look loaded
 // (settled), so it prints the pages it was asked for rather than the
 // empty documents of their first moments. (The demo page is waited for
 // in launch; with --connect the browser is read as it is.)
@@ -32,10 +32,10 @@ func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer, 
 		return fmt.Errorf("read current: %w", err)
 	}
 	if cfg.Launch && len(cfg.URLs) > 0 {
-		deadline := time.Now().Add(loadWait)
+		deadline := time.Now().Add(LoadWait)
 		for !settled(cur.Root) {
 			if time.Now().After(deadline) {
-				log.Warn("the pages have not finished loading after " + loadWait.String() + "; printing them as they are")
+				log.Warn("the pages have not finished loading after " + LoadWait.String() + "; printing them as they are")
 				break
 			}
 			select {

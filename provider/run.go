@@ -143,8 +143,8 @@ func launch(ctx context.Context, cfg Config, log *slog.Logger) (*cdp.Launched, f
 		case <-page.Loaded():
 		case <-b.Done():
 		case <-ctx.Done():
-		case <-time.After(10 * time.Second):
-			log.Warn("the demo page did not report its load in 10s; reading it anyway")
+		case <-time.After(LoadWait):
+			log.Warn("the demo page did not report its load in " + LoadWait.String() + "; reading it anyway")
 		}
 	}
 	stop := func() {

@@ -86,7 +86,11 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		}
 		fmt.Fprintf(stderr, "Usage: cdpprovider %s%s\n\n%s.\n", name, args, commands[name])
 		if name != provider.PrintVersion {
-			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n\nFlags:\n")
+			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n")
+			if name == provider.Current {
+				fmt.Fprintf(stderr, "With --launch, current reads once the pages have loaded (waiting at most %v).\n", provider.LoadWait)
+			}
+			fmt.Fprint(stderr, "\nFlags:\n")
 		}
 		printFlags(fs, stderr)
 	}
