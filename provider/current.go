@@ -64,9 +64,11 @@ func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer, 
 
 // settled reports whether the pages of root look loaded: no Document is
 // busy (Chrome's tree says so until the load event), and every window
-// that is not minimised shows the document of its selected tab. Right after a launch a tab can
-// already have its URL while its frame still holds the initial empty
-// document, which is not busy.
+// that is not minimised shows a document of its selected tab's own: right
+// after a launch a tab can already have its URL while its frame still
+// holds the initial empty document (no URL, or about:blank), which is
+// not busy. Any other address counts as the tab's: a redirect's target,
+// or Chrome's error page for a page that cannot be reached.
 func settled(root *mapping.Element) bool {
 	ok := true
 	var visit func(e *mapping.Element)
@@ -89,7 +91,7 @@ func settled(root *mapping.Element) bool {
 				}
 			}
 			if tab != nil && !slices.Contains(e.States, "minimized") {
-				ok = ok && doc != nil && doc.URL == tab.URL
+				ok = ok && doc != nil && (doc.URL != "" && doc.URL != "about:blank" || doc.URL == tab.URL)
 			}
 		}
 		for _, c := range e.Children {

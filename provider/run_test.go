@@ -220,21 +220,24 @@ func browserShowing(url, docURL string, states ...string) *mapping.Current {
 }
 
 // With --launch and URLs, current reads again until the pages look
-// loaded: past a window still showing its initial empty document and a
-// busy one; with --connect it prints the first answer.
+// loaded: past a window still showing its initial empty document (no URL,
+// then about:blank) and a busy one, to the first that shows a document of
+// the tab's own (here Chrome's error page); with --connect it prints the
+// first answer.
 func TestCurrentWaitsForLaunchedPages(t *testing.T) {
 	const url = "http://127.0.0.1:1/page.html"
 	answers := []*mapping.Current{
 		browserShowing(url, ""),
+		browserShowing(url, "about:blank"),
 		browserShowing(url, url, "busy"),
-		browserShowing(url, url),
+		browserShowing(url, "chrome-error://chromewebdata/"),
 	}
 	for _, c := range []struct {
 		cfg       Config
 		wantReads int
 		want      *mapping.Current
 	}{
-		{Config{Command: Current, Launch: true, URLs: []string{url}, JSON: true}, 3, answers[2]},
+		{Config{Command: Current, Launch: true, URLs: []string{url}, JSON: true}, 4, answers[3]},
 		{Config{Command: Current, Connect: "127.0.0.1:9222", JSON: true}, 1, answers[0]},
 	} {
 		src := &answersSource{answers: answers}
