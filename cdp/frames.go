@@ -35,6 +35,11 @@ type docInfo struct {
 	parent uint64            // the parent document's number; 0 at the top
 	owner  cdp.BackendNodeID // the <iframe> element in the parent document
 	geo    *docGeometry      // what locate keeps of it (geometry.go); nil until located
+	// base is the mapping's NodeBase for the document: its document
+	// node's backend id, taken from the first tree read of it (based), so
+	// that its ids never change.
+	base  cdp.BackendNodeID
+	based bool
 }
 
 // doc is a document being read: the mapping frame and how to reach it.
@@ -350,8 +355,12 @@ func (p *Provider) assemble(ctx context.Context, c *conn, r *tabRead, ff *frameF
 		}
 		st.docInfo[n] = &docInfo{key: key, tab: r.tab, parent: parent, owner: owner}
 	}
+	info := st.docInfo[n]
+	if !info.based && len(ff.nodes) > 0 && ff.nodes[0] != nil {
+		info.base, info.based = ff.nodes[0].BackendDOMNodeID, true
+	}
 	d := &doc{
-		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: ff.nodes, ValueText: ff.valueText},
+		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: ff.nodes, ValueText: ff.valueText, NodeBase: info.base},
 		sess:     ff.sess,
 		frameID:  f.ID,
 		state:    ff.state,

@@ -174,8 +174,10 @@ func (p *Provider) planLocate(ctx context.Context, c *conn, info *docInfo, ref m
 	}
 	var err error
 	switch {
+	case ref.Kind == mapping.KindNode && !info.based:
+		err = errGone // no tree read of it, so no element of it was issued
 	case ref.Kind == mapping.KindNode:
-		err = add(info, cdp.BackendNodeID(ref.B), false)
+		err = add(info, info.base+cdp.BackendNodeID(ref.B), false)
 	case info.parent == 0:
 		err = add(info, 0, false)
 	}

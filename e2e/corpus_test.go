@@ -101,16 +101,17 @@ type mark struct {
 // checkMarks checks every marked element of the page in tab ctx against
 // the provider's Document doc, and returns how many it checked. An answer
 // element is matched to its DOM element by the backend DOM node id its id
-// carries (white-box: hosts must not parse ids).
+// carries, from the document node's (white-box: hosts must not parse ids;
+// see mapping.Frame.NodeBase). The corpus pages have no iframes.
 func checkMarks(t *testing.T, ctx context.Context, doc *mapping.Element) int {
 	t.Helper()
+	base, marks := pageMarks(t, ctx)
 	byBackend := map[cdp.BackendNodeID]*mapping.Element{}
 	walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
-		if b, ok := backendOf(e.ID); ok {
-			byBackend[b] = e
+		if r, ok := mapping.Peek(e.ID); ok && r.Kind == mapping.KindNode {
+			byBackend[base+cdp.BackendNodeID(r.B)] = e
 		}
 	})
-	marks := pageMarks(t, ctx)
 	for _, m := range marks {
 		e := byBackend[m.backend]
 		if m.role == "none" {
@@ -144,8 +145,9 @@ func checkMarks(t *testing.T, ctx context.Context, doc *mapping.Element) int {
 }
 
 // pageMarks reads the marked elements of the page, shadow trees included,
-// from its DOM on the test's own session.
-func pageMarks(t *testing.T, ctx context.Context) []mark {
+// from its DOM on the test's own session, and the document node's backend
+// id.
+func pageMarks(t *testing.T, ctx context.Context) (cdp.BackendNodeID, []mark) {
 	t.Helper()
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -186,17 +188,7 @@ func pageMarks(t *testing.T, ctx context.Context) []mark {
 		}
 	}
 	visit(root.Root)
-	return out
-}
-
-// backendOf returns the backend DOM node id that an element id of a
-// DOM-backed element carries.
-func backendOf(id string) (cdp.BackendNodeID, bool) {
-	r, ok := mapping.Peek(id)
-	if !ok || r.Kind != mapping.KindNode {
-		return 0, false
-	}
-	return cdp.BackendNodeID(r.B), true
+	return root.Root.BackendNodeID, out
 }
 
 func ptr[T any](v T) *T { return &v }

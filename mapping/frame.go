@@ -254,7 +254,7 @@ func (m *mapper) editableRoot(n *accessibility.Node) bool {
 // other element of this document has it yet), else by its AX node id.
 func (m *mapper) id(n *accessibility.Node) string {
 	if b := n.BackendDOMNodeID; b != 0 && !m.used[b] {
-		if id := m.ids.Node(m.f.Doc, int64(b)); id != "" {
+		if id := m.f.nodeID(m.ids, b); id != "" {
 			m.used[b] = true
 			return id
 		}
@@ -268,6 +268,11 @@ func (m *mapper) id(n *accessibility.Node) string {
 		ax = int64(h.Sum64())
 	}
 	return m.ids.AXOnly(m.f.Doc, ax)
+}
+
+// nodeID is the id of the element of DOM node b in f.
+func (f *Frame) nodeID(ids *IDs, b cdp.BackendNodeID) string {
+	return ids.Node(f.Doc, int64(b-f.NodeBase))
 }
 
 // text collapses white space in s and cuts it at the text budget.

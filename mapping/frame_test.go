@@ -385,3 +385,27 @@ Document "Page" <https://example.com/>
   Group [busy]
     Text "Loading"`)
 }
+
+// TestNodeBase: a node's id carries its backend DOM node id from the
+// frame's NodeBase, so the page read late in a renderer process's life,
+// with large backend ids, gets the same short ids as the page read first.
+func TestNodeBase(t *testing.T) {
+	ids := testIDs()
+	fresh := MapFrame(page(1, leaf(2, "button", "Go"), leaf(3, "link", "Home")), ids, 100)
+	aged := page(1, leaf(2, "button", "Go"), leaf(3, "link", "Home"))
+	for _, n := range aged.Nodes {
+		n.BackendDOMNodeID += 250000
+	}
+	aged.NodeBase = 250000
+	if diff := cmp.Diff(fresh, MapFrame(aged, ids, 100)); diff != "" {
+		t.Errorf("the aged page's answer differs (-fresh +aged):\n%s", diff)
+	}
+	button := fresh.Children[0]
+	if r, ok := Peek(button.ID); !ok || r.Kind != KindNode || r.B != 2 || len(button.ID) != 6 {
+		t.Errorf("the button's id %q names %+v, want the node 2 from the base, in 6 characters", button.ID, r)
+	}
+	aged.NodeBase = 0
+	if got := MapFrame(aged, ids, 100).Children[0].ID; len(got) != 9 {
+		t.Errorf("without the base, the button's id is %q, want 9 characters", got)
+	}
+}

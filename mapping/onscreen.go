@@ -77,7 +77,7 @@ func onScreenElements(root *Element, br *Browser, ids *IDs) map[*Element]bool {
 			if n == nil || n.BackendDOMNodeID == 0 {
 				return nil
 			}
-			return byID[ids.Node(f.Doc, int64(n.BackendDOMNodeID))]
+			return byID[f.nodeID(ids, n.BackendDOMNodeID)]
 		}
 		for _, n := range hits {
 			if e := elementOf(n); e != nil {

@@ -30,7 +30,9 @@ func TestBytesPerElement(t *testing.T) {
 		if strings.HasSuffix(rec, ".golden.json") {
 			continue
 		}
-		raw, err := json.Marshal(MapFrame(loadFrame(t, rec), NewIDs(), DefaultBudget.MaxText))
+		f := loadFrame(t, rec)
+		f.NodeBase = f.Nodes[0].BackendDOMNodeID // as the provider sets it
+		raw, err := json.Marshal(MapFrame(f, NewIDs(), DefaultBudget.MaxText))
 		if err != nil {
 			t.Fatal(err)
 		}

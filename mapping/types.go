@@ -93,6 +93,13 @@ type Frame struct {
 	Doc uint64
 	// URL of the document.
 	URL string
+	// NodeBase is subtracted from a DOM node's backend id in its element
+	// id. Chrome numbers DOM nodes for a renderer process's whole life, so
+	// a page read after others in the same process has large numbers; from
+	// the document's own node they stay about as small as the page. The
+	// caller fixes it for the document's life (the provider: the document
+	// node's backend id at its first read with a tree), or ids change.
+	NodeBase cdp.BackendNodeID
 	// Nodes is the document's accessibility tree exactly as
 	// Accessibility.getFullAXTree returned it (the root first).
 	Nodes []*accessibility.Node
