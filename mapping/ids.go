@@ -21,7 +21,7 @@ const (
 	KindTabList  = 'l' // the tab strip of window A
 	KindTab      = 't' // a tab; A is the tab key
 	KindDocument = 'd' // a document; A is the document number
-	KindNode     = 'n' // a DOM-backed element; A is the document, B the backend DOM node id
+	KindNode     = 'n' // a DOM-backed element; A is the document, B the backend DOM node id less Frame.NodeBase
 	KindAXOnly   = 'x' // an accessibility-only node; A is the document, B its AX node id
 )
 
@@ -82,15 +82,16 @@ type Ref struct {
 // DOC a document number (see docBase), N a number in base 62 ("-" before a
 // negative one) and M the authenticator:
 //
-//	DOC N M     a DOM-backed element: document, backend DOM node id
+//	DOC N M     a DOM-backed element: document, backend DOM node id (less
+//	            the document's base, see Frame.NodeBase)
 //	~DOC N M    an accessibility-only node: document, AX node id
 //	.dN M       a document     .wN M  a window
 //	.tN M       a tab          .lN M  a window's tab list
 //	.aM         the Application
 //
 // The first is what an answer is mostly made of, so it is the shortest:
-// 8 characters for a node of the first 31 documents of a run on a page of
-// up to 238,327 DOM nodes. Numbers have no leading zeros, so each thing
+// 7 characters for a node of the first 31 documents of a run whose number
+// from its document's base is under 3,844, 8 under 238,328. Numbers have no leading zeros, so each thing
 // has exactly one id.
 type IDs struct {
 	instance string
