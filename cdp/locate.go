@@ -29,7 +29,9 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 		return nil, mapping.ErrCannotPlace
 	}
 	info := st.docInfo[uint64(ref.A)]
-	if info == nil {
+	if info == nil || ref.Kind == mapping.KindNode && !info.based {
+		// (The second: no tree of the document was read, so no element
+		// of it was issued; only a forged id gets here.)
 		return gone, nil
 	}
 	loc, err := p.locateInDoc(ctx, c, info, ref)
@@ -174,8 +176,6 @@ func (p *Provider) planLocate(ctx context.Context, c *conn, info *docInfo, ref m
 	}
 	var err error
 	switch {
-	case ref.Kind == mapping.KindNode && !info.based:
-		err = errGone // no tree read of it, so no element of it was issued
 	case ref.Kind == mapping.KindNode:
 		err = add(info, info.base+cdp.BackendNodeID(ref.B), false)
 	case info.parent == 0:

@@ -254,10 +254,8 @@ func (m *mapper) editableRoot(n *accessibility.Node) bool {
 // other element of this document has it yet), else by its AX node id.
 func (m *mapper) id(n *accessibility.Node) string {
 	if b := n.BackendDOMNodeID; b != 0 && !m.used[b] {
-		if id := m.f.nodeID(m.ids, b); id != "" {
-			m.used[b] = true
-			return id
-		}
+		m.used[b] = true
+		return m.f.nodeID(m.ids, b)
 	}
 	// No DOM node, or one that already has an element (Chrome gives a
 	// few nodes their element's DOM node): the accessibility node's id.
