@@ -55,8 +55,8 @@ type screen struct {
 }
 
 // startScreen starts Xvfb with a w×h pixel screen on a display number it
-// picks itself (-displayfd), and openbox on it; both stop when the test
-// ends.
+// picks itself (-displayfd), waits until a client can connect to it, and
+// starts openbox on it; both stop when the test ends.
 func startScreen(t testing.TB, w, h int) *screen {
 	t.Helper()
 	r, wr, err := os.Pipe()
@@ -71,17 +71,21 @@ func startScreen(t testing.TB, w, h int) *screen {
 		line, _ := bufio.NewReader(r).ReadString('\n')
 		numc <- strings.TrimSpace(line)
 	}()
-	var num string
+	s := &screen{}
 	startBackground(t, x, "Xvfb", func() bool {
-		select {
-		case num = <-numc:
-			return true
-		default:
-			return false
+		if s.display == "" {
+			select {
+			case num := <-numc:
+				s.display = ":" + num
+			default:
+				return false
+			}
 		}
+		// Ready once a client gets through: a window manager started on
+		// the number alone once failed to open the display (in CI).
+		return s.xdotool("getdisplaygeometry") == nil
 	})
 	wr.Close()
-	s := &screen{display: ":" + num}
 	wm := exec.Command("openbox", "--sm-disable")
 	wm.Env = s.env()
 	startBackground(t, wm, "openbox", func() bool {
