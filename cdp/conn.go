@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 
@@ -56,9 +57,14 @@ type subKey struct {
 	method  string
 }
 
-// dial opens a connection to the browser endpoint at wsURL.
-func dial(ctx context.Context, wsURL string) (*conn, error) {
-	tr, err := remote.DialContext(ctx, wsURL)
+// dial opens a connection to the browser endpoint at wsURL, sending
+// header (nil: none) with the websocket handshake.
+func dial(ctx context.Context, wsURL string, header http.Header) (*conn, error) {
+	var opts []remote.DialOption
+	if len(header) > 0 {
+		opts = append(opts, remote.WithConnHTTPHeader(header))
+	}
+	tr, err := remote.DialContext(ctx, wsURL, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,60 +3,92 @@ package cdp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
-	"time"
 )
 
-// endpoint is a browser's debugging address, checked.
+// Auto is the Connect address that finds a running browser by its
+// DevToolsActivePort (Discover); an empty address means the same.
+const Auto = "auto"
+
+// endpoint is how to reach a browser, checked; resolve turns it into the
+// websocket to dial, anew for each connection, so that a browser that
+// restarted (a new port, a new websocket path) is found again.
 type endpoint struct {
-	// http is the http://host:port base for /json/*, empty when only a
-	// ws:// URL without a usable host is known.
+	// addr is the address as given, for messages.
+	addr string
+	// auto finds the browser in dirs by DevToolsActivePort.
+	auto bool
+	// http is the http(s)://host:port base for /json/*, empty for auto
+	// and when only a ws:// URL is known.
 	http string
-	// ws is the browser's websocket URL when it was given; otherwise it is
-	// read from /json/version on each connect.
+	// ws is the browser's websocket URL when it was given.
 	ws string
+	// dirs are the user-data directories auto looks in, and where an
+	// http address that answers 404 looks for the port's websocket path.
+	dirs []UserDataDir
+	// header is sent with every request to the endpoint, the websocket
+	// handshake included. Its values are secrets: never in a message.
+	header http.Header
 }
 
-// parseEndpoint checks a --connect address: http://host:port,
-// host:port, or ws://host:port/devtools/browser/ID. Only loopback hosts
-// are accepted unless allowRemote.
-func parseEndpoint(addr string, allowRemote bool) (endpoint, error) {
-	if addr == "" {
-		return endpoint{}, fmt.Errorf("no browser address: give --connect http://127.0.0.1:9222 (a browser started with --remote-debugging-port=9222) or use --launch")
+// parseEndpoint checks a --connect address: "auto" or empty,
+// http(s)://host:port, host:port, or ws(s)://host:port/devtools/browser/ID.
+// Only loopback hosts are accepted unless allowRemote. dirs are where auto
+// looks (nil: DefaultUserDataDirs).
+func parseEndpoint(addr string, allowRemote bool, dirs []UserDataDir) (endpoint, error) {
+	if dirs == nil {
+		dirs = DefaultUserDataDirs()
 	}
-	if !strings.Contains(addr, "://") {
-		addr = "http://" + addr
+	if addr == "" || addr == Auto {
+		return endpoint{addr: Auto, auto: true, dirs: dirs}, nil
 	}
-	u, err := url.Parse(addr)
+	full := addr
+	if !strings.Contains(full, "://") {
+		full = "http://" + full
+	}
+	u, err := url.Parse(full)
 	if err != nil {
 		return endpoint{}, fmt.Errorf("browser address %q: %w", addr, err)
 	}
+	switch u.Scheme {
+	case "http", "https", "ws", "wss":
+	default:
+		return endpoint{}, fmt.Errorf("browser address %q: scheme %q; give auto, http://127.0.0.1:9222 or a ws:// URL", addr, u.Scheme)
+	}
 	host := u.Hostname()
-	if host == "" || u.Port() == "" {
+	if host == "" || u.Port() == "" && (u.Scheme == "http" || u.Scheme == "ws") {
 		return endpoint{}, fmt.Errorf("browser address %q: want host and port, as in http://127.0.0.1:9222", addr)
 	}
-	if !allowRemote && !isLoopback(host) {
+	if !allowRemote && !IsLoopback(host) {
 		return endpoint{}, fmt.Errorf("browser address %q is not on this machine: a debugging endpoint is as powerful as the browser itself; pass --allow-remote to connect anyway", addr)
 	}
-	ep := endpoint{http: "http://" + u.Host}
+	ep := endpoint{addr: addr, http: "http://" + u.Host, dirs: dirs}
 	switch u.Scheme {
-	case "http", "https":
-	case "ws", "wss":
-		ep.ws = addr
-		if u.Scheme == "wss" {
-			ep.http = "https://" + u.Host
-		}
-	default:
-		return endpoint{}, fmt.Errorf("browser address %q: scheme must be http or ws", addr)
+	case "https":
+		ep.http = "https://" + u.Host
+	case "ws":
+		ep.ws = full
+	case "wss":
+		ep.ws, ep.http = full, "https://"+u.Host
 	}
 	return ep, nil
 }
 
-func isLoopback(host string) bool {
+// CheckAddress checks a --connect address the way a Provider reads it.
+func CheckAddress(addr string, allowRemote bool) error {
+	_, err := parseEndpoint(addr, allowRemote, []UserDataDir{})
+	return err
+}
+
+// IsLoopback says whether host names this machine.
+func IsLoopback(host string) bool {
 	if host == "localhost" {
 		return true
 	}
@@ -70,11 +102,107 @@ type version struct {
 	WS      string `json:"webSocketDebuggerUrl"`
 }
 
-// getJSON reads one /json/* document of the endpoint.
-func (ep endpoint) getJSON(ctx context.Context, path string, v any) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.http+path, nil)
+// dialTarget is one resolved browser websocket.
+type dialTarget struct {
+	// ws is the websocket URL to dial.
+	ws string
+	// http is the base for /json/list, when the browser answers it.
+	http string
+	// name is what to call the browser in messages: "Chromium", …
+	name string
+	// asks says the browser may ask its person before it lets a
+	// connection in: a browser on this machine reached without a
+	// /json/version (the chrome://inspect setting).
+	asks bool
+	// local says the browser is on this machine.
+	local bool
+}
+
+// resolve finds the websocket to dial now.
+func (ep endpoint) resolve(ctx context.Context, log *slog.Logger) (dialTarget, error) {
+	if ep.auto {
+		return ep.resolveAuto(ctx, log)
+	}
+	if ep.ws != "" {
+		u, _ := url.Parse(ep.ws) // parseEndpoint parsed it
+		return dialTarget{ws: ep.ws, name: "the browser", local: IsLoopback(u.Hostname()), asks: IsLoopback(u.Hostname())}, nil
+	}
+	u, _ := url.Parse(ep.http)
+	local := IsLoopback(u.Hostname())
+	v, status, err := getVersion(ctx, ep.http, ep.header)
+	if status == http.StatusNotFound && local {
+		// A browser that allows debugging from chrome://inspect answers
+		// only its websocket, whose path is in its DevToolsActivePort.
+		port, _ := strconv.Atoi(u.Port())
+		for _, f := range Discover(ctx, ep.dirs) {
+			if f.Live && f.Port == port {
+				log.Info("the browser answers 404 on /json/version; using its DevToolsActivePort", "dir", f.Dir.Path, "browser", f.Dir.Browser)
+				return dialTarget{ws: f.WebSocketURL(), name: f.Dir.Browser, asks: true, local: true}, nil
+			}
+		}
+		return dialTarget{}, fmt.Errorf("%s answers 404 on /json/version, as a browser that allows debugging from chrome://inspect does, "+
+			"but no DevToolsActivePort in the usual user-data directories names port %d: "+
+			"use --connect auto, or give the browser's directory with --user-data-dir DIR", ep.http, port)
+	}
+	if err != nil {
+		return dialTarget{}, err
+	}
+	w, err := url.Parse(v.WS)
+	if err != nil || v.WS == "" {
+		return dialTarget{}, fmt.Errorf("the browser at %s gave no websocket address", ep.http)
+	}
+	// Chrome builds the address from the request's Host header; the host
+	// the person gave is the one that reaches it.
+	w.Host = u.Host
+	if u.Scheme == "https" {
+		w.Scheme = "wss"
+	}
+	return dialTarget{ws: w.String(), http: ep.http, name: productName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
+}
+
+// resolveAuto finds the most recently started live browser among the
+// directories' DevToolsActivePort files, and logs what else it saw.
+func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarget, error) {
+	found := Discover(ctx, ep.dirs)
+	if len(found) == 0 || !found[0].Live {
+		var stale []string
+		for _, f := range found {
+			stale = append(stale, fmt.Sprintf("%s (%s)", f.Dir.Path, f.Why))
+		}
+		msg := "found no browser that allows debugging: in your browser open chrome://inspect/#remote-debugging and allow remote debugging, " +
+			"or start it with --remote-debugging-port=9222 --user-data-dir=DIR; `cdpprovider doctor` says what it sees"
+		if len(stale) > 0 {
+			msg += "; stale DevToolsActivePort files: " + strings.Join(stale, ", ")
+		}
+		return dialTarget{}, fmt.Errorf("%w: %s", errNoBrowserFound, msg)
+	}
+	f := found[0]
+	var others []string
+	for _, o := range found[1:] {
+		state := "live"
+		if !o.Live {
+			state = "stale"
+		}
+		others = append(others, fmt.Sprintf("%s %s (%s, port %d)", o.Dir.Browser, o.Dir.Path, state, o.Port))
+	}
+	args := []any{"browser", f.Dir.Browser, "dir", f.Dir.Path, "port", f.Port, "asks_consent", f.Consent()}
+	if len(others) > 0 {
+		args = append(args, "also", strings.Join(others, "; "))
+	}
+	log.Info("found a browser", args...)
+	t := dialTarget{ws: f.WebSocketURL(), name: f.Dir.Browser, asks: f.Consent(), local: true}
+	if !f.Consent() {
+		t.http = "http://127.0.0.1:" + strconv.Itoa(f.Port)
+	}
+	return t, nil
+}
+
+// getJSON reads one /json/* document of a browser that answers them.
+func (t dialTarget) getJSON(ctx context.Context, path string, v any) error {
+	if t.http == "" {
+		return errors.New("the browser has no /json/* addresses")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.http+path, nil)
 	if err != nil {
 		return err
 	}
@@ -84,27 +212,30 @@ func (ep endpoint) getJSON(ctx context.Context, path string, v any) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", ep.http+path, resp.Status)
+		return fmt.Errorf("GET %s: %s", t.http+path, resp.Status)
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }
 
-// wsURL returns the browser websocket URL to dial. The host of an URL read
-// from /json/version is replaced by the one the user gave, since Chrome
-// builds it from the request's Host header.
-func (ep endpoint) wsURL(ctx context.Context) (string, error) {
-	if ep.ws != "" {
-		return ep.ws, nil
+// ParseHeader turns "Name: value" lines (--header) into a header for the
+// websocket handshake. Errors name the line's header name, never its
+// value.
+func ParseHeader(lines []string) (http.Header, error) {
+	h := http.Header{}
+	for _, l := range lines {
+		name, value, ok := strings.Cut(l, ":")
+		name = strings.TrimSpace(name)
+		if !ok {
+			return nil, errors.New("a --header without a colon: want 'Name: value'")
+		}
+		if name == "" || strings.ContainsAny(name, " \t\r\n") {
+			return nil, fmt.Errorf("--header %q: want 'Name: value', a name without spaces", name)
+		}
+		value = strings.TrimSpace(value)
+		if strings.ContainsAny(value, "\r\n") {
+			return nil, fmt.Errorf("--header %s: the value has a line break", name)
+		}
+		h.Add(name, value)
 	}
-	var v version
-	if err := ep.getJSON(ctx, "/json/version", &v); err != nil {
-		return "", err
-	}
-	u, err := url.Parse(v.WS)
-	if err != nil || v.WS == "" {
-		return "", fmt.Errorf("the browser at %s gave no websocket address", ep.http)
-	}
-	base, _ := url.Parse(ep.http)
-	u.Host = base.Host
-	return u.String(), nil
+	return h, nil
 }

@@ -21,11 +21,14 @@ func TestParseEndpoint(t *testing.T) {
 		{addr: "http://10.1.2.3:9222", wantErr: "--allow-remote"},
 		{addr: "http://example.com:9222", wantErr: "not on this machine"},
 		{addr: "http://10.1.2.3:9222", allowRemote: true, wantHTTP: "http://10.1.2.3:9222"},
-		{addr: "", wantErr: "--connect"},
 		{addr: "http://127.0.0.1", wantErr: "host and port"},
+		{addr: "ws://10.1.2.3:9222/devtools/browser/abc", wantErr: "--allow-remote"},
+		{addr: "http://[2001:db8::1]:9222", wantErr: "--allow-remote"},
+		{addr: "wss://browser.example/session?token=x", allowRemote: true, wantHTTP: "https://browser.example", wantWS: "wss://browser.example/session?token=x"},
+		{addr: "https://browser.example", allowRemote: true, wantHTTP: "https://browser.example"},
 		{addr: "ftp://127.0.0.1:21", wantErr: "scheme"},
 	} {
-		ep, err := parseEndpoint(tc.addr, tc.allowRemote)
+		ep, err := parseEndpoint(tc.addr, tc.allowRemote, nil)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Errorf("parseEndpoint(%q) error = %v, want one mentioning %q", tc.addr, err, tc.wantErr)
@@ -36,8 +39,41 @@ func TestParseEndpoint(t *testing.T) {
 			t.Errorf("parseEndpoint(%q): %v", tc.addr, err)
 			continue
 		}
-		if ep.http != tc.wantHTTP || ep.ws != tc.wantWS {
+		if ep.auto || ep.http != tc.wantHTTP || ep.ws != tc.wantWS {
 			t.Errorf("parseEndpoint(%q) = %+v, want http %q ws %q", tc.addr, ep, tc.wantHTTP, tc.wantWS)
+		}
+	}
+}
+
+func TestParseEndpointAuto(t *testing.T) {
+	for _, addr := range []string{"", "auto"} {
+		ep, err := parseEndpoint(addr, false, nil)
+		if err != nil || !ep.auto || len(ep.dirs) == 0 {
+			t.Errorf("parseEndpoint(%q) = %+v, %v; want auto over the default directories", addr, ep, err)
+		}
+	}
+}
+
+func TestParseHeader(t *testing.T) {
+	h, err := ParseHeader([]string{"Authorization: Bearer s3cret", "X-Token:abc:def ", "X-Token: two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Get("Authorization"); got != "Bearer s3cret" {
+		t.Errorf("Authorization = %q", got)
+	}
+	if got := h.Values("X-Token"); len(got) != 2 || got[0] != "abc:def" || got[1] != "two" {
+		t.Errorf("X-Token = %q, want [abc:def two]", got)
+	}
+	for _, bad := range []string{"Bearer s3cret", ": s3cret", "Auth orization: s3cret", "A: s3cret\r\nX: y"} {
+		bad = strings.ReplaceAll(bad, `\r\n`, "\r\n")
+		_, err := ParseHeader([]string{bad})
+		if err == nil {
+			t.Errorf("ParseHeader(%q): no error", bad)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("ParseHeader(%q): the error %q shows the value", bad, err)
 		}
 	}
 }

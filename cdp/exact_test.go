@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -319,15 +320,15 @@ type user struct {
 
 func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	t.Helper()
-	ep, err := parseEndpoint(debugURL, false)
+	ep, err := parseEndpoint(debugURL, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := ep.wsURL(ctx)
+	tg, err := ep.resolve(ctx, slog.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dial(ctx, ws)
+	c, err := dial(ctx, tg.ws, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,9 +17,17 @@ import (
 
 // Options configure a Provider.
 type Options struct {
-	// Connect is the browser's debugging address: http://host:port,
-	// host:port, or the ws:// URL of the browser endpoint.
+	// Connect is the browser's debugging address: "auto" or empty (find
+	// a running browser by its DevToolsActivePort), http://host:port,
+	// host:port, or the ws(s):// URL of the browser endpoint.
 	Connect string
+	// UserDataDir is where auto looks for DevToolsActivePort (and where an
+	// http address that answers 404 finds its websocket path); empty
+	// means the default directories of every Chromium-family browser.
+	UserDataDir string
+	// Header is sent with the websocket handshake and /json requests,
+	// for browser services that want a token. Never logged.
+	Header http.Header
 	// AllowRemote permits a Connect address that is not on loopback.
 	AllowRemote bool
 	// BundleID overrides the bundle identifier derived from the product.
@@ -33,14 +42,20 @@ type Options struct {
 const readTimeout = 20 * time.Second
 
 // Provider reads a browser for the protocol. It connects lazily on the
-// first read and reconnects after the browser goes away; ids issued before
-// a reconnect answer gone. It is safe for concurrent use: reads are
-// serialised.
+// first read, over one websocket for its whole life, and reconnects after
+// the browser goes away (finding it again, on a new port if need be); ids
+// issued before a reconnect answer gone. It is safe for concurrent use:
+// reads are serialised.
 type Provider struct {
 	opts Options
 	ep   endpoint
 	ids  *mapping.IDs
 	log  *slog.Logger
+
+	// life ends when the provider closes: the dial under way and the
+	// watcher's reads stop with it.
+	life context.Context
+	stop context.CancelFunc
 
 	// watcher is told when what current answers may have changed; nil
 	// when nobody watches. Read on the connection's read loop, so it is
@@ -50,15 +65,17 @@ type Provider struct {
 	// reading counts the reads under way, for the walks to give way.
 	reading atomic.Int32
 
-	mu    sync.Mutex // serialises reads; guards the fields below
-	conn  *conn
-	state *connState // what this connection has learned; nil when not connected
-	keys  counter    // numbers of windows, tabs and documents; never reset
+	mu      sync.Mutex // serialises reads; guards the fields below
+	dialing *dialing   // the connection being opened, if any
+	conn    *conn
+	state   *connState // what this connection has learned; nil when not connected
+	keys    counter    // numbers of windows, tabs and documents; never reset
 }
 
 // connState is what the provider knows while one connection lasts. A new
 // connection starts it anew, so nothing of a previous browser survives.
 type connState struct {
+	target     dialTarget               // how this connection was reached
 	sessions   map[target.ID]*session   // attached flat sessions by target
 	ax         map[target.ID]*axSession // warm accessibility trees by target
 	product    string                   // "Chromium", "Google Chrome", …
@@ -79,10 +96,15 @@ func (c *counter) next() uint64 { c.n++; return c.n }
 // NewProvider returns a provider for the browser at opts.Connect. It
 // checks the address (loopback unless AllowRemote) but does not connect.
 func NewProvider(opts Options) (*Provider, error) {
-	ep, err := parseEndpoint(opts.Connect, opts.AllowRemote)
+	var dirs []UserDataDir
+	if opts.UserDataDir != "" {
+		dirs = []UserDataDir{NamedUserDataDir(opts.UserDataDir)}
+	}
+	ep, err := parseEndpoint(opts.Connect, opts.AllowRemote, dirs)
 	if err != nil {
 		return nil, err
 	}
+	ep.header = opts.Header
 	if opts.Budget.MaxText <= 0 {
 		opts.Budget.MaxText = mapping.DefaultBudget.MaxText
 	}
@@ -96,7 +118,8 @@ func NewProvider(opts Options) (*Provider, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log}, nil
+	life, stop := context.WithCancel(context.Background())
+	return &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}, nil
 }
 
 // Instance returns the instance string of this run.
@@ -177,8 +200,10 @@ func (p *Provider) App(ctx context.Context) (mapping.App, error) {
 // Close disconnects from the browser. It does not close the browser, and
 // leaves the user's tabs as they were.
 func (p *Provider) Close() error {
+	p.stop()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.stopDial()
 	if p.conn != nil {
 		p.conn.close()
 		p.conn, p.state = nil, nil
@@ -197,15 +222,22 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		p.conn.close()
 		p.conn, p.state = nil, nil
 	}
-	ws, err := p.ep.wsURL(ctx)
-	if err != nil {
-		return nil, p.unreachable(err)
+	if p.dialing == nil {
+		t, err := p.ep.resolve(ctx, p.log)
+		if err != nil {
+			return nil, p.unreachable(err)
+		}
+		p.dialing = p.startDial(t)
 	}
-	c, err := dial(ctx, ws)
+	c, t, err := p.awaitDial(ctx)
+	if errors.Is(err, ErrConsentPending) || errors.Is(err, ErrConsentDeclined) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, p.unreachable(err)
 	}
 	st := &connState{
+		target:     t,
 		sessions:   make(map[target.ID]*session),
 		ax:         make(map[target.ID]*axSession),
 		windows:    make(map[int64]uint64),
@@ -225,24 +257,29 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 	}
 	p.conn, p.state = c, st
 	p.log.Info("connected to the browser", "product", st.product, "version", st.version)
+	go p.followConn(c)
 	return c, nil
 }
 
 // howToStart is the advice every connection error ends with.
-const howToStart = "start Chrome or Chromium with a debugging port, for example " +
-	"`chromium --remote-debugging-port=9222 --user-data-dir=$(mktemp -d)`, " +
-	"and connect with --connect http://127.0.0.1:9222, or let cdpprovider start one with --launch"
+const howToStart = "in your browser open chrome://inspect/#remote-debugging, allow remote debugging and use --connect auto; " +
+	"or start Chrome or Chromium with a debugging port, for example " +
+	"`chromium --remote-debugging-port=9222 --user-data-dir=$HOME/.config/chromium-debug`, " +
+	"and connect with --connect http://127.0.0.1:9222; or let cdpprovider start one with --launch"
 
 // unreachable wraps a failure to reach the browser with what to do.
 func (p *Provider) unreachable(err error) error {
-	return fmt.Errorf("cannot reach the browser at %s: %v; %s", p.opts.Connect, err, howToStart)
+	if errors.Is(err, errNoBrowserFound) { // says what to do already
+		return err
+	}
+	return fmt.Errorf("cannot reach the browser at %s: %v; %s", p.ep.addr, err, howToStart)
 }
 
 // failure wraps an error of a read; when the connection has gone it says
 // the browser went away and how to bring it back.
 func (p *Provider) failure(what string, err error) error {
 	if p.conn != nil && !p.conn.alive() {
-		return fmt.Errorf("the browser at %s went away while trying to %s: %v; %s", p.opts.Connect, what, err, howToStart)
+		return fmt.Errorf("the browser at %s went away while trying to %s: %v; %s", p.ep.addr, what, err, howToStart)
 	}
 	return fmt.Errorf("could not %s: %w", what, err)
 }

@@ -22,16 +22,14 @@ const bindingName = "cdpproviderChanged"
 // accessibility events of the documents it keeps warm, and the passive
 // watchers its isolated world keeps in every page it has read. changed is
 // called on the connection's read loop: it must return at once. Watch
-// reads current once in the background so that every page shown is
-// watched from the start.
+// reads current in the background, until a read succeeds, so that every
+// page shown is watched from the start; when the browser goes away it
+// tells the watcher, and reads until the browser is back (or its person
+// allowed the connection) to tell it again.
 func (p *Provider) Watch(changed func()) (stop func()) {
 	f := &changed
 	p.watcher.Store(f)
-	go func() {
-		if _, err := p.Current(context.Background()); err != nil {
-			p.log.Debug("first read for watching failed", "err", err)
-		}
-	}()
+	go p.readWhileWatched(f, false)
 	return func() { p.watcher.CompareAndSwap(f, nil) }
 }
 

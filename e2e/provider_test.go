@@ -46,12 +46,17 @@ func launchProvider(connect string, args ...string) (*provider, error) {
 // launchProviderWith is launchProvider with the MCP client's options (its
 // notification handlers).
 func launchProviderWith(connect string, copts *mcp.ClientOptions, args ...string) (*provider, error) {
-	argv := append([]string{"serve", "--connect", connect}, args...)
+	return launchServe(append([]string{"serve", "--connect", connect}, args...), os.Environ(), copts)
+}
+
+// launchServe starts `cdpprovider ARGV...` (a serve command) in the
+// environment environ and initializes an MCP session with it.
+func launchServe(argv, environ []string, copts *mcp.ClientOptions) (*provider, error) {
 	cmd := exec.Command(env.bin, argv...)
 	setProcAttr(cmd)
 	p := &provider{cmd: cmd, stderr: &lockedBuffer{}, stdout: &protocolChecker{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
-	cmd.Env = os.Environ()
+	cmd.Env = environ
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -95,6 +100,14 @@ func startProviderWith(t testing.TB, connect string, copts *mcp.ClientOptions, a
 	if err != nil {
 		t.Fatal(err)
 	}
+	stopWithTest(t, p)
+	return p
+}
+
+// stopWithTest stops the provider, and logs its stderr, when the test
+// ends.
+func stopWithTest(t testing.TB, p *provider) {
+	t.Helper()
 	t.Cleanup(func() {
 		if err := p.close(); err != nil {
 			t.Errorf("provider did not stop cleanly: %v", err)
@@ -104,7 +117,6 @@ func startProviderWith(t testing.TB, connect string, copts *mcp.ClientOptions, a
 			t.Errorf("provider wrote non-protocol output on stdout:\n%s", strings.Join(bad, "\n"))
 		}
 	})
-	return p
 }
 
 var shared struct {

@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -43,10 +45,21 @@ func (s *Server) readError(uri, id string, err error) error {
 
 // internalError is the error of a read that failed for a reason other
 // than the URI: the browser could not be reached or failed mid-read. Its
-// message is err's, which says what failed and what to do.
+// message is err's, which says what failed and what to do. The log says
+// each failure once: the same failure again (a browser still down, still
+// asking its person) is logged at debug level only.
 func (s *Server) internalError(uri string, err error) error {
-	s.opts.Logger.Warn("read failed", "uri", uri, "err", err)
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	msg := err.Error()
+	s.failMu.Lock()
+	again := msg == s.lastFailure
+	s.lastFailure = msg
+	s.failMu.Unlock()
+	level := slog.LevelWarn
+	if again {
+		level = slog.LevelDebug
+	}
+	s.opts.Logger.Log(context.Background(), level, "read failed", "uri", uri, "err", msg)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg}
 }
 
 // resourceURIs lists what a read may ask for, for the message of an

@@ -17,6 +17,9 @@ func (s *Server) readCurrent(ctx context.Context, req *sdk.ReadResourceRequest) 
 	if err != nil {
 		return nil, s.internalError(uri, err)
 	}
+	s.failMu.Lock()
+	s.lastFailure = "" // a failure after this one is news again
+	s.failMu.Unlock()
 	return s.contents(uri, cur)
 }
 

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,8 +30,12 @@ type Options struct {
 type Server struct {
 	src  Source
 	opts Options
-	ops  []string // the operations offered, for the descriptor and the extension
-	mcp  *sdk.Server
+
+	failMu      sync.Mutex
+	lastFailure string // the message of the last internal error; guarded by failMu
+
+	ops []string // the operations offered, for the descriptor and the extension
+	mcp *sdk.Server
 	// notify sends the change notifications of 7.4; nil when the source
 	// cannot watch.
 	notify *notifier

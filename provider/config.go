@@ -3,10 +3,9 @@ package provider
 import (
 	"fmt"
 	"log/slog"
-	"net"
-	"net/url"
 	"strings"
 
+	"github.com/cdpprovider/cdpprovider/cdp"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -18,17 +17,31 @@ const (
 	Current = "current"
 	// PrintVersion prints the provider's name and version.
 	PrintVersion = "version"
+	// Doctor says what it sees of the browsers on this machine and the
+	// next step that makes a browser readable.
+	Doctor = "doctor"
 )
 
 // Config is everything Run needs; cmd/cdpprovider fills it from flags.
 // The zero value of every field but Command is a working default.
 type Config struct {
-	// Command is Serve, Current or PrintVersion.
+	// Command is Serve, Current, Doctor or PrintVersion.
 	Command string
 
-	// Connect is a running browser's debugging address: http://host:port,
-	// host:port, or a ws:// browser URL. Exclusive with Launch.
+	// Connect is a running browser's debugging address: "auto" (find the
+	// browser a person runs by its DevToolsActivePort), http://host:port,
+	// host:port, or a ws(s):// browser URL. Empty means auto unless
+	// Launch. Exclusive with Launch.
 	Connect string
+	// UserDataDir is the one user-data directory auto looks in (and
+	// where an http address that answers 404 finds its websocket);
+	// empty means the default directories of Chrome, Chromium, Edge and
+	// Brave. Not with Launch.
+	UserDataDir string
+	// Headers are "Name: value" lines sent with the websocket handshake
+	// and /json requests, for browser services that want a token. Their
+	// values are never logged. Not with Launch.
+	Headers []string
 	// Launch starts a browser of our own, with a temporary profile, that
 	// dies with the provider. Exclusive with Connect.
 	Launch bool
@@ -86,11 +99,11 @@ func (c Config) Budget() mapping.Budget {
 // Validate checks the config; each error names the fix.
 func (c Config) Validate() error {
 	switch c.Command {
-	case Serve, Current, PrintVersion:
+	case Serve, Current, Doctor, PrintVersion:
 	case "":
-		return fmt.Errorf("no command: give serve, current or version")
+		return fmt.Errorf("no command: give serve, current, doctor or version")
 	default:
-		return fmt.Errorf("unknown command %q: give serve, current or version", c.Command)
+		return fmt.Errorf("unknown command %q: give serve, current, doctor or version", c.Command)
 	}
 	if _, err := c.logLevel(); err != nil {
 		return err
@@ -98,11 +111,25 @@ func (c Config) Validate() error {
 	if c.Command == PrintVersion {
 		return nil
 	}
-	switch {
-	case c.Connect != "" && c.Launch:
+	if c.Command == Doctor {
+		if c.Connect != "" || c.Launch || len(c.Headers) > 0 || len(c.URLs) > 0 {
+			return fmt.Errorf("doctor looks at the browsers of this machine: it takes only --user-data-dir and the log flags")
+		}
+		return nil
+	}
+	if c.Connect != "" && c.Launch {
 		return fmt.Errorf("--connect and --launch together: give --connect to read a running browser, or --launch to start one, not both")
-	case c.Connect == "" && !c.Launch:
-		return fmt.Errorf("no browser: give --connect http://127.0.0.1:9222 (a browser started with --remote-debugging-port=9222) or --launch to start one")
+	}
+	if c.Launch {
+		switch {
+		case c.UserDataDir != "":
+			return fmt.Errorf("--user-data-dir needs --connect auto: a launched browser has a temporary profile of its own")
+		case len(c.Headers) > 0:
+			return fmt.Errorf("--header needs --connect: a launched browser needs no token")
+		}
+	}
+	if _, err := cdp.ParseHeader(c.Headers); err != nil {
+		return err
 	}
 	if !c.Launch {
 		switch {
@@ -114,9 +141,9 @@ func (c Config) Validate() error {
 			return fmt.Errorf("URLs (%s) need --launch: with --connect, open them in the browser yourself", strings.Join(c.URLs, " "))
 		}
 	}
-	if c.Connect != "" {
-		if err := checkConnect(c.Connect, c.AllowRemote); err != nil {
-			return err
+	if !c.Launch {
+		if err := cdp.CheckAddress(c.Connect, c.AllowRemote); err != nil {
+			return fmt.Errorf("--connect: %w", err)
 		}
 	}
 	for _, b := range []struct {
@@ -143,39 +170,4 @@ func (c Config) logLevel() (slog.Level, error) {
 		return 0, fmt.Errorf("--log-level %q: give debug, info, warn or error", c.LogLevel)
 	}
 	return l, nil
-}
-
-// checkConnect checks a --connect address the way the cdp package reads
-// it: http(s)://host:port, host:port or ws(s)://host:port/…, on loopback
-// unless allowRemote.
-func checkConnect(addr string, allowRemote bool) error {
-	full := addr
-	if !strings.Contains(full, "://") {
-		full = "http://" + full
-	}
-	u, err := url.Parse(full)
-	if err != nil {
-		return fmt.Errorf("--connect %q: %w; give http://127.0.0.1:9222 or a ws:// URL", addr, err)
-	}
-	switch u.Scheme {
-	case "http", "https", "ws", "wss":
-	default:
-		return fmt.Errorf("--connect %q: scheme %q; give http://127.0.0.1:9222 or a ws:// URL", addr, u.Scheme)
-	}
-	if u.Hostname() == "" || u.Port() == "" {
-		return fmt.Errorf("--connect %q: want a host and a port, as in http://127.0.0.1:9222", addr)
-	}
-	if !allowRemote && !isLoopback(u.Hostname()) {
-		return fmt.Errorf("--connect %q is not on this machine: a debugging endpoint is as powerful as the browser itself; pass --allow-remote to connect anyway", addr)
-	}
-	return nil
-}
-
-// isLoopback says whether host names this machine.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -3,12 +3,14 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"slices"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/cdp"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/cdpprovider/cdpprovider/mcp"
 )
@@ -16,6 +18,10 @@ import (
 // LoadWait bounds how long current waits for the pages a launched browser
 // opened to finish loading.
 const LoadWait = 10 * time.Second
+
+// ConsentWait bounds how long current waits for the person to allow
+// remote debugging, when the browser asks them.
+const ConsentWait = 2 * time.Minute
 
 // loadPoll is how often current reads again while it waits.
 const loadPoll = 100 * time.Millisecond
@@ -28,6 +34,14 @@ const loadPoll = 100 * time.Millisecond
 // in launch; with --connect the browser is read as it is.)
 func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer, log *slog.Logger) error {
 	cur, err := src.Current(ctx)
+	// A browser that asks its person first: tell them to click Allow, and
+	// wait for that (each read waits a moment for the answer).
+	if errors.Is(err, cdp.ErrConsentPending) {
+		log.Warn(err.Error())
+	}
+	for deadline := time.Now().Add(ConsentWait); errors.Is(err, cdp.ErrConsentPending) && time.Now().Before(deadline); {
+		cur, err = src.Current(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("read current: %w", err)
 	}

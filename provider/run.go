@@ -56,6 +56,9 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 		_, err := fmt.Fprintf(stdout, "%s %s\n", Name, Version)
 		return err
 	}
+	if cfg.Command == Doctor {
+		return doctor(ctx, cfg, stdout)
+	}
 	log, closeLog, err := newLogger(cfg, stderr)
 	if err != nil {
 		return err
@@ -84,8 +87,11 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 		}()
 	}
 
+	header, _ := cdp.ParseHeader(cfg.Headers) // Validate parsed them
 	src, err := open(cdp.Options{
 		Connect:     connect,
+		UserDataDir: cfg.UserDataDir,
+		Header:      header,
 		AllowRemote: cfg.AllowRemote,
 		BundleID:    cfg.BundleID,
 		Budget:      cfg.Budget(),

@@ -14,15 +14,22 @@ import (
 const usage = `cdpprovider reports what a person sees in a Chromium-based browser over MCP.
 
 Usage:
-  cdpprovider serve   (--connect URL | --launch [--headed] [--chrome PATH] [URL ...]) [flags]
-  cdpprovider current (--connect URL | --launch [--headed] [--chrome PATH] [URL ...]) [--json] [flags]
+  cdpprovider serve   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [flags]
+  cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [flags]
+  cdpprovider doctor  [--user-data-dir DIR]
   cdpprovider version
   cdpprovider help [command]
 
 Commands:
   serve    serve the UI context protocol over MCP on stdin/stdout
   current  read current once and print it (an outline, or JSON with --json)
+  doctor   say what it sees of the browsers here, and what to do to read one
   version  print the name and version
+
+Without --connect or --launch, serve and current read the browser you use
+(--connect auto): the one whose person allowed remote debugging at
+chrome://inspect/#remote-debugging, or that was started with a debugging
+port, found by its DevToolsActivePort file.
 
 Run "cdpprovider COMMAND --help" for a command's flags.
 `
@@ -31,6 +38,7 @@ Run "cdpprovider COMMAND --help" for a command's flags.
 var commands = map[string]string{
 	provider.Serve:        "serve the UI context protocol over MCP on stdin/stdout until the client disconnects",
 	provider.Current:      "read current once and print it: an outline a person can read, or the JSON with --json",
+	provider.Doctor:       "say what it sees of the browsers on this machine, and the one next step that makes one readable",
 	provider.PrintVersion: "print the name and version",
 }
 
@@ -65,8 +73,8 @@ func parseArgs(args []string, stderr io.Writer) (provider.Config, error) {
 	if err != nil {
 		return provider.Config{}, err // fs printed it
 	}
-	if name == provider.PrintVersion && len(urls) > 0 {
-		return provider.Config{}, usageError(fs, stderr, "version takes no arguments")
+	if (name == provider.PrintVersion || name == provider.Doctor) && len(urls) > 0 {
+		return provider.Config{}, usageError(fs, stderr, name+" takes no arguments")
 	}
 	cfg.URLs = urls
 	if err := cfg.Validate(); err != nil {
@@ -81,11 +89,18 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		args := ""
-		if name != provider.PrintVersion {
-			args = " (--connect URL | --launch [URL ...]) [flags]"
+		switch name {
+		case provider.Serve, provider.Current:
+			args = " [--connect auto|URL | --launch [URL ...]] [flags]"
+		case provider.Doctor:
+			args = " [--user-data-dir DIR]"
 		}
 		fmt.Fprintf(stderr, "Usage: cdpprovider %s%s\n\n%s.\n", name, args, commands[name])
-		if name != provider.PrintVersion {
+		if name == provider.Doctor {
+			fmt.Fprint(stderr, "\nExit status 0 when a browser can be read, 1 when not.\n\nFlags:\n")
+		}
+		if name == provider.Serve || name == provider.Current {
+			fmt.Fprint(stderr, "\nWithout --connect or --launch, the browser you use is found (--connect auto).\n")
 			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n")
 			if name == provider.Current {
 				fmt.Fprintf(stderr, "With --launch, current reads once the pages have loaded (waiting at most %v).\n", provider.LoadWait)
@@ -99,7 +114,15 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	if name == provider.PrintVersion {
 		return fs
 	}
-	fs.StringVar(&cfg.Connect, "connect", "", "read the running browser at this debugging `address`: http://127.0.0.1:9222 or a ws:// URL")
+	fs.StringVar(&cfg.UserDataDir, "user-data-dir", "", "the browser's user-data `directory` to find its DevToolsActivePort in (default: those of Chrome, Chromium, Edge and Brave)")
+	if name == provider.Doctor {
+		return fs
+	}
+	fs.StringVar(&cfg.Connect, "connect", "", "read the running browser at this debugging `address`: auto (the default: find the browser you use), http://127.0.0.1:9222, or a ws:// or wss:// URL")
+	fs.Func("header", "send this `'Name: value'` with the websocket handshake (repeatable; for browser services that want a token; never logged)", func(v string) error {
+		cfg.Headers = append(cfg.Headers, v)
+		return nil
+	})
 	fs.BoolVar(&cfg.Launch, "launch", false, "start a browser of our own (temporary profile, dies with the provider) on the URLs given, or on the demo page")
 	fs.BoolVar(&cfg.Headed, "headed", false, "with --launch: show the browser's windows instead of running headless")
 	fs.StringVar(&cfg.Chrome, "chrome", "", "with --launch: the browser executable (default: $CHROME, then chromium, chromium-browser, google-chrome, ... on PATH)")

@@ -46,6 +46,23 @@ func TestParseArgs(t *testing.T) {
 			args: []string{"version"},
 			want: provider.Config{Command: "version", LogLevel: "info"},
 		},
+		{
+			// No browser flag: the browser the person uses (auto).
+			args: []string{"serve"},
+			want: provider.Config{Command: "serve", LogLevel: "info"},
+		},
+		{
+			args: []string{"current", "--connect", "auto", "--user-data-dir", "/home/ann/.config/chromium"},
+			want: provider.Config{Command: "current", Connect: "auto", UserDataDir: "/home/ann/.config/chromium", LogLevel: "info"},
+		},
+		{
+			args: []string{"serve", "--connect", "wss://browser.example/s", "--allow-remote", "--header", "Authorization: Bearer t", "--header", "X-Team: a"},
+			want: provider.Config{Command: "serve", Connect: "wss://browser.example/s", AllowRemote: true, Headers: []string{"Authorization: Bearer t", "X-Team: a"}, LogLevel: "info"},
+		},
+		{
+			args: []string{"doctor", "--user-data-dir", "/tmp/p"},
+			want: provider.Config{Command: "doctor", UserDataDir: "/tmp/p", LogLevel: "info"},
+		},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
@@ -67,7 +84,9 @@ func TestParseArgsErrors(t *testing.T) {
 	}{
 		{nil, "Usage:"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
-		{[]string{"serve"}, "give --connect"},
+		{[]string{"serve", "--header", "Bearer s3cret"}, "'Name: value'"},
+		{[]string{"doctor", "--connect", "auto"}, "flag provided but not defined: -connect"},
+		{[]string{"doctor", "extra"}, "no arguments"},
 		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "--launch"}, "not both"},
 		{[]string{"serve", "--connect", "http://192.0.2.1:9222"}, "--allow-remote"},
 		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "http://a.test/"}, "need --launch"},
@@ -94,7 +113,7 @@ func TestParseArgsErrors(t *testing.T) {
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{
 		{"help"}, {"--help"}, {"-h"},
-		{"help", "serve"}, {"serve", "--help"}, {"current", "-h"}, {"version", "--help"},
+		{"help", "serve"}, {"serve", "--help"}, {"current", "-h"}, {"version", "--help"}, {"doctor", "--help"}, {"help", "doctor"},
 	} {
 		var stderr bytes.Buffer
 		_, err := parseArgs(args, &stderr)
@@ -109,7 +128,8 @@ func TestHelp(t *testing.T) {
 	var stderr bytes.Buffer
 	parseArgs([]string{"current", "--help"}, &stderr)
 	for _, f := range []string{"--connect", "--launch", "--headed", "--chrome", "--allow-remote", "--no-locate",
-		"--bundle-id", "--max-text", "--max-elements", "--max-bytes", "--json", "--log-level", "--log-file"} {
+		"--bundle-id", "--max-text", "--max-elements", "--max-bytes", "--json", "--log-level", "--log-file",
+		"--user-data-dir", "--header"} {
 		if !strings.Contains(stderr.String(), f+" ") && !strings.Contains(stderr.String(), f+"\n") {
 			t.Errorf("current --help lacks %s:\n%s", f, stderr.String())
 		}
