@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
@@ -20,6 +21,15 @@ import (
 
 // errConnClosed is the error of a call on a connection that has ended.
 var errConnClosed = errors.New("the connection to the browser is closed")
+
+// errStalled is why a connection whose browser stopped answering ended.
+var errStalled = errors.New("the browser stopped answering")
+
+// browserAnswerWithin bounds a call on the browser session: Chrome
+// answers those (targets, windows, attaching) in its browser process,
+// whatever its pages do, so one that takes longer means the browser or
+// the connection has stalled.
+const browserAnswerWithin = 10 * time.Second
 
 // errDetached is the error of a call whose session was detached (its tab or
 // frame went away) before the answer came.
@@ -45,11 +55,17 @@ type conn struct {
 	closed   bool  // the read loop has failed every call; guarded by mu
 
 	done chan struct{} // closed when the read loop ends
+
+	// answerWithin bounds calls on the browser session
+	// (browserAnswerWithin; tests set less).
+	answerWithin time.Duration
 }
 
 type pendingCall struct {
 	session target.SessionID
 	reply   chan *cdproto.Message
+	// why is set, before reply is closed, when failSession fails the call.
+	why *error
 }
 
 type subKey struct {
@@ -79,6 +95,8 @@ func newConn(tr chromedp.Transport) *conn {
 		subs:     make(map[subKey][]*subscription),
 		handlers: make(map[target.SessionID]func(string, jsonv2.Value)),
 		done:     make(chan struct{}),
+
+		answerWithin: browserAnswerWithin,
 	}
 	go c.read()
 	return c
@@ -142,7 +160,9 @@ func (c *conn) read() {
 		msg := new(cdproto.Message)
 		if err := c.tr.Read(context.Background(), msg); err != nil {
 			c.mu.Lock()
-			c.err = err
+			if c.err == nil { // stall said why already
+				c.err = err
+			}
 			c.closed = true
 			for id, p := range c.pending {
 				close(p.reply)
@@ -183,6 +203,31 @@ func (c *conn) read() {
 	}
 }
 
+// stall ends a connection whose browser stopped answering: its calls fail
+// saying so, and the provider dials again on the next read.
+func (c *conn) stall() {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = errStalled
+	}
+	c.mu.Unlock()
+	c.tr.Close()
+}
+
+// failSession fails the calls waiting on a session with err: they return
+// at once, and their answers, should they come, are dropped.
+func (c *conn) failSession(id target.SessionID, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, p := range c.pending {
+		if p.session == id {
+			*p.why = err
+			close(p.reply)
+			delete(c.pending, k)
+		}
+	}
+}
+
 // detached fails the calls still waiting on a session that went away.
 func (c *conn) detached(params jsonv2.Value) {
 	var ev target.EventDetachedFromTarget
@@ -210,6 +255,9 @@ type session struct {
 
 	// ax keeps the session's warm trees, when its documents are read.
 	ax atomic.Pointer[axSession]
+
+	// h is what the provider knows of the page's renderer (health.go).
+	h health
 }
 
 // world returns the context id of the provider's isolated world in a
@@ -245,8 +293,21 @@ func (s *session) world(ctx context.Context, frame cdp.FrameID, fresh bool) (run
 
 var _ cdp.Session = (*session)(nil)
 
-// Call sends the command and waits for its answer.
+// Call sends the command and waits for its answer. On a page session that
+// cannot answer now (crashed, behind a dialog, not responding) it fails
+// at once, unsent.
 func (s *session) Call(ctx context.Context, method string, params, res any) error {
+	return s.call(ctx, method, params, res, false)
+}
+
+// call is Call; anyway sends the command even to a session that cannot
+// answer now (a probe).
+func (s *session) call(ctx context.Context, method string, params, res any, anyway bool) error {
+	if !anyway && s.id != "" {
+		if err := s.unavailable(); err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+	}
 	var buf jsonv2.Value
 	if params != nil {
 		b, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
@@ -257,24 +318,37 @@ func (s *session) Call(ctx context.Context, method string, params, res any) erro
 	}
 	id := s.c.next.Add(1)
 	reply := make(chan *cdproto.Message, 1)
+	var why error
 	s.c.mu.Lock()
 	if s.c.closed {
 		s.c.mu.Unlock()
 		return s.c.cause()
 	}
-	s.c.pending[id] = pendingCall{session: s.id, reply: reply}
+	s.c.pending[id] = pendingCall{session: s.id, reply: reply, why: &why}
 	s.c.mu.Unlock()
 	msg := &cdproto.Message{ID: id, SessionID: s.id, Method: cdproto.MethodType(method), Params: buf}
 	if err := s.c.tr.Write(ctx, msg); err != nil {
 		s.forget(id)
 		return fmt.Errorf("%s: %w", method, err)
 	}
+	wait := ctx
+	if s.id == "" {
+		var cancel context.CancelFunc
+		wait, cancel = context.WithTimeout(ctx, s.c.answerWithin)
+		defer cancel()
+	}
 	select {
-	case <-ctx.Done():
+	case <-wait.Done():
 		s.forget(id)
+		if timedOut(wait, ctx) { // only the browser session has a wait of its own
+			s.c.stall()
+			return fmt.Errorf("%s: %w", method, errStalled)
+		}
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	case m, ok := <-reply:
 		switch {
+		case !ok && why != nil:
+			return fmt.Errorf("%s: %w", method, why)
 		case !ok && s.c.isClosed():
 			return fmt.Errorf("%s: %w", method, s.c.cause())
 		case !ok:

@@ -200,3 +200,132 @@ func TestConnPostDropsTheAnswer(t *testing.T) {
 		t.Errorf("%d calls still pending", len(c.pending))
 	}
 }
+
+// A browser that stops answering: a call on the browser session fails
+// after its deadline saying so, and the connection ends (the provider
+// dials anew on the next read) rather than waiting behind it.
+func TestConnStalledBrowserEndsTheConnection(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	c.answerWithin = 50 * time.Millisecond
+	defer c.close()
+	go func() { <-tr.out }() // written, never answered
+	_, err := cdp.Call(context.Background(), c.browser(), target.GetTargets, target.GetTargetsParams{})
+	if !errors.Is(err, errStalled) {
+		t.Fatalf("call to a browser that never answers: %v, want errStalled", err)
+	}
+	<-c.done
+	if err := c.cause(); !errors.Is(err, errStalled) {
+		t.Errorf("the connection ended with %v, want errStalled", err)
+	}
+}
+
+// A page session's calls have no deadline of their own (a big page's tree
+// takes seconds): they wait for their context, and the connection lives.
+func TestConnPageCallsWaitForTheirContext(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	c.answerWithin = 10 * time.Millisecond
+	defer c.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	go func() { <-tr.out }()
+	_, err := cdp.Call(ctx, c.session("S1"), target.GetTargets, target.GetTargetsParams{})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("page call: %v, want its context's deadline", err)
+	}
+	if !c.alive() {
+		t.Error("a slow page ended the connection")
+	}
+}
+
+// A page that does not answer in time is stuck: its call under way fails
+// at once, later calls fail without being sent, and once the probe is
+// answered the page counts as responding again and its calls go out.
+func TestStuckPageFailsFastUntilItAnswers(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	p := &Provider{log: discardLogger()}
+	p.life, p.stop = context.WithCancel(context.Background())
+	defer p.stop()
+	changed := make(chan struct{}, 8)
+	f := func() { changed <- struct{}{} }
+	p.watcher.Store(&f)
+	s := c.session("S1")
+
+	// a walk's call, under way when the page freezes
+	walk := make(chan error, 1)
+	go func() {
+		_, err := cdp.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{})
+		walk <- err
+	}()
+	<-tr.out
+	p.markStuck(s)
+	if err := <-walk; !errors.Is(err, errNotResponding) {
+		t.Fatalf("call under way on a stuck page: %v, want errNotResponding", err)
+	}
+	probe := <-tr.out // the probe, sent anyway
+	if probe.Method != "Page.getFrameTree" {
+		t.Fatalf("probe %s, want Page.getFrameTree", probe.Method)
+	}
+	if _, err := cdp.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{}); !errors.Is(err, errNotResponding) {
+		t.Fatalf("call to a stuck page: %v, want errNotResponding at once", err)
+	}
+	select {
+	case m := <-tr.out:
+		t.Fatalf("a call to a stuck page was sent: %s", m.Method)
+	default:
+	}
+	tr.in <- &cdproto.Message{ID: probe.ID, SessionID: "S1", Result: jsonv2.Value(`{"frameTree":{"frame":{"id":"F","loaderId":"L","url":"about:blank","domainAndRegistry":"","securityOrigin":"","mimeType":"text/html","secureContextType":"Secure","crossOriginIsolatedContextType":"NotIsolated","gatedAPIFeatures":[]}}}`)}
+	<-changed // the page answers again: what current says changes
+	if err := s.unavailable(); err != nil {
+		t.Fatalf("after the probe was answered: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := cdp.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{})
+		done <- err
+	}()
+	req := <-tr.out
+	tr.in <- &cdproto.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+	if err := <-done; err != nil {
+		t.Fatalf("call after the page answers again: %v", err)
+	}
+}
+
+// A crash fails the calls under way and those after, until the page is
+// reloaded; a dialog does the same until it closes.
+func TestCrashAndDialogFailCallsUntilOver(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	p := &Provider{log: discardLogger()}
+	s := c.session("S1")
+	for _, tc := range []struct {
+		open, close string
+		params      string
+		want        error
+	}{
+		{"Inspector.targetCrashed", "Inspector.targetReloadedAfterCrash", `{}`, errCrashed},
+		{"Page.javascriptDialogOpening", "Page.javascriptDialogClosed", `{"url":"http://a.test/","frameId":"F","message":"Saved","type":"alert","hasBrowserHandler":true}`, errDialogOpen},
+	} {
+		under := make(chan error, 1)
+		go func() {
+			_, err := cdp.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{})
+			under <- err
+		}()
+		<-tr.out
+		p.onHealthEvent(s, tc.open, jsonv2.Value(tc.params))
+		if err := <-under; !errors.Is(err, tc.want) {
+			t.Fatalf("%s: the call under way: %v, want %v", tc.open, err, tc.want)
+		}
+		if _, err := cdp.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{}); !errors.Is(err, tc.want) {
+			t.Fatalf("%s: a later call: %v, want %v", tc.open, err, tc.want)
+		}
+		p.onHealthEvent(s, tc.close, jsonv2.Value(`{"result":true,"userInput":""}`))
+		if err := s.unavailable(); err != nil {
+			t.Fatalf("after %s: %v", tc.close, err)
+		}
+	}
+}

@@ -181,8 +181,20 @@ func (p *Provider) fetch(ctx context.Context, r *tabRead) {
 // element holds each: a child frame's in this session, the root of an
 // out-of-process iframe's in its parent's session (when known, hasParent).
 func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o oopif, parent oopif, hasParent bool) error {
-	frames, err := frameTree(ctx, o.sess)
+	// The tab's own page answered its first call of this read already
+	// (readTabState); an out-of-process iframe's page is asked its first
+	// here, and one that does not answer in time is left out.
+	fctx := ctx
+	if o.target != r.tab {
+		pctx, cancel := probeCtx(ctx)
+		defer cancel()
+		fctx = pctx
+	}
+	frames, err := frameTree(fctx, o.sess)
 	if err != nil {
+		if fctx != ctx && timedOut(fctx, ctx) {
+			p.markStuck(o.sess)
+		}
 		return err
 	}
 	// The top document's tree is asked for last in its session: Chrome

@@ -3,11 +3,13 @@ package cdp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -24,6 +26,15 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 	switch ref.Kind {
 	case mapping.KindWindow:
 		return p.locateWindow(ctx, c, uint64(ref.A))
+	case mapping.KindDialog:
+		// A dialog is drawn by the browser, not the page: it has no box
+		// to ask for. It is there while it is open.
+		for _, s := range st.sessions {
+			if d := s.openDialog(); d != nil && d.key == uint64(ref.A/8) {
+				return nil, mapping.ErrCannotPlace
+			}
+		}
+		return gone, nil
 	case mapping.KindDocument, mapping.KindNode:
 	default:
 		return nil, mapping.ErrCannotPlace
@@ -33,6 +44,20 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 		// (The second: no tree of the document was read, so no element
 		// of it was issued; only a forged id gets here.)
 		return gone, nil
+	}
+	for _, t := range []target.ID{info.tab, info.key.target} {
+		s := st.sessions[t]
+		if s == nil {
+			continue
+		}
+		switch err := s.unavailable(); {
+		case errors.Is(err, errCrashed) && info.key.loader == crashedLoader && ref.Kind == mapping.KindDocument:
+			return nil, mapping.ErrCannotPlace // the crashed page's Document: nothing to measure
+		case errors.Is(err, errCrashed):
+			return gone, nil // what the page showed is gone with its renderer
+		case err != nil: // its page cannot be asked now: as for any element that cannot be placed
+			return nil, fmt.Errorf("%w: %w; try again once it answers", mapping.ErrCannotPlace, err)
+		}
 	}
 	loc, err := p.locateInDoc(ctx, c, info, ref)
 	if errors.Is(err, errGone) {

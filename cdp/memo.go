@@ -115,3 +115,28 @@ func (p *Provider) keep(root *mapping.Element, fps map[uint64]uint64, cut bool) 
 		}
 	}
 }
+
+// remember keeps the Document element each top document had in this
+// answer, so that a page that cannot be read later (it froze, or waits on
+// a dialog) is answered as it was last shown (readDown). The elements of
+// documents answered that way are kept as they were.
+func (p *Provider) remember(root *mapping.Element, tops []*doc) {
+	st := p.state
+	shown := make(map[uint64]*mapping.Element, len(tops)+len(st.held))
+	for n := range st.held {
+		if el := st.shown[n]; el != nil {
+			shown[n] = el
+		}
+	}
+	for _, d := range tops {
+		id := p.ids.Document(d.frame.Doc)
+		for _, w := range root.Children {
+			for _, el := range w.Children {
+				if el.ID == id {
+					shown[d.frame.Doc] = el
+				}
+			}
+		}
+	}
+	st.shown = shown
+}

@@ -65,6 +65,9 @@ type Provider struct {
 	// reading counts the reads under way, for the walks to give way.
 	reading atomic.Int32
 
+	// dialogs numbers the JavaScript dialogs seen; never reset.
+	dialogs atomic.Uint64
+
 	mu      sync.Mutex // serialises reads; guards the fields below
 	dialing *dialing   // the connection being opened, if any
 	conn    *conn
@@ -75,17 +78,19 @@ type Provider struct {
 // connState is what the provider knows while one connection lasts. A new
 // connection starts it anew, so nothing of a previous browser survives.
 type connState struct {
-	target     dialTarget               // how this connection was reached
-	sessions   map[target.ID]*session   // attached flat sessions by target
-	ax         map[target.ID]*axSession // warm accessibility trees by target
-	product    string                   // "Chromium", "Google Chrome", …
-	version    string                   // "156.0.8078.108"
-	windows    map[int64]uint64         // browser window id -> key
-	tabs       map[target.ID]uint64     // page target -> key
-	docs       map[docKey]uint64        // document -> number
-	docInfo    map[uint64]*docInfo      // number -> what locate needs
-	lastActive map[int64]target.ID      // window id -> active tab last seen
-	mapped     map[uint64]memo          // document -> its element, for an unchanged next read
+	target     dialTarget                  // how this connection was reached
+	sessions   map[target.ID]*session      // attached flat sessions by target
+	ax         map[target.ID]*axSession    // warm accessibility trees by target
+	product    string                      // "Chromium", "Google Chrome", …
+	version    string                      // "156.0.8078.108"
+	windows    map[int64]uint64            // browser window id -> key
+	tabs       map[target.ID]uint64        // page target -> key
+	docs       map[docKey]uint64           // document -> number
+	docInfo    map[uint64]*docInfo         // number -> what locate needs
+	lastActive map[int64]target.ID         // window id -> active tab last seen
+	mapped     map[uint64]memo             // document -> its element, for an unchanged next read
+	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (remember)
+	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
 }
 
 // counter hands out numbers that are never reused in a run.
@@ -151,6 +156,7 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 	fps := p.reuse(tops)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
 	p.keep(root, fps, p.cut(ctx, root, b, tops))
+	p.remember(root, tops)
 	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }
 
@@ -246,6 +252,7 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		docInfo:    make(map[uint64]*docInfo),
 		lastActive: make(map[int64]target.ID),
 		mapped:     make(map[uint64]memo),
+		held:       make(map[uint64]bool),
 	}
 	if err := p.identify(ctx, c, st); err != nil {
 		c.close()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -42,7 +44,15 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 			continue
 		}
 		var brands []struct{ Brand string }
-		if evalIn(ctx, s, cdp.FrameID(ti.TargetID), `navigator.userAgentData ? navigator.userAgentData.brands : []`, &brands) == nil {
+		// A page that cannot answer (a dialog, a long script) must not
+		// hold the connection up: another page can tell.
+		pctx, cancel := probeCtx(ctx)
+		err = evalIn(pctx, s, cdp.FrameID(ti.TargetID), `navigator.userAgentData ? navigator.userAgentData.brands : []`, &brands)
+		if timedOut(pctx, ctx) {
+			p.markStuck(s)
+		}
+		cancel()
+		if err == nil {
 			names := make([]string, len(brands))
 			for i, b := range brands {
 				names[i] = b.Brand
@@ -93,6 +103,12 @@ func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target
 	s := c.session(r.SessionID)
 	st.sessions[id] = s
 	c.handle(s.id, func(method string, params jsonv2.Value) { p.onSessionEvent(s, method, params) })
+	// The Page domain says when a JavaScript dialog opens and closes
+	// (health.go). Posted: a page that shows a dialog already does not
+	// answer until it closes.
+	if err := s.post(ctx, page.CommandEnable, page.EnableParams{}); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -103,7 +119,10 @@ type tabState struct {
 	window int64
 	bounds *browser.Bounds
 	state  pageState // of its top document, also used to read it
-	err    error
+	// down says why the tab's page cannot be read now (errCrashed,
+	// errDialogOpen, errNotResponding); the tab is reported all the same.
+	down error
+	err  error
 }
 
 // gather reads the windows, their tabs and the active tabs' documents.
@@ -122,6 +141,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		}
 	}
 	p.forgetDead(st, live)
+	clear(st.held)
 
 	// Attach serially (it touches the session map), then ask every tab
 	// about itself in parallel: each answer is a round trip or two.
@@ -135,7 +155,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		if t.err != nil {
 			continue
 		}
-		wg.Go(func() { t.err = readTabState(ctx, c, t) })
+		wg.Go(func() { t.err = p.readTabState(ctx, c, t) })
 	}
 	wg.Wait()
 
@@ -203,7 +223,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 	// planned one after another, fetched side by side, then assembled.
 	reads := make([]*tabRead, len(wins))
 	for i, w := range wins {
-		if a := w.active; a != nil && !w.w.Minimized {
+		if a := w.active; a != nil && !w.w.Minimized && a.down == nil {
 			reads[i] = p.planTab(ctx, c, a, live, cold, w.w.Focused)
 		}
 	}
@@ -216,12 +236,20 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 	var tops []*doc
 	for i, w := range wins {
 		r := reads[i]
+		a := w.active
 		if r == nil {
+			if a != nil && !w.w.Minimized && a.down != nil {
+				p.readDown(w.w, a)
+			}
 			continue
 		}
 		d, err := p.readDocument(ctx, c, r)
 		r.forgetHidden()
 		if err != nil {
+			if a.down = a.sess.unavailable(); a.down != nil { // it crashed, froze or opened a dialog meanwhile
+				p.readDown(w.w, a)
+				continue
+			}
 			p.log.Debug("could not read a tab's document", "url", w.active.info.URL, "err", err)
 			continue
 		}
@@ -242,18 +270,87 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 }
 
 // readTabState asks a tab for its window and whether it is visible and
-// focused.
-func readTabState(ctx context.Context, c *conn, t *tabState) error {
+// focused. A page that cannot answer (crashed, behind a dialog, or not
+// answering within answerWithin) is marked down, not failed: the tab is
+// reported all the same.
+func (p *Provider) readTabState(ctx context.Context, c *conn, t *tabState) error {
 	w, err := cdp.Call(ctx, c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
 	if err != nil {
 		return err
 	}
 	t.window, t.bounds = int64(w.WindowID), w.Bounds
-	t.state = readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
+	if t.down = t.sess.unavailable(); t.down != nil {
+		return nil
+	}
+	pctx, cancel := probeCtx(ctx)
+	defer cancel()
+	t.state = readPageState(pctx, t.sess, cdp.FrameID(t.info.TargetID))
 	if !t.state.ok {
+		if timedOut(pctx, ctx) {
+			p.markStuck(t.sess)
+		}
+		if t.down = t.sess.unavailable(); t.down != nil {
+			return nil
+		}
 		return fmt.Errorf("the tab at %s did not answer", t.info.URL)
 	}
 	return nil
+}
+
+// crashedLoader stands for the loader of a crashed page's document: what
+// it showed is gone, and a reload makes a new document.
+const crashedLoader cdp.LoaderID = "crashed"
+
+// readDown gives a window whose active tab cannot be read its content
+// without asking the page: its Document as last read (when kept), with
+// nothing on it focused or hovered, saying why in its description; and
+// the JavaScript dialog the page waits on, where the person sees it. A
+// crashed page's Document is new and empty: its old elements are gone.
+func (p *Provider) readDown(w *mapping.Window, t *tabState) {
+	st := p.state
+	top := cdp.FrameID(t.info.TargetID)
+	crashed := errors.Is(t.down, errCrashed)
+	var n uint64
+	var last docKey
+	for k, m := range st.docs {
+		if k.target == t.info.TargetID && k.frame == top && m > n {
+			n, last = m, k
+		}
+	}
+	if crashed && last.loader != crashedLoader || n == 0 {
+		key := docKey{t.info.TargetID, top, ""}
+		if crashed {
+			key.loader = crashedLoader
+			for k, m := range st.docs { // the page's documents are gone
+				if k.target == key.target && k.frame == top {
+					delete(st.docs, k)
+					delete(st.docInfo, m)
+				}
+			}
+		}
+		n = keyOf(st.docs, key, &p.keys)
+		st.docInfo[n] = &docInfo{key: key, tab: t.info.TargetID}
+	}
+	dialog := t.sess.openDialog()
+	f := &mapping.Frame{Doc: n, URL: t.info.URL, Title: t.info.Title, HasFocus: w.Focused && dialog == nil}
+	switch {
+	case crashed:
+		f.Unavailable = mapping.Crashed
+	case dialog != nil:
+		f.Unavailable = mapping.BehindDialog
+		w.Dialog = dialogElement(dialog)
+	default:
+		f.Unavailable = mapping.NotResponding
+	}
+	if el := st.shown[n]; el != nil && !crashed {
+		f.Mapped = el
+		st.held[n] = true
+	}
+	for _, tab := range w.Tabs {
+		if tab.Active {
+			tab.Doc = f
+		}
+	}
 }
 
 // pickActive chooses the active tab of a window: the visible one (the most
@@ -272,6 +369,9 @@ func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID) *t
 		if t.info.TargetID == last {
 			return t
 		}
+	}
+	if len(tabs) == 1 && tabs[0].down != nil { // a page that cannot say it is shown: the window shows it
+		return tabs[0]
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package mapping
 
+import "slices"
+
 // Build returns the tree of 5.5 for a browser: the Application root, a
 // Window per browser window with its TabList and Tabs, and the active
 // tab's Document with its content, its strings cut to budget.MaxText.
@@ -35,9 +37,52 @@ func Build(b *Browser, ids *IDs, budget Budget) *Element {
 		if doc != nil {
 			we.Children = append(we.Children, doc)
 		}
+		if w.Dialog != nil {
+			we.Children = append(we.Children, dialog(w.Dialog, w.Focused, ids, text))
+		}
 		root.Children = append(root.Children, we)
 	}
 	return root
+}
+
+// dialog is the element of a JavaScript dialog (5.5): a modal Dialog
+// with its message, a prompt's field and its buttons; on the focus path
+// (focused) the field of a prompt, else the OK button, has the focus.
+func dialog(d *Dialog, focused bool, ids *IDs, text func(string) string) *Element {
+	part := func(p int, role, title string) *Element {
+		return &Element{ID: ids.Dialog(d.Key, p), Role: role, Title: text(title)}
+	}
+	de := part(DialogSelf, "Dialog", d.Title)
+	de.States = []string{"modal"}
+	if d.Message != "" {
+		de.Children = append(de.Children, part(DialogMessage, "Text", d.Message))
+	}
+	var focus *Element
+	if d.Type == "prompt" {
+		field := part(DialogField, "TextField", "")
+		field.Value = text(d.DefaultPrompt)
+		field.States = []string{"editable"}
+		de.Children = append(de.Children, field)
+		focus = field
+	}
+	ok, cancel := "OK", "Cancel"
+	if d.Type == "beforeunload" {
+		ok = "Leave"
+	}
+	okButton := part(DialogOK, "Button", ok)
+	de.Children = append(de.Children, okButton)
+	if d.Type != "alert" {
+		de.Children = append(de.Children, part(DialogCancel, "Button", cancel))
+	}
+	if focus == nil {
+		focus = okButton
+	}
+	if focused {
+		de.States = []string{"focused", "modal"}
+		focus.States = append([]string{"focused"}, focus.States...)
+		slices.Sort(focus.States)
+	}
+	return de
 }
 
 // BundleFor returns the platform bundle identifier of a browser product

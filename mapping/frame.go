@@ -25,11 +25,55 @@ func MapFrame(f *Frame, ids *IDs, maxText int) *Element {
 	if f == nil {
 		return nil
 	}
+	if f.Unavailable != "" {
+		return unavailable(f, ids, maxText)
+	}
 	if f.Mapped != nil {
 		return f.Mapped
 	}
 	s := &session{ids: ids, maxText: maxText, seen: map[*Frame]bool{}}
 	return s.frame(f, f.HasFocus)
+}
+
+// unavailable is the Document of a document that could not be read: the
+// title and url last known, a description that says why, the content of
+// f.Mapped (its last read) with no element on it focused or hovered, and
+// the Document focused when it is on the focus path (HasFocus).
+func unavailable(f *Frame, ids *IDs, maxText int) *Element {
+	s := &session{ids: ids, maxText: maxText}
+	doc := &Element{ID: ids.Document(f.Doc), Role: roleDocument, Title: s.text(f.Title), URL: s.text(f.URL), Description: f.Unavailable}
+	if m := f.Mapped; m != nil {
+		if doc.Title == "" {
+			doc.Title = m.Title
+		}
+		doc.Children = make([]*Element, len(m.Children))
+		for i, c := range m.Children {
+			doc.Children[i] = withoutPointing(c)
+		}
+	}
+	if f.HasFocus {
+		doc.States = []string{"focused"}
+	}
+	return doc
+}
+
+// withoutPointing copies e without the states focused and hovered, which
+// say what is current: a page that was not read says nothing of that.
+func withoutPointing(e *Element) *Element {
+	c := *e
+	c.States = nil
+	for _, st := range e.States {
+		if st != "focused" && st != "hovered" {
+			c.States = append(c.States, st)
+		}
+	}
+	if len(e.Children) > 0 {
+		c.Children = make([]*Element, len(e.Children))
+		for i, ch := range e.Children {
+			c.Children[i] = withoutPointing(ch)
+		}
+	}
+	return &c
 }
 
 // session is one run of MapFrame, over a frame and its child frames.

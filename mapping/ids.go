@@ -23,6 +23,7 @@ const (
 	KindDocument = 'd' // a document; A is the document number
 	KindNode     = 'n' // a DOM-backed element; A is the document, B the backend DOM node id less Frame.NodeBase
 	KindAXOnly   = 'x' // an accessibility-only node; A is the document, B its AX node id
+	KindDialog   = 'j' // a part of a JavaScript dialog; A is the dialog key times 8 plus the part (DialogSelf …)
 )
 
 // An id ends in an authenticator: macChars characters of an HMAC of the
@@ -228,6 +229,9 @@ func (ids *IDs) Document(doc uint64) string { return ids.Make(Ref{Kind: KindDocu
 func (ids *IDs) Node(doc uint64, backend int64) string {
 	return ids.Make(Ref{Kind: KindNode, A: int64(doc), B: backend})
 }
+func (ids *IDs) Dialog(key uint64, part int) string {
+	return ids.Make(Ref{Kind: KindDialog, A: int64(key)*8 + int64(part)})
+}
 func (ids *IDs) AXOnly(doc uint64, axID int64) string {
 	return ids.Make(Ref{Kind: KindAXOnly, A: int64(doc), B: axID})
 }
@@ -277,6 +281,9 @@ func Peek(id string) (Ref, bool) {
 			ok = len(payload) == 2
 		case KindWindow, KindTabList, KindTab, KindDocument:
 			r.A, ok = parseNum(payload[2:])
+		case KindDialog:
+			r.A, ok = parseNum(payload[2:])
+			ok = ok && r.A >= 0 && r.A%8 < dialogParts
 		}
 	case axPrefix:
 		r.Kind = KindAXOnly

@@ -72,7 +72,48 @@ type Window struct {
 	Focused bool
 	// Tabs are the window's page tabs in tab-strip order.
 	Tabs []*Tab
+	// Dialog is the JavaScript dialog the active tab's page shows, if
+	// any: it is drawn above the page, and while it is open the keyboard
+	// focus is in it.
+	Dialog *Dialog
 }
+
+// Dialog is a page's JavaScript dialog: alert, confirm, prompt or the
+// "Leave site?" of beforeunload.
+type Dialog struct {
+	// Key is the provider's number for this dialog (never reused in a
+	// run): each dialog opened is a new one.
+	Key uint64
+	// Type is alert, confirm, prompt or beforeunload.
+	Type string
+	// Title is the dialog's heading as the browser shows it: "ORIGIN
+	// says", or "Leave site?" for beforeunload.
+	Title string
+	// Message is the text the page gave.
+	Message string
+	// DefaultPrompt is a prompt's default value, the field's text.
+	DefaultPrompt string
+}
+
+// The parts of a dialog, each an element with an id of its own (the
+// dialog's key and the part).
+const (
+	DialogSelf = iota
+	DialogMessage
+	DialogField
+	DialogOK
+	DialogCancel
+	dialogParts
+)
+
+// Unavailable says why a document's content could not be read: the
+// Document element says so in its description, with the title and url
+// last known, and no children unless they were kept from a read before.
+const (
+	Crashed       = "This page crashed."
+	NotResponding = "This page is not responding."
+	BehindDialog  = "This page waits for its dialog to be answered."
+)
 
 // Tab is one page tab.
 type Tab struct {
@@ -116,6 +157,13 @@ type Frame struct {
 	// focused property, which goes stale on blur.
 	FocusLive bool
 	Focus     []cdp.BackendNodeID
+	// Unavailable, when set (Crashed, NotResponding), says the document
+	// could not be read: it is a Document titled Title with that
+	// description, and Mapped's children when Mapped is set (kept from
+	// an earlier read, with nothing on them marked focused or hovered).
+	Unavailable string
+	// Title is the document's title when Nodes do not give it.
+	Title string
 	// Mapped, when set, is what MapFrame returned for this frame on an
 	// earlier read whose input was the same in every respect (the caller
 	// vouches for that), to be answered again as it is; so an unchanged

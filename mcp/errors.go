@@ -29,6 +29,9 @@ func (s *Server) readError(uri, id string, err error) error {
 		why = fmt.Sprintf("element id %q was not issued by this run of the provider; read %s for the ids of this run", id, CurrentURI)
 	case errors.Is(err, mapping.ErrCannotPlace):
 		why = fmt.Sprintf("element %q cannot be placed on screen", id)
+		if err.Error() != mapping.ErrCannotPlace.Error() && !errors.Is(err, errNoResource) {
+			why += ": " + strings.TrimPrefix(err.Error(), mapping.ErrCannotPlace.Error()+": ")
+		}
 	default:
 		return s.internalError(uri, err)
 	}

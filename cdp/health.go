@@ -1,0 +1,187 @@
+package cdp
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// A person's browser has pages that crash, freeze in long scripts, or
+// wait on a JavaScript dialog, and a page's renderer then answers none of
+// the calls made to it (Chrome queues them on its main thread). So every
+// page session keeps its health, and a read never waits on a page that
+// cannot answer:
+//   - a crash (Inspector.targetCrashed) fails the session's calls until
+//     Inspector.targetReloadedAfterCrash;
+//   - a JavaScript dialog (Page.javascriptDialogOpening, hence Page.enable
+//     on each session) fails them until Page.javascriptDialogClosed;
+//   - a page that does not answer its first call of a read within
+//     answerWithin (a busy main thread, a page paused in a debugger) is
+//     stuck: its calls under way fail at once, later ones fail without
+//     being sent, and a probe waits in the background until the page
+//     answers again.
+// Each change is a change of what current answers: the watcher is told.
+
+// Why a page's calls fail.
+var (
+	errCrashed       = errors.New("the page crashed")
+	errDialogOpen    = errors.New("the page waits for its JavaScript dialog to be answered")
+	errNotResponding = errors.New("the page is not responding")
+)
+
+// answerWithin is how long a page may take to answer the first call of a
+// read (a small script) before it counts as not responding.
+const answerWithin = 1500 * time.Millisecond
+
+// probeEvery bounds one probe of a stuck page; another follows at once.
+const probeEvery = 30 * time.Second
+
+// health is what the provider knows of a page session's renderer.
+type health struct {
+	mu      sync.Mutex
+	crashed bool      // since Inspector.targetCrashed
+	stuck   bool      // a call went unanswered past answerWithin; until a probe answers
+	probing bool      // a probe is under way
+	dialog  *jsDialog // the JavaScript dialog open in the page, if any
+}
+
+// jsDialog is an open JavaScript dialog.
+type jsDialog struct {
+	key           uint64
+	typ           string
+	message       string
+	defaultPrompt string
+	url           string
+}
+
+// unavailable says why the session's calls cannot be answered now; nil
+// when they can.
+func (s *session) unavailable() error {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	switch {
+	case s.h.crashed:
+		return errCrashed
+	case s.h.dialog != nil:
+		return errDialogOpen
+	case s.h.stuck:
+		return errNotResponding
+	}
+	return nil
+}
+
+// openDialog returns the session's open dialog, if any.
+func (s *session) openDialog() *jsDialog {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	return s.h.dialog
+}
+
+// onHealthEvent updates a page session's health from its events, on the
+// read loop; it reports whether the event was one of them.
+func (p *Provider) onHealthEvent(s *session, method string, params jsonv2.Value) bool {
+	var fail error
+	s.h.mu.Lock()
+	switch method {
+	case "Inspector.targetCrashed":
+		s.h.crashed, s.h.dialog = true, nil
+		fail = errCrashed
+	case "Inspector.targetReloadedAfterCrash":
+		s.h.crashed, s.h.stuck = false, false
+	case page.JavascriptDialogOpening.Method:
+		var ev page.EventJavascriptDialogOpening
+		if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) == nil {
+			s.h.dialog = &jsDialog{key: p.dialogs.Add(1), typ: string(ev.Type), message: ev.Message, defaultPrompt: ev.DefaultPrompt, url: ev.URL}
+			fail = errDialogOpen
+		}
+	case page.JavascriptDialogClosed.Method:
+		s.h.dialog = nil
+	default:
+		s.h.mu.Unlock()
+		return false
+	}
+	s.h.mu.Unlock()
+	if fail != nil {
+		s.c.failSession(s.id, fail)
+	}
+	p.changed()
+	return true
+}
+
+// markStuck records that the session did not answer in time: its calls
+// under way fail, and a probe waits in the background for it to answer.
+func (p *Provider) markStuck(s *session) {
+	s.h.mu.Lock()
+	if s.h.crashed || s.h.dialog != nil { // they say why already
+		s.h.mu.Unlock()
+		return
+	}
+	s.h.stuck = true
+	start := !s.h.probing
+	s.h.probing = true
+	s.h.mu.Unlock()
+	p.log.Info("a page is not responding; reads answer without it until it does", "session", s.id)
+	s.c.failSession(s.id, errNotResponding)
+	if start {
+		go p.probe(s)
+	}
+}
+
+// probe asks a stuck session for its frame tree, a call its page answers
+// on its main thread, until it answers; then the page counts as
+// responding again.
+func (p *Provider) probe(s *session) {
+	defer func() {
+		s.h.mu.Lock()
+		s.h.probing = false
+		s.h.mu.Unlock()
+	}()
+	for {
+		ctx, cancel := context.WithTimeout(p.life, probeEvery)
+		err := s.call(ctx, page.CommandGetFrameTree, cdp.Empty{}, nil, true)
+		cancel()
+		switch {
+		case err == nil:
+			s.h.mu.Lock()
+			s.h.stuck = false
+			s.h.mu.Unlock()
+			p.log.Info("a page answers again", "session", s.id)
+			p.changed()
+			return
+		case p.life.Err() != nil, errors.Is(err, errDetached), errors.Is(err, errConnClosed), errors.Is(err, errCrashed):
+			return // the crash says the rest
+		}
+	}
+}
+
+// probeCtx bounds the first call a read makes to a page.
+func probeCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, answerWithin)
+}
+
+// timedOut says whether a call made with a probeCtx of ctx ran out of
+// time while ctx itself had not.
+func timedOut(probe, ctx context.Context) bool {
+	return errors.Is(probe.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+}
+
+// dialogElement is the mapping's Dialog of an open dialog.
+func dialogElement(d *jsDialog) *mapping.Dialog {
+	title := "Leave site?"
+	if d.typ != "beforeunload" {
+		title = "This page says"
+		if u, err := url.Parse(d.url); err == nil && u.Host != "" {
+			title = u.Host + " says"
+		}
+	}
+	return &mapping.Dialog{Key: d.key, Type: d.typ, Title: title, Message: d.message, DefaultPrompt: d.defaultPrompt}
+}
