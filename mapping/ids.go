@@ -52,7 +52,7 @@ const (
 // Errors of [IDs.Parse].
 var (
 	// ErrMalformedID is returned for a string that is not of the form of
-	// 5.2 (or not of the form this provider writes).
+	// docs/protocol.md §5.2 (or not of the form this provider writes).
 	ErrMalformedID = errors.New("malformed element id")
 	// ErrNotIssued is returned for a well-formed id this run never issued:
 	// an id of an earlier run, or a forged one.
