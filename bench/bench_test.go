@@ -29,13 +29,14 @@ import (
 )
 
 // settle bounds the wait, after a provider's first read, for it to become
-// warm: a provider that builds its tree in the background (issue 5) is
-// timed only after that work is done, or after this long.
+// warm: a provider that builds its tree in the background
+// (docs/warm-tree.md) is timed only after that work is done, or after this
+// long.
 var settle = flag.Duration("settle", 90*time.Second,
 	"after a provider's first read, wait at most this long for reads to become fast before timing warm reads")
 
 // loadSettle is the pause after a page's load event before anything is
-// timed, as in the anchors (bench.mjs and floor.mjs wait 300 ms).
+// timed, as bench/peers waits before timing the peers.
 const loadSettle = 300 * time.Millisecond
 
 // opTimeout bounds one timed operation; a 50k page's cold read takes
@@ -174,7 +175,7 @@ func binary(b *testing.B) string {
 }
 
 // open loads the page in the tab, brings the tab to the front, waits as
-// the anchors do, and makes the first (tree-building) getFullAXTree call
+// bench/peers does, and makes the first (tree-building) getFullAXTree call
 // and one more, so that every timed call finds the tree built. It records
 // the page's AX node count.
 func open(b *testing.B, pg Page) {
@@ -205,7 +206,7 @@ func open(b *testing.B, pg Page) {
 // connection to the tab, its result kept as JSON bytes. Decoding those
 // into cdproto's structs adds another 10-25%; any reader pays that, so
 // leaving it out makes every ratio the stricter one. It is the same call
-// as the anchors' floor.mjs.
+// as bench/peers times for the raw column.
 func rawTree(ctx context.Context) (*accessibility.GetFullAXTreeResult, error) {
 	r, err := cdproto.Call(ctx, chromedp.FromContext(env.tab).Target, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
 	return &r, err

@@ -5,11 +5,12 @@
 //
 // The measurements are Go benchmarks (bench_test.go); they run only with
 // -bench and need a Chromium ($CHROME, or chromium on PATH). run.sh runs
-// them and prints a table against the targets of issue 5. See README.md.
+// them and prints a table against the project's targets. See README.md.
 //
-// This file generates the pages. They have the same shapes as the pages of
-// the anchors (../shared/anchors/pages.mjs), byte for byte, so that the
-// numbers here compare with the peers' numbers there.
+// This file generates the pages. bench/peers serves the same pages (its
+// page server is Handler) to time the peer MCP servers, so that the
+// numbers here compare with the peers' numbers there; TestPagesArePinned
+// keeps their bytes those the published numbers were measured on.
 package bench
 
 import (
@@ -23,22 +24,30 @@ import (
 type Page struct {
 	// Name is the size label used in benchmark names: "1k", "10k", "50k".
 	Name string
-	// File is the path the page is served at, as in the anchors.
+	// File is the path the page is served at.
 	File string
 	// Sections is the number of repeated sections (about 85 AX nodes each,
 	// on top of about 140 for the fixed part).
 	Sections int
 	// Iframe adds a same-origin <iframe src=frame.html>.
 	Iframe bool
+	// Compact shortens the fixed part and puts one small mixed block in
+	// place of the sections: the page of about 100 nodes.
+	Compact bool
 }
 
-// Pages are the generated pages, smallest first. The section counts are
-// those of the anchors, calibrated there against getFullAXTree.
+// Pages are the generated pages the Go benchmarks time, smallest first.
+// The section counts were calibrated against getFullAXTree.
 var Pages = []Page{
 	{Name: "1k", File: "p1k.html", Sections: 10, Iframe: true},
 	{Name: "10k", File: "p10k.html", Sections: 116},
 	{Name: "50k", File: "p50k.html", Sections: 585},
 }
+
+// Small is the page of about 100 accessibility nodes. The Go benchmarks
+// leave it out (a read there is all round trips); bench/peers times it
+// beside the peers.
+var Small = Page{Name: "100", File: "p100.html", Compact: true}
 
 // FrameHTML is the document of the iframe of the 1k page.
 const FrameHTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Frame</title></head>
@@ -64,7 +73,10 @@ func words(seed, n int) string {
 // bytes.
 func (p Page) HTML() string {
 	var b strings.Builder
-	writeHeader(&b, "Synthetic page ~"+p.Name, p.Iframe)
+	writeHeader(&b, "Synthetic page ~"+p.Name, p.Iframe, p.Compact)
+	if p.Compact {
+		b.WriteString(mini)
+	}
 	for i := range p.Sections {
 		writeSection(&b, i)
 		b.WriteString("\n")
@@ -76,8 +88,17 @@ func (p Page) HTML() string {
 // writeHeader writes the fixed part every page starts with: landmarks, an
 // ARIA tablist, a listbox with a selected option, a small form with an
 // autofocused field (so a focused element exists), a checked checkbox, a
-// disabled and an expanded button, and optionally the iframe.
-func writeHeader(w io.StringWriter, title string, iframe bool) {
+// disabled and an expanded button, and optionally the iframe. Compact
+// leaves out the navigation's list and two texts.
+func writeHeader(w io.StringWriter, title string, iframe, compact bool) {
+	nav := `<ul>
+ <li><a href="#home">Home</a></li><li><a href="#docs">Docs</a></li><li><a href="#about">About</a></li>
+</ul>`
+	adv := `<p>Advanced options are shown.</p>`
+	overview := ` text with a <a href="#ov">link</a>`
+	if compact {
+		nav, adv, overview = `<a href="#home">Home</a>`, "", ""
+	}
 	w.WriteString(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>` + title + `</title>
 <style>
@@ -86,9 +107,7 @@ func writeHeader(w io.StringWriter, title string, iframe bool) {
  [role=option][aria-selected=true]{background:#ddf}
 </style></head>
 <body>
-<header><nav aria-label="Primary"><ul>
- <li><a href="#home">Home</a></li><li><a href="#docs">Docs</a></li><li><a href="#about">About</a></li>
-</ul></nav></header>
+<header><nav aria-label="Primary">` + nav + `</nav></header>
 <main>
 <h1>` + title + `</h1>
 <form id="search" onsubmit="return false">
@@ -98,13 +117,13 @@ func writeHeader(w io.StringWriter, title string, iframe bool) {
  <button type="button" disabled>Disabled action</button>
  <button type="button" aria-expanded="true" aria-controls="adv">Advanced</button>
 </form>
-<div id="adv"><p>Advanced options are shown.</p></div>
+<div id="adv">` + adv + `</div>
 <div role="tablist" aria-label="Views">
  <button role="tab" id="tab-1" aria-selected="true" aria-controls="panel-1">Overview</button>
  <button role="tab" id="tab-2" aria-selected="false" aria-controls="panel-2" tabindex="-1">Details</button>
  <button role="tab" id="tab-3" aria-selected="false" aria-controls="panel-3" tabindex="-1">History</button>
 </div>
-<div role="tabpanel" id="panel-1" aria-labelledby="tab-1"><p>Overview panel text with a <a href="#ov">link</a>.</p></div>
+<div role="tabpanel" id="panel-1" aria-labelledby="tab-1"><p>Overview panel` + overview + `.</p></div>
 <div role="tabpanel" id="panel-2" aria-labelledby="tab-2" hidden><p>Details panel.</p></div>
 <div role="tabpanel" id="panel-3" aria-labelledby="tab-3" hidden><p>History panel.</p></div>
 <div id="fruit-label">Fruit</div>
@@ -118,6 +137,14 @@ func writeHeader(w io.StringWriter, title string, iframe bool) {
 		w.WriteString(`<iframe src="frame.html" title="Embedded frame" width="400" height="200"></iframe>` + "\n")
 	}
 }
+
+// mini is what the compact page has in place of sections.
+const mini = `<h2>Small section</h2>
+<p>Some text with a <a href="#mini">mini link</a>.</p>
+<ul><li>One</li><li>Two</li></ul>
+<div class="nest"><div class="nest"><span>nested text</span></div></div>
+<table><tr><th>Key</th><th>Value</th></tr><tr><td>a</td><td>1</td></tr></table>
+`
 
 const footer = `</main>
 <footer><p>Footer text. <a href="#top">Back to top</a></p></footer>
@@ -160,11 +187,11 @@ func writeSection(w io.StringWriter, i int) {
 	w.WriteString(strings.Join(lines, "\n"))
 }
 
-// Handler serves the pages at /p1k.html, /p10k.html, /p50k.html and the
-// iframe at /frame.html, uncached, like the anchors' page server.
+// Handler serves the pages at /p100.html, /p1k.html, /p10k.html,
+// /p50k.html and the iframe at /frame.html, uncached.
 func Handler() http.Handler {
 	docs := map[string]string{"/frame.html": FrameHTML}
-	for _, p := range Pages {
+	for _, p := range append([]Page{Small}, Pages...) {
 		docs["/"+p.File] = p.HTML()
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

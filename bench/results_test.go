@@ -12,7 +12,7 @@ import (
 	"github.com/cdpprovider/cdpprovider/internal/wiresize"
 )
 
-// The targets of issue 5 ("Benchmarks"), on the project's 2-core machines.
+// The project's targets, on its 2-core machines (README.md).
 const (
 	targetWarm10k = 0.15 // warm unchanged read at 10k, times raw getFullAXTree
 	targetWarm50k = 0.12 // the same at 50k
@@ -20,8 +20,8 @@ const (
 	targetLocate  = 2 * time.Millisecond
 	targetPeakMB  = 150.0 // peak RSS of the binary with the 50k page open
 
-	// Issue 3: the served answer's bytes per element beyond its text
-	// fields (wiresize.Report.BeyondFields), under this.
+	// The served answer's bytes per element beyond its text fields
+	// (wiresize.Report.BeyondFields), under this.
 	targetBytesPerElement = 40.0
 )
 
@@ -109,7 +109,7 @@ func (rs *table) row(name string) *row {
 }
 
 // printSummary writes the run's results as two markdown tables: the
-// times, each with its ratio to the raw call, and the targets of issue 5.
+// times, each with its ratio to the raw call, and the project's targets.
 func printSummary(w io.Writer) {
 	fmt.Fprintf(w, "\n## cdpprovider bench, %s, %s, %s/%s, %d CPUs, -settle %v\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), orNA(env.product), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), *settle)
@@ -172,7 +172,7 @@ func goals() []goal {
 	for _, pg := range Pages {
 		if r := results.rows[pg.Name]; r != nil && r.size.Elements > 0 {
 			x := r.size.BeyondFields()
-			ts = append(ts, goal{"answer bytes per element beyond its text at " + pg.Name + " < 40 (issue 3)", fmt.Sprintf("%.1f", x), yes(x < targetBytesPerElement)})
+			ts = append(ts, goal{"answer bytes per element beyond its text at " + pg.Name + " < 40", fmt.Sprintf("%.1f", x), yes(x < targetBytesPerElement)})
 		}
 	}
 	if r := results.rows["50k"]; r != nil && r.hwm > 0 {

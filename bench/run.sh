@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmarks of bench/ once, on one browser the benchmarks start
 # themselves, and prints their lines and then the summary tables (medians,
-# ratios to the raw getFullAXTree, the targets of issue 5).
+# ratios to the raw getFullAXTree, the project's targets).
 #
 #   bash bench/run.sh                     # 7 timed operations per cell
 #   BENCHTIME=15x bash bench/run.sh       # more operations per cell

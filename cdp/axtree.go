@@ -24,9 +24,9 @@ import (
 // getAXNodeAndAncestors, with each updated node's full data. So each
 // document a read reports gets a background subscribing walk; until it is
 // done reads use getFullAXTree, after it the tree is kept from events and
-// a read costs a barrier and the events since the last read. The rules
-// for applying events are the ones ../shared/AX-CACHE-NOTES.md found
-// necessary for exactness (see apply).
+// a read costs a barrier and the events since the last read.
+// docs/warm-tree.md describes what Chrome's events tell and every rule
+// for applying them that exactness needs (see apply).
 
 // axTree is the accessibility tree of one document, kept from events.
 type axTree struct {
@@ -308,8 +308,8 @@ func (a *axSession) enable(ctx context.Context) error {
 // barrier returns once Chrome has sent every nodesUpdated event for what
 // changed before it was called: asking for a node makes Blink bring its
 // accessibility tree up to date, and the second call answers after the
-// events that update caused. (AX-CACHE-NOTES.md used queryAXTree; it
-// never answers in an out-of-process iframe, getPartialAXTree does.)
+// events that update caused. (queryAXTree would serve too, but it never
+// answers in an out-of-process iframe; getPartialAXTree does.)
 func (a *axSession) barrier(ctx context.Context, t *axTree) error {
 	root := t.nodes[t.root]
 	if root == nil || root.BackendDOMNodeID == 0 {

@@ -8,4 +8,7 @@
 // role, a state or an id format itself. It must not import the mcp
 // package, and it never navigates, clicks, types into, opens, closes or
 // focuses the user's tabs, nor runs script in a page's own world.
+//
+// docs/warm-tree.md explains how the accessibility trees are kept between
+// reads; section numbers in comments (5.6) are those of docs/protocol.md.
 package cdp

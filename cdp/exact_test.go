@@ -27,8 +27,8 @@ import (
 )
 
 // The warm tree must answer exactly what a cold read answers. These tests
-// apply random mutations of every kind AX-CACHE-NOTES.md lists to
-// generated pages and, after each, compare the provider's current with a
+// apply random mutations of 18 kinds (docs/warm-tree.md lists them, with
+// the traps of Chrome's events they aim at) to generated pages and, after each, compare the provider's current with a
 // cold read of the same provider (the same mapping over getFullAXTree for
 // every document): zero differences, ids included. The seed is random per
 // run and printed on failure.

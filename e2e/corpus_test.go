@@ -22,10 +22,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden outlines of testdata/pages")
 
-// corpus is one page per family of what the web puts before a person
-// (issue 3): each testdata/pages/NAME.html has a golden outline
-// NAME.golden, read and agreed with by a person, and marks elements with
-// the answer PROTOCOL.md 5.4 demands of them.
+// corpus is one page per family of what the web puts before a person:
+// each testdata/pages/NAME.html has a golden outline NAME.golden, read and
+// agreed with by a person, and marks elements with the answer
+// docs/protocol.md §5.4 demands of them.
 var corpus = []string{"forms", "landmarks", "tables", "menus", "dialogs", "media", "shadow", "article", "app"}
 
 // TestCorpus reads each corpus page through the binary and checks its
@@ -85,7 +85,7 @@ func checkGoldenOutline(t *testing.T, name string, doc *mapping.Element) {
 }
 
 // mark is what a corpus page says of one of its elements, by hand from
-// PROTOCOL.md 5.4: data-expect-role (a protocol role, or "none" for an
+// docs/protocol.md §5.4: data-expect-role (a protocol role, or "none" for an
 // element that must not be reported), data-expect-states (the exact
 // states, focused and hovered aside; none when absent), data-expect-value
 // (the exact value; none when absent) and data-expect-level.

@@ -9,12 +9,12 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// Issue 4: locate matches the screen, pixel for pixel. A headed Chromium
-// on Xvfb under openbox, its window at (120,90) with its real tab strip,
-// toolbar and frame; for each case the test asks the provider, over MCP
-// as a host does, where a solid red box is, captures the X screen and
-// requires each edge of frame (and visible) within 1 point of the red
-// pixels. The worst edge error over all cases is logged.
+// locate matches the screen, pixel for pixel (docs/protocol.md §6,
+// docs/locations.md). A headed Chromium on Xvfb under openbox, its window
+// at (120,90) with its real tab strip, toolbar and frame; for each case
+// the test asks the provider, over MCP as a host does, where a solid red
+// box is, captures the X screen and requires each edge of frame (and
+// visible) within 1 point of the red pixels. The worst edge error over all cases is logged.
 func TestLocateOnScreen(t *testing.T) {
 	needDisplayTools(t)
 	scr := startScreen(t, 1600, 1200)

@@ -1,7 +1,9 @@
 // Package e2e tests the built cdpprovider binary end to end: it starts the
 // binary as a subprocess, reads it with go-sdk's MCP client over stdio, and
 // points it at a real Chromium that the tests drive as the user would.
-// See README.md for what it covers and what it costs.
+// See README.md for what it covers and what it costs: "Point N" in a
+// comment is row N of its table of what the provider must hold. Section
+// numbers (5.5, section 6) are those of docs/protocol.md.
 package e2e
 
 import (

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Change notifications (PROTOCOL.md 7.4, issue 5): a host subscribed to
+// Change notifications (docs/protocol.md §7.4): a host subscribed to
 // uicontext://current hears when focus, hover, selection, the active tab,
 // the tabs, a navigation or the content change; nothing while nothing
 // changes; at most one notification per 100 ms.

@@ -11,7 +11,7 @@ import (
 
 // MapFrame returns the Document element of f: title the RootWebArea's
 // name, url f.URL, and the document's content as children in reading order
-// (PROTOCOL.md 5.4), with the documents of f.Frames stitched in where their
+// (docs/protocol.md §5.4), with the documents of f.Frames stitched in where their
 // <iframe> stands. Strings are cut at maxText characters (no cut below 1).
 //
 // When f.HasFocus, the focus path (5.3) runs from the Document down to the

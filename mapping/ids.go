@@ -26,18 +26,9 @@ const (
 	KindDialog   = 'j' // a part of a JavaScript dialog; A is the dialog key times 8 plus the part (DialogSelf …)
 )
 
-// An id ends in an authenticator: macChars characters of an HMAC of the
-// rest, keyed by a secret of this run, 6 bits each (macDigits), so 24
-// bits. A string this run did not issue (an id of an earlier run, a typo,
-// a guess) passes with probability 2^-24 ≈ 6e-8: a host that keeps a
-// thousand ids across a restart of the provider, and locates each before
-// it reads current again and sees the new instance, takes one for an id of
-// this run with probability about 6e-5 (it is then told gone, or the place
-// of an element of this run). A forger needs about 8 million reads on
-// average, and a forged id only names an element the host can read in
-// current anyway. Each more character costs a byte per element of every
-// answer (bench: bytes per element, under 40 by issue 3) for a factor of
-// 64.
+// macChars is the length of the authenticator that ends every id: 24
+// bits of an HMAC keyed by this run. docs/ids.md gives the odds of a
+// string this run did not issue passing, and what a longer one costs.
 const macChars = 4
 
 // digits are the base-62 digits of numbers in ids, in value order.
@@ -47,10 +38,9 @@ const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 // alphabet, all of them URI-unreserved.
 const macDigits = digits + "-_"
 
-// A document number is written so that it ends itself, with no separator
-// before the node: base 31, the last digit from digits[:31] ("0"-"U"),
-// the ones before it from digits[31:] ("V"-"z"). The first 31 documents
-// of a run take one character, the first 961 two.
+// docBase is the base of a document number before a node number, written
+// so that it ends itself: the last digit from digits[:31], the ones before
+// it from digits[31:] (docs/ids.md).
 const docBase = 31
 
 // Prefixes of the forms other than a DOM-backed element's, which starts
@@ -63,7 +53,7 @@ const (
 // Errors of [IDs.Parse].
 var (
 	// ErrMalformedID is returned for a string that is not of the form of
-	// 5.2 (or not of the form this provider writes).
+	// docs/protocol.md §5.2 (or not of the form this provider writes).
 	ErrMalformedID = errors.New("malformed element id")
 	// ErrNotIssued is returned for a well-formed id this run never issued:
 	// an id of an earlier run, or a forged one.
@@ -80,20 +70,17 @@ type Ref struct {
 // instance). An id is what it names, written short, then an HMAC of that
 // keyed by a secret of this run, so the provider can tell for any string
 // whether it issued it without remembering what it issued. The forms, with
-// DOC a document number (see docBase), N a number in base 62 ("-" before a
-// negative one) and M the authenticator:
+// DOC a document number (docBase), N a number in base 62 and M the
+// authenticator:
 //
-//	DOC N M     a DOM-backed element: document, backend DOM node id (less
-//	            the document's base, see Frame.NodeBase)
+//	DOC N M     a DOM-backed element: document, backend DOM node id less
+//	            Frame.NodeBase
 //	~DOC N M    an accessibility-only node: document, AX node id
 //	.dN M       a document     .wN M  a window
 //	.tN M       a tab          .lN M  a window's tab list
 //	.aM         the Application
 //
-// The first is what an answer is mostly made of, so it is the shortest:
-// 7 characters for a node of the first 31 documents of a run whose number
-// from its document's base is under 3,844, 8 under 238,328. Numbers have no leading zeros, so each thing
-// has exactly one id.
+// docs/ids.md explains the format, its lengths and its odds.
 type IDs struct {
 	instance string
 	key      [32]byte

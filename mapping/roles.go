@@ -8,21 +8,21 @@ const (
 	roleTextArea = "TextArea"
 )
 
-// roles is the table of PROTOCOL.md 5.4, completed for every role name
+// roles is the table of docs/protocol.md §5.4, completed for every role name
 // Chrome's Accessibility domain can report: the computed role (the ARIA
 // name, or Chrome's internal name) to the protocol role.
 //
 // The names Chrome can report are listed, with where they come from, in
 // testdata/chrome-roles.txt; TestEveryChromeRoleIsMapped fails when one of
 // them has no entry here. A few more entries are ARIA synonyms that the
-// table of 5.4 names and older Chromes reported (img, presentation,
+// table of §5.4 names and older Chromes reported (img, presentation,
 // MenuListOption, WebArea, fieldset, details).
 //
 // A role mapped to "" is never an element: its children move up. A Group
 // is an element only when it has a title or a state of its own (see
 // [mapper.element]); so is every role in [namedOnly]. A name missing here
 // (a role of a later Chrome) is treated as a Group. docs/roles.md gives the
-// reason for each entry that the table of 5.4 does not name.
+// reason for each entry that the table of §5.4 does not name.
 var roles = map[string]string{
 	"RootWebArea": roleDocument,
 	"WebArea":     roleDocument,

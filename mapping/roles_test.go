@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestRolesTable checks each row of the table of PROTOCOL.md 5.4, copied
+// TestRolesTable checks each row of the table of docs/protocol.md §5.4, copied
 // here by hand so that a change to roles.go must agree with the protocol.
 // Every role is given a name, which conditional rows need.
 func TestRolesTable(t *testing.T) {

@@ -13,12 +13,12 @@ import (
 // (testdata/*.json; corpus-* are pages of the e2e corpus, recorded with
 // axrecord from e2e/testdata/pages) with ids of a real key, and logs the
 // bytes per element beyond the text fields and beyond the text content
-// (the keys "title", "url"… counted as cost). 5.1's field names alone cost
+// (the keys "title", "url"… counted as cost). The field names of §5.1 alone cost
 // about 35 bytes an element beyond the text fields on these pages
 // ({"id":"","role":"Text"}, children, states, commas), which are dense
 // with widgets and states by design; with 7- and 8-character ids they
 // measure about 42. The pages of the bench, shaped like ordinary pages,
-// measure under 40, the figure issue 3 asks for (BenchmarkAnswerSize in
+// measure under 40, the project's target (BenchmarkAnswerSize in
 // bench/). This test guards the corpus against growth.
 func TestBytesPerElement(t *testing.T) {
 	recs, err := filepath.Glob("testdata/*.json")

@@ -6,7 +6,7 @@
 // It exists because Run needs a home that imports both cdp (which must
 // not import mcp) and mcp (which knows the browser only as a Source),
 // while cmd/cdpprovider only parses flags. It makes no CDP calls of its
-// own.
+// own. Section numbers in comments are those of docs/protocol.md.
 //
 //	cfg := provider.Config{Command: provider.Serve, Connect: "http://127.0.0.1:9222"}
 //	err := provider.Run(ctx, cfg, os.Stdin, os.Stdout, os.Stderr)

@@ -1,10 +1,10 @@
 // Package schema owns the JSON Schemas (draft 2020-12) of the protocol's
-// wire documents, PROTOCOL.md version 0.2.0: the answer of current
-// (sections 4.1 and 5), a location (section 6) and the descriptor
-// (section 8). The files beside this one are the source; they are
-// embedded so that tests and tools need no file system.
+// wire documents, version 0.2.0 (docs/protocol.md): the answer of current
+// (§4.1 and §5), a location (§6) and the descriptor (§8). The files
+// beside this one are the source; they are embedded so that tests and
+// tools need no file system.
 //
-// A schema checks what a schema can. The rules of section 5 it cannot
+// A schema checks what a schema can. The rules of §5 it cannot
 // state (unique ids, the focus path, the single hovered element) are
 // checked by internal/conformance, which validates against these files.
 //

@@ -1,7 +1,8 @@
 // Package conformance checks the protocol's answers the way a host would
 // see them on the wire: the JSON a provider sends, checked against the
 // schemas of package schema and, for current, against the rules of
-// PROTOCOL.md section 5 that no schema can state.
+// docs/protocol.md §5 that no schema can state. Section numbers in this
+// package, in comments and messages, are those of docs/protocol.md.
 //
 // Every test that produces an answer should pass it through here:
 //
