@@ -195,18 +195,52 @@ func TestNotifierIsQuietWithoutChanges(t *testing.T) {
 	}
 }
 
-// recorder keeps the messages of the records it is given.
+// recorder keeps the messages of the records it is given; a test waits
+// for a message with logged.
 type recorder struct {
 	mu   sync.Mutex
 	msgs map[slog.Level][]string
+	kick chan struct{} // a record came; holds one
+}
+
+func newRecorder() *recorder {
+	return &recorder{msgs: map[slog.Level][]string{}, kick: make(chan struct{}, 1)}
 }
 
 func (r *recorder) Enabled(context.Context, slog.Level) bool { return true }
 func (r *recorder) Handle(_ context.Context, rec slog.Record) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.msgs[rec.Level] = append(r.msgs[rec.Level], rec.Message)
+	r.mu.Unlock()
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
 	return nil
+}
+
+// logged waits until msg has been logged at some level and returns the
+// levels it was logged at; none when it was not within the limit.
+func (r *recorder) logged(msg string, limit time.Duration) []slog.Level {
+	deadline := time.After(limit)
+	for {
+		r.mu.Lock()
+		var levels []slog.Level
+		for l, msgs := range r.msgs {
+			if slices.Contains(msgs, msg) {
+				levels = append(levels, l)
+			}
+		}
+		r.mu.Unlock()
+		if len(levels) > 0 {
+			return levels
+		}
+		select {
+		case <-r.kick:
+		case <-deadline:
+			return nil
+		}
+	}
 }
 func (r *recorder) WithAttrs([]slog.Attr) slog.Handler { return r }
 func (r *recorder) WithGroup(string) slog.Handler      { return r }
@@ -215,7 +249,7 @@ func (r *recorder) WithGroup(string) slog.Handler      { return r }
 // would flood a host's log of the provider's stderr. It reaches the
 // provider's logger at Debug.
 func TestNotificationsAreNotLoggedAtInfo(t *testing.T) {
-	rec := &recorder{msgs: map[slog.Level][]string{}}
+	rec := newRecorder()
 	src := &watchingFake{fakeSource: newFake()}
 	ctx := context.Background()
 	st, ct := sdk.NewInMemoryTransports()
@@ -245,12 +279,16 @@ func TestNotificationsAreNotLoggedAtInfo(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notification after a change")
 	}
+	// The client can have the notification before the server has logged
+	// it: wait for the record itself.
+	const sent = "resource updated notification sent"
+	levels := rec.logged(sent, 10*time.Second)
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
+	if !slices.Equal(levels, []slog.Level{slog.LevelDebug}) {
+		t.Errorf("%q logged at %v, want at Debug only; Debug has %q", sent, levels, rec.msgs[slog.LevelDebug])
+	}
 	if info := rec.msgs[slog.LevelInfo]; len(info) > 0 {
 		t.Errorf("logged at Info: %q", info)
-	}
-	if !slices.Contains(rec.msgs[slog.LevelDebug], "resource updated notification sent") {
-		t.Errorf("the notification was not logged at Debug: %q", rec.msgs[slog.LevelDebug])
 	}
 }
