@@ -141,45 +141,86 @@ func TestNoSubscribeWithoutAWatcher(t *testing.T) {
 
 // The notifier sends the first change of a quiet spell at once and then
 // at most one notification per interval, the last change of a burst
-// carried by a trailing one. The clock is the test's.
+// carried by a trailing one. The clock is the test's, both the time of
+// day and the timer: a busy machine cannot make the burst come late.
 func TestNotifierCoalesces(t *testing.T) {
 	src := &watchingFake{fakeSource: newFake()}
 	sent := make(chan struct{}, 100)
 	n := newNotifier(src, func() { sent <- struct{}{} })
 	tick := make(chan time.Time)
-	var waits []time.Duration
+	waited := make(chan time.Duration, 100)
 	var mu sync.Mutex
-	n.after = func(d time.Duration) <-chan time.Time {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	n.now = func() time.Time {
 		mu.Lock()
-		waits = append(waits, d)
-		mu.Unlock()
+		defer mu.Unlock()
+		return clock
+	}
+	advance := func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(d)
+	}
+	n.after = func(d time.Duration) <-chan time.Time {
+		waited <- d
 		return tick
 	}
 	n.subscribe()
 	defer n.unsubscribe()
 
+	received := func(what string) {
+		t.Helper()
+		select {
+		case <-sent:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no notification: %s", what)
+		}
+	}
 	src.change()
-	<-sent // the first change goes out at once
+	received("the first change goes out at once")
+	advance(coalesce / 4)
 	for range 50 {
-		src.change() // a burst: held back
+		src.change() // a burst within the interval: held back
+	}
+	// The notifier holds the burst back: it waits for the rest of the
+	// interval, and has sent nothing.
+	select {
+	case d := <-waited:
+		if want := coalesce - coalesce/4; d != want {
+			t.Errorf("the notifier waits %v, want %v: the rest of the interval after the first notification", d, want)
+		}
+	case <-sent:
+		t.Fatal("a notification within the interval after the last one")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the notifier neither sent nor waited after a burst")
+	}
+	// Every signal of the burst has reached the notifier before the
+	// interval ends (a signal is one slot of a channel).
+	for deadline := time.Now().Add(10 * time.Second); len(n.kick) > 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the notifier does not take its signals")
+		}
 	}
 	select {
 	case <-sent:
 		t.Fatal("a notification within the interval after the last one")
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
-	tick <- time.Now() // the interval ends
-	<-sent             // one trailing notification for the whole burst
+	advance(coalesce)
+	tick <- clock // the interval ends
+	received("one trailing notification for the whole burst")
 	select {
 	case <-sent:
 		t.Fatal("more than one notification for one burst")
+	case d := <-waited:
+		t.Fatalf("the notifier waits again (%v) with nothing to send", d)
 	case <-time.After(50 * time.Millisecond):
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(waits) != 1 || waits[0] <= 0 || waits[0] > coalesce {
-		t.Fatalf("the notifier waited %v, want one wait of at most %v", waits, coalesce)
-	}
+
+	// A change after a quiet interval goes out at once again.
+	advance(2 * coalesce)
+	src.change()
+	received("a change after a quiet spell goes out at once")
 }
 
 func TestNotifierIsQuietWithoutChanges(t *testing.T) {
