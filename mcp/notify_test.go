@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -121,14 +123,34 @@ func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 	}
 }
 
+// Only current can be subscribed to: anything else is MCP's resource not
+// found, naming the URI. (Under the newest MCP a subscription is a
+// listening request whose error go-sdk's client does not return, so this
+// runs under the legacy handshake.)
 func TestSubscribeToAnythingElseIsNotFound(t *testing.T) {
-	cs, _ := connectWatching(t, &watchingFake{fakeSource: newFake()}, "2025-11-25")
+	src := &watchingFake{fakeSource: newFake()}
+	cs, _ := connectWatching(t, src, "2025-11-25")
 	for _, uri := range []string{DescriptorURI, "uicontext://locate/x", "uicontext://nope"} {
 		err := cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: uri})
-		var rpcErr interface{ Error() string }
-		if err == nil || !errors.As(err, &rpcErr) {
-			t.Errorf("subscribe to %s: got %v, want resource not found", uri, err)
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) {
+			t.Errorf("subscribe to %s: got %v (%T), want a JSON-RPC error", uri, err, err)
+			continue
 		}
+		if werr.Code != sdk.CodeResourceNotFound {
+			t.Errorf("subscribe to %s: error %d %q, want resource not found (%d)", uri, werr.Code, werr.Message, sdk.CodeResourceNotFound)
+		}
+		var data struct{ URI string }
+		if err := json.Unmarshal(werr.Data, &data); err != nil || data.URI != uri {
+			t.Errorf("subscribe to %s: error data %s, want the uri", uri, werr.Data)
+		}
+		if src.watching() {
+			t.Errorf("subscribe to %s started the watch", uri)
+		}
+	}
+	// The same session can subscribe to current.
+	if err := cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: CurrentURI}); err != nil {
+		t.Errorf("subscribe to %s: %v", CurrentURI, err)
 	}
 }
 
