@@ -18,6 +18,7 @@ import (
 // the focused field, the hovered button and the rows on screen, which
 // come last in reading order.
 func TestBudgetKeepsFocusAndHover(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL(), "--max-elements", "1000", "--max-bytes", "100000")
 	tb := openTab(t, env.rootCtx, env.pageA+"/pages/big.html")
 	eval[bool](t, tb.ctx, `document.getElementById("last").focus(), document.getElementById("end").scrollIntoView({block: "end"}), true`)
@@ -64,6 +65,7 @@ func TestBudgetKeepsFocusAndHover(t *testing.T) {
 // valid (checked by current), holds the page, its text cut at 4096
 // characters ending in "…", and is small.
 func TestBudgetHugeText(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL())
 	tb := openTab(t, env.rootCtx, env.pageA+"/pages/huge-text.html")
 	for _, read := range []string{"first", "second"} {

@@ -135,6 +135,7 @@ func changes(tb, other *tab) []change {
 }
 
 func TestNotifications(t *testing.T) {
+	needEnv(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/notify.html")
 	other := openTab(t, tb.ctx, env.pageA+"/plain.html", chromedp.WithNewWindow(false))
 	tb.activate(t)
@@ -213,6 +214,7 @@ func TestNotifications(t *testing.T) {
 // makes to the host's notification, over the changes of TestNotifications;
 // it reports the median and the 90th percentile (target: p90 ≤ 50 ms).
 func BenchmarkNotificationLatency(b *testing.B) {
+	needEnv(b)
 	tb := openTab(b, env.rootCtx, env.pageA+"/notify.html")
 	other := openTab(b, tb.ctx, env.pageA+"/plain.html", chromedp.WithNewWindow(false))
 	tb.activate(b)

@@ -106,6 +106,7 @@ func in(url, role, title string) func(root *mapping.Element) *mapping.Element {
 // iframe and in a cross-site iframe, the focus path runs from the root to
 // that field.
 func TestFocusPath(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
 	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
@@ -166,6 +167,7 @@ func TestFocusPath(t *testing.T) {
 // iframe, back in the page (Chrome leaves a stale :hover in the iframe),
 // and in a quirks-mode page.
 func TestHover(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
 	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
@@ -237,6 +239,7 @@ func TestHover(t *testing.T) {
 // Point 5: selected tabs, options and rows carry selected, also after the
 // page changes them.
 func TestSelectionFollowsPage(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/form.html")
 	p.current(t)

@@ -23,6 +23,7 @@ import (
 // resources/list has current and descriptor; resources/templates/list has
 // locate; there are no tools.
 func TestInitializeDeclaresExtensionAndResources(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -110,6 +111,7 @@ func asJSON(t testing.TB, v any) any {
 // is the same across reads and new in a new run; the schema rejects a
 // fourth field and an unknown role.
 func TestCurrentHasExactlyThreeFields(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	openTab(t, env.rootCtx, env.pageA+"/plain.html")
 
@@ -182,6 +184,7 @@ func TestCurrentHasExactlyThreeFields(t *testing.T) {
 // Point 9: the descriptor of section 8: bundle from the browser's product,
 // app title equal to the root's title, operations.
 func TestDescriptor(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	d := p.descriptor(t)
 	cur := p.current(t)
@@ -233,6 +236,7 @@ func TestDescriptor(t *testing.T) {
 // extension declaration and the templates, and answers locate URIs as
 // unknown resources.
 func TestNoLocate(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL(), "--no-locate")
 	openTab(t, env.rootCtx, env.pageA+"/plain.html")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -34,6 +34,7 @@ func readSpy(t testing.TB, ctx context.Context, win string) spyCounts {
 // closest and more in counters and observes mutations; reads of current,
 // locate and the descriptor change neither.
 func TestReadOnly(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/readonly.html")
 	frame := tb.frameTarget(t, env.pageB+"/readonly-frame.html")

@@ -17,6 +17,7 @@ import (
 // Document; browser_ui and worker targets are absent; a same-site and a
 // cross-site iframe are Documents where they stand.
 func TestTreeWindowsTabsAndFrames(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	a := openTab(t, env.rootCtx, env.pageA+"/frames.html")
 	// A second tab in the same window as a (WithNewWindow(false) opens the
@@ -196,6 +197,7 @@ func preorder(e *mapping.Element) []*mapping.Element {
 // a real form page; no value on a password field; hidden content absent;
 // a button reads as one element.
 func TestFormRolesAndStates(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/form.html")
 	cur := p.current(t)
