@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -46,6 +47,44 @@ func openTab(t testing.TB, parent context.Context, url string, opts ...chromedp.
 	t.Cleanup(func() { tb.close(t) })
 	tb.activate(t)
 	return tb
+}
+
+// openBeside opens url in a new tab of tb's window, as a person following
+// a link to a new tab does: window.open with a user gesture, which Chrome
+// puts in its opener's window (Target.createTarget has no window to name,
+// and puts a tab in whichever window it deems the last active). The new
+// tab is in front; it is closed when the test ends.
+func (tb *tab) openBeside(t testing.TB, url string) *tab {
+	t.Helper()
+	before := map[target.ID]bool{}
+	for _, in := range pageTargets(t, tb.ctx) {
+		before[in.TargetID] = true
+	}
+	if _, err := chromedp.Call(tb.ctx, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: fmt.Sprintf(`window.open(%q) !== null`, url), UserGesture: ptr(true), ReturnByValue: ptr(true),
+	}); err != nil {
+		t.Fatalf("window.open(%s) in %s: %v", url, tb.url, err)
+	}
+	var id target.ID
+	waitFor(t, "the tab window.open opened", func() bool {
+		for _, in := range pageTargets(t, tb.ctx) {
+			if !before[in.TargetID] {
+				id = in.TargetID
+				return true
+			}
+		}
+		return false
+	})
+	ctx, _ := chromedp.NewContext(tb.ctx, chromedp.WithTargetID(id))
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("attach to the tab of %s: %v", url, err)
+	}
+	nt := &tab{ctx: ctx, id: id, url: url}
+	t.Cleanup(func() { nt.close(t) })
+	waitFor(t, url+" loaded in the new tab", func() bool {
+		return eval[bool](t, ctx, fmt.Sprintf(`location.href === %q && document.readyState === "complete"`, url))
+	})
+	return nt
 }
 
 // close closes the tab (a second close does nothing).
