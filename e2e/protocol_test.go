@@ -84,8 +84,10 @@ func TestInitializeDeclaresExtensionAndResources(t *testing.T) {
 		t.Errorf("template = {uriTemplate %q name %q mimeType %q}, want {%q %q %q}", rt.URITemplate, rt.Name, rt.MIMEType, locateTmpl, "locate", "application/json")
 	}
 
-	// Asking for tools anyway: either refused (no capability) or empty.
-	if tools, err := p.session.ListTools(ctx, nil); err == nil && len(tools.Tools) > 0 {
+	// Asking for tools anyway: the list answers, empty.
+	if tools, err := p.session.ListTools(ctx, nil); err != nil {
+		t.Errorf("tools/list: %v, want an empty list", err)
+	} else if len(tools.Tools) != 0 {
 		t.Errorf("tools/list = %s, want no tools", dump(tools.Tools))
 	}
 }
@@ -252,8 +254,21 @@ func TestNoLocate(t *testing.T) {
 		t.Errorf("extension declaration with --no-locate (-want +got):\n%s", diff)
 	}
 	tmpls, err := p.session.ListResourceTemplates(ctx, nil)
-	if err == nil && len(tmpls.ResourceTemplates) > 0 {
+	if err != nil {
+		t.Errorf("resources/templates/list with --no-locate: %v, want an empty list", err)
+	} else if len(tmpls.ResourceTemplates) != 0 {
 		t.Errorf("resources/templates/list with --no-locate = %s, want none", dump(tmpls.ResourceTemplates))
+	}
+	res, err := p.session.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatalf("resources/list with --no-locate: %v", err)
+	}
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	if diff := cmp.Diff([]string{currentURI, descriptorURI}, uris); diff != "" {
+		t.Errorf("resources/list with --no-locate (-want +got):\n%s", diff)
 	}
 	cur := p.current(t)
 	btn := find(t, cur.Root, "Button", "Plain button")
