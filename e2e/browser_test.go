@@ -201,17 +201,16 @@ func (tb *tab) origin(t testing.TB) (float64, float64) {
 	eval[bool](t, tb.ctx, `window.__origin = null, true`)
 	tb.mouseMove(t, pt{3, 3})
 	var o *struct{ X, Y float64 }
-	for range 50 {
-		o = eval[*struct{ X, Y float64 }](t, tb.ctx, `window.__origin`)
-		if o != nil {
-			break
+	deadline := time.Now().Add(waitLimit)
+	for {
+		if o = eval[*struct{ X, Y float64 }](t, tb.ctx, `window.__origin`); o != nil {
+			return o.X, o.Y
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("calibration: no mousemove reached %s in %v (does the page load calibrate.js?)", tb.url, waitLimit)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if o == nil {
-		t.Fatalf("calibration: no mousemove reached %s (does the page load calibrate.js?)", tb.url)
-	}
-	return o.X, o.Y
 }
 
 // frameTarget attaches to the out-of-process iframe of this tab whose url
@@ -220,7 +219,7 @@ func (tb *tab) origin(t testing.TB) (float64, float64) {
 func (tb *tab) frameTarget(t testing.TB, prefix string) context.Context {
 	t.Helper()
 	var id target.ID
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for id == "" && time.Now().Before(deadline) {
 		infos, err := chromedp.Targets(tb.ctx)
 		if err != nil {
@@ -271,13 +270,17 @@ func visibility(t testing.TB, parent context.Context, id target.ID) string {
 	return eval[string](t, ctx, `document.visibilityState`)
 }
 
-// waitFor polls cond until it holds or 5 seconds pass.
+// waitLimit bounds every wait of the tests for something they observe:
+// generous, since the tests share two cores with other work.
+const waitLimit = 20 * time.Second
+
+// waitFor polls cond until it holds, failing the test after waitLimit.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out waiting %v for %s", waitLimit, what)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -154,8 +154,8 @@ func TestNotifications(t *testing.T) {
 			quiet(t, u)
 			t0 := time.Now()
 			c.do(t)
-			if u.next(t0, 5*time.Second).IsZero() {
-				t.Errorf("%s: no notification within 5 s", c.name)
+			if u.next(t0, waitLimit).IsZero() {
+				t.Errorf("%s: no notification within %v", c.name, waitLimit)
 			}
 			p.current(t) // the host reads, as a host does on a notification
 		}
@@ -165,13 +165,13 @@ func TestNotifications(t *testing.T) {
 		quiet(t, u)
 		t0 := time.Now()
 		third := openTab(t, env.rootCtx, env.pageA+"/plain.html")
-		if u.next(t0, 5*time.Second).IsZero() {
+		if u.next(t0, waitLimit).IsZero() {
 			t.Errorf("no notification for a new tab")
 		}
 		quiet(t, u)
 		t0 = time.Now()
 		third.close(t)
-		if u.next(t0, 5*time.Second).IsZero() {
+		if u.next(t0, waitLimit).IsZero() {
 			t.Errorf("no notification for a closed tab")
 		}
 		tb.activate(t)
@@ -240,9 +240,9 @@ func BenchmarkNotificationLatency(b *testing.B) {
 		b.StartTimer()
 		t0 := time.Now()
 		c.do(b)
-		at := u.next(t0, 5*time.Second)
+		at := u.next(t0, waitLimit)
 		if at.IsZero() {
-			b.Fatalf("%s: no notification within 5 s", c.name)
+			b.Fatalf("%s: no notification within %v", c.name, waitLimit)
 		}
 		lat = append(lat, at.Sub(t0))
 	}

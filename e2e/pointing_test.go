@@ -12,11 +12,11 @@ import (
 )
 
 // currentUntil reads current until cond holds (the user's action may take
-// a moment to reach the browser's state), for at most 2 seconds, and
+// a moment to reach the browser's state), for at most waitLimit, and
 // fails with the last answer and cond's complaint otherwise.
 func (p *provider) currentUntil(t testing.TB, what string, cond func(a *answer) string) *answer {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for {
 		a := p.current(t)
 		complaint := cond(a)
