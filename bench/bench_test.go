@@ -93,7 +93,12 @@ func setup(b *testing.B) {
 func start() {
 	path, err := cdp.FindChrome("")
 	if err != nil {
-		env.skip = "no Chromium to measure (set $CHROME to a Chromium or Chrome binary, or put chromium on PATH): " + err.Error()
+		msg := "no Chromium to measure (set $CHROME to a Chromium or Chrome binary, or put chromium on PATH): " + err.Error()
+		if os.Getenv("CI") == "true" {
+			env.fail = msg + " (CI=true: failing instead of skipping)"
+		} else {
+			env.skip = msg
+		}
 		return
 	}
 	env.tmp, err = os.MkdirTemp("", "cdpprovider-bench-")

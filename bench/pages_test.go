@@ -1,12 +1,17 @@
 package bench
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,40 +38,87 @@ func TestPagesAreDeterministicAndShaped(t *testing.T) {
 	}
 }
 
-// TestPagesMatchAnchors compares the pages byte for byte with those of
-// the anchors' generator, when node and the anchors are at hand
-// ($ANCHORS, else ../../shared/anchors next to this repository).
+// TestPagesMatchAnchors holds the pages to those of the anchors'
+// generator, pages.mjs, byte for byte, through the SHA-256 sums of its
+// output recorded in testdata/anchors.sha256 (so the test needs neither
+// node nor the anchors). With $ANCHORS naming a copy of the anchors, it
+// also runs their pages.mjs with node and compares with what it writes:
+// then a missing node or pages.mjs fails the test, and a difference
+// prints the sums to record.
 func TestPagesMatchAnchors(t *testing.T) {
+	want := map[string]string{"frame.html": FrameHTML}
+	for _, pg := range Pages {
+		want[pg.File] = pg.HTML()
+	}
+	recorded := readSums(t, filepath.Join("testdata", "anchors.sha256"))
+	for file, got := range want {
+		sum, ok := recorded[file]
+		if !ok {
+			t.Errorf("testdata/anchors.sha256 has no sum for %s", file)
+			continue
+		}
+		if h := sha256Hex(got); h != sum {
+			t.Errorf("%s (%d bytes) has SHA-256 %s, the anchors' page %s", file, len(got), h, sum)
+		}
+	}
+	if len(recorded) != len(want) {
+		t.Errorf("testdata/anchors.sha256 has %d sums, the pages are %d", len(recorded), len(want))
+	}
+
 	dir := os.Getenv("ANCHORS")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "anchors")
+		return
 	}
 	script := filepath.Join(dir, "pages.mjs")
 	if _, err := os.Stat(script); err != nil {
-		t.Skipf("no anchors to compare with (%v); set $ANCHORS to a copy of shared/anchors", err)
+		t.Fatalf("$ANCHORS=%s: %v", dir, err)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("no node on PATH to run the anchors' pages.mjs")
+		t.Fatalf("$ANCHORS is set but there is no node on PATH to run pages.mjs: %v", err)
 	}
 	out := t.TempDir()
 	if b, err := exec.Command(node, script, "--out", out).CombinedOutput(); err != nil {
 		t.Fatalf("node pages.mjs: %v\n%s", err, b)
 	}
-	want := map[string]string{"frame.html": FrameHTML}
-	for _, pg := range Pages {
-		want[pg.File] = pg.HTML()
-	}
-	for file, got := range want {
+	var sums strings.Builder
+	for _, file := range slices.Sorted(maps.Keys(want)) {
 		b, err := os.ReadFile(filepath.Join(out, file))
 		if err != nil {
-			t.Errorf("anchors wrote no %s: %v", file, err)
+			t.Errorf("pages.mjs wrote no %s: %v", file, err)
 			continue
 		}
-		if string(b) != got {
+		fmt.Fprintf(&sums, "%s  %s\n", sha256Hex(string(b)), file)
+		if got := want[file]; string(b) != got {
 			t.Errorf("%s differs from the anchors' (%d bytes here, %d there) at byte %d", file, len(got), len(b), firstDiff(got, string(b)))
 		}
 	}
+	if t.Failed() {
+		t.Logf("the sums of the anchors' pages, for testdata/anchors.sha256:\n%s", sums.String())
+	}
+}
+
+// readSums reads a sha256sum listing: file name to hex sum.
+func readSums(t *testing.T, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := map[string]string{}
+	for line := range strings.Lines(string(b)) {
+		sum, file, ok := strings.Cut(strings.TrimSpace(line), "  ")
+		if !ok {
+			t.Fatalf("%s: malformed line %q", path, line)
+		}
+		sums[file] = sum
+	}
+	return sums
+}
+
+func sha256Hex(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
 }
 
 func firstDiff(a, b string) int {
