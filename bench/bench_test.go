@@ -228,8 +228,10 @@ func newProvider(b *testing.B) *cdp.Provider {
 
 // BenchmarkRead times, per page size, in this order and on the one
 // browser: the raw getFullAXTree; a cold read (a new provider's first
-// Current, connecting included); a warm read of the unchanged page; a warm
-// read right after the benchmark edited one text node; locate; and the
+// Current, connecting included); a settled provider's read of the
+// unchanged page again (from its warm tree, or from its last full fetch
+// while its walk still runs); its read right after the benchmark edited
+// one text node (that document read cold); locate; and the
 // raw call again, which shows how much the machine's load drifted while
 // the page was measured. Each reports its median in ms and, after raw,
 // that median as a multiple of raw's.
@@ -361,6 +363,9 @@ func benchCold(b *testing.B, pg Page) {
 	b.ReportMetric(float64(r.elements), "elements")
 }
 
+// benchWarm times a settled provider's read of the page it has read
+// before, unchanged: answered from the warm tree once the walk has ended,
+// from the last full fetch until then.
 func benchWarm(b *testing.B, w *warm) {
 	p := w.provider(b)
 	var s samples
