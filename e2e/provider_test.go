@@ -46,12 +46,18 @@ func launchProvider(connect string, args ...string) (*provider, error) {
 // launchProviderWith is launchProvider with the MCP client's options (its
 // notification handlers).
 func launchProviderWith(connect string, copts *mcp.ClientOptions, args ...string) (*provider, error) {
-	argv := append([]string{"serve", "--connect", connect}, args...)
+	return launchProviderCmd(append([]string{"serve", "--connect", connect}, args...), nil, copts)
+}
+
+// launchProviderCmd starts `cdpprovider ARGV...` (a serve command) with
+// the test's environment plus environ, and initializes an MCP session
+// with it.
+func launchProviderCmd(argv, environ []string, copts *mcp.ClientOptions) (*provider, error) {
 	cmd := exec.Command(env.bin, argv...)
 	setProcAttr(cmd)
 	p := &provider{cmd: cmd, stderr: &lockedBuffer{}, stdout: &protocolChecker{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), environ...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -90,8 +96,16 @@ func startProvider(t testing.TB, connect string, args ...string) *provider {
 // startProviderWith is startProvider with the MCP client's options.
 func startProviderWith(t testing.TB, connect string, copts *mcp.ClientOptions, args ...string) *provider {
 	t.Helper()
+	return startProviderCmd(t, append([]string{"serve", "--connect", connect}, args...), nil, copts)
+}
+
+// startProviderCmd starts `cdpprovider ARGV...` (a serve command) for this
+// test alone, with the test's environment plus environ; it is stopped,
+// and its stderr logged, when the test ends.
+func startProviderCmd(t testing.TB, argv, environ []string, copts *mcp.ClientOptions) *provider {
+	t.Helper()
 	needEnv(t)
-	p, err := launchProviderWith(connect, copts, args...)
+	p, err := launchProviderCmd(argv, environ, copts)
 	if err != nil {
 		t.Fatal(err)
 	}
