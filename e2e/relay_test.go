@@ -52,6 +52,14 @@ func (r *relay) holdAt(marker string) <-chan struct{} {
 	return r.held
 }
 
+// release disarms the relay: from now on it passes everything on again
+// (what it held back stays dropped).
+func (r *relay) release() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.marker, r.holding = nil, false
+}
+
 func (r *relay) serve() {
 	for {
 		c, err := r.ln.Accept()
