@@ -199,7 +199,9 @@ func (p *provider) running() bool {
 // item, application/json, the JSON in text.
 func (p *provider) readRaw(t testing.TB, uri string) ([]byte, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Generous: a 50,000-element answer takes tens of seconds to decode
+	// under -race on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := p.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
