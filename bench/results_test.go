@@ -14,7 +14,7 @@ import (
 
 // The project's targets, on its 2-core machines (README.md).
 const (
-	targetWarm10k = 0.15 // warm unchanged read at 10k, times raw getFullAXTree
+	targetWarm10k = 0.15 // unchanged page read again at 10k, times raw getFullAXTree
 	targetWarm50k = 0.12 // the same at 50k
 	targetCold    = 1.2  // cold read, times raw
 	targetLocate  = 2 * time.Millisecond
@@ -113,13 +113,17 @@ func (rs *table) row(name string) *row {
 func printSummary(w io.Writer) {
 	fmt.Fprintf(w, "\n## cdpprovider bench, %s, %s, %s/%s, %d CPUs, -settle %v\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), orNA(env.product), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), *settle)
-	fmt.Fprintln(w, "Medians; (×) is the ratio to the raw getFullAXTree of the same page in this run;")
+	fmt.Fprintln(w, "Medians; (×) is the ratio to the raw getFullAXTree of the same page in this run, its nodes decoded as a read decodes them;")
 	fmt.Fprintln(w, "\"raw again\" is that call once more after the page's reads (far from 1.00×: the load changed).")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "\"read again, unchanged\" is a provider that has read the page reading it again: from its warm tree once its background walk")
+	fmt.Fprintln(w, "has ended, from its last full fetch until then (the benchmark cannot tell which); \"read right after a change\" reads at once")
+	fmt.Fprintln(w, "after an edit, which the provider reads cold. \"MCP read again\" is the unchanged page read again through the binary, over stdio.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "\"raw, first\" is the call as a new session's first, which builds the session's tree: the cold read is compared with it,")
 	fmt.Fprintln(w, "each cold read with a raw first call made next to it (the median of those ratios), since the machine's speed drifts.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| page | AX nodes | elements | raw getFullAXTree | raw, first | cold read (× raw, first) | warm, unchanged | warm, after a change | locate | raw again | MCP read (binary) | peak RSS (binary) |")
+	fmt.Fprintln(w, "| page | AX nodes | elements | raw getFullAXTree | raw, first | cold read (× raw, first) | read again, unchanged | read right after a change | locate | raw again | MCP read again, unchanged (binary) | peak RSS (binary) |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, pg := range Pages {
 		r, ok := results.rows[pg.Name]
@@ -152,10 +156,10 @@ func goals() []goal {
 		ts = append(ts, goal{what, fmt.Sprintf("%.2f×", x), yes(x <= limit)})
 	}
 	if r := results.rows["10k"]; r != nil {
-		ratio("warm unchanged read at 10k ≤ 0.15× raw", r.warm, r.raw, targetWarm10k)
+		ratio("unchanged page read again at 10k ≤ 0.15× raw (warm tree or last fetch)", r.warm, r.raw, targetWarm10k)
 	}
 	if r := results.rows["50k"]; r != nil {
-		ratio("warm unchanged read at 50k ≤ 0.12× raw", r.warm, r.raw, targetWarm50k)
+		ratio("unchanged page read again at 50k ≤ 0.12× raw (warm tree or last fetch)", r.warm, r.raw, targetWarm50k)
 	}
 	for _, pg := range Pages {
 		if r := results.rows[pg.Name]; r != nil {

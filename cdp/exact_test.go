@@ -414,6 +414,25 @@ func (u *user) waitLoaded(t *testing.T, i int) {
 	}
 }
 
+// waitNewDocument waits until the document that set window.__reloaded has
+// been replaced: until then the old document, complete, would pass for
+// the new one loaded. Evaluations failing while the navigation commits
+// are retried.
+func (u *user) waitNewDocument(t *testing.T, s *session) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: `window.__reloaded === true`, ReturnByValue: ptr(true)})
+		if err == nil && r.ExceptionDetails == nil && string(r.Result.Value) == "false" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reload did not replace the document in a minute (last: %v)", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // crossFrame returns the session of the main tab's cross-site iframe.
 func (u *user) crossFrame(t *testing.T) *session {
 	t.Helper()
@@ -445,8 +464,8 @@ func (u *user) mutate(t *testing.T, kind string, rng *rand.Rand) string {
 		u.front(t, u.fore)
 		return fmt.Sprintf("tab %d to the front", u.fore)
 	case "nav":
-		u.eval(t, main, `location.reload(), 'nav'`)
-		time.Sleep(50 * time.Millisecond)
+		u.eval(t, main, `window.__reloaded = true, location.reload(), 'nav'`)
+		u.waitNewDocument(t, main)
 		u.waitLoaded(t, 0)
 		return "reload"
 	case "crossframe":

@@ -162,8 +162,10 @@ func TestHoverBelowWhatTheTreeHas(t *testing.T) {
 	if _, err := cdp.Call(ctx, main, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: xy[0], Y: xy[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if u.eval(t, main, `document.getElementById('b').matches(':hover') ? 'yes' : 'no'`) != "yes" {
-		t.Fatal("the test did not get the pointer over the shape")
+	for deadline := time.Now().Add(20 * time.Second); u.eval(t, main, `document.getElementById('b').matches(':hover') ? 'yes' : 'no'`) != "yes"; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the test did not get the pointer over the shape")
+		}
 	}
 	cur, err := p.Current(ctx)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -46,6 +47,44 @@ func openTab(t testing.TB, parent context.Context, url string, opts ...chromedp.
 	t.Cleanup(func() { tb.close(t) })
 	tb.activate(t)
 	return tb
+}
+
+// openBeside opens url in a new tab of tb's window, as a person following
+// a link to a new tab does: window.open with a user gesture, which Chrome
+// puts in its opener's window (Target.createTarget has no window to name,
+// and puts a tab in whichever window it deems the last active). The new
+// tab is in front; it is closed when the test ends.
+func (tb *tab) openBeside(t testing.TB, url string) *tab {
+	t.Helper()
+	before := map[target.ID]bool{}
+	for _, in := range pageTargets(t, tb.ctx) {
+		before[in.TargetID] = true
+	}
+	if _, err := chromedp.Call(tb.ctx, runtime.Evaluate, runtime.EvaluateParams{
+		Expression: fmt.Sprintf(`window.open(%q) !== null`, url), UserGesture: ptr(true), ReturnByValue: ptr(true),
+	}); err != nil {
+		t.Fatalf("window.open(%s) in %s: %v", url, tb.url, err)
+	}
+	var id target.ID
+	waitFor(t, "the tab window.open opened", func() bool {
+		for _, in := range pageTargets(t, tb.ctx) {
+			if !before[in.TargetID] {
+				id = in.TargetID
+				return true
+			}
+		}
+		return false
+	})
+	ctx, _ := chromedp.NewContext(tb.ctx, chromedp.WithTargetID(id))
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("attach to the tab of %s: %v", url, err)
+	}
+	nt := &tab{ctx: ctx, id: id, url: url}
+	t.Cleanup(func() { nt.close(t) })
+	waitFor(t, url+" loaded in the new tab", func() bool {
+		return eval[bool](t, ctx, fmt.Sprintf(`location.href === %q && document.readyState === "complete"`, url))
+	})
+	return nt
 }
 
 // close closes the tab (a second close does nothing).
@@ -162,17 +201,16 @@ func (tb *tab) origin(t testing.TB) (float64, float64) {
 	eval[bool](t, tb.ctx, `window.__origin = null, true`)
 	tb.mouseMove(t, pt{3, 3})
 	var o *struct{ X, Y float64 }
-	for range 50 {
-		o = eval[*struct{ X, Y float64 }](t, tb.ctx, `window.__origin`)
-		if o != nil {
-			break
+	deadline := time.Now().Add(waitLimit)
+	for {
+		if o = eval[*struct{ X, Y float64 }](t, tb.ctx, `window.__origin`); o != nil {
+			return o.X, o.Y
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("calibration: no mousemove reached %s in %v (does the page load calibrate.js?)", tb.url, waitLimit)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if o == nil {
-		t.Fatalf("calibration: no mousemove reached %s (does the page load calibrate.js?)", tb.url)
-	}
-	return o.X, o.Y
 }
 
 // frameTarget attaches to the out-of-process iframe of this tab whose url
@@ -181,7 +219,7 @@ func (tb *tab) origin(t testing.TB) (float64, float64) {
 func (tb *tab) frameTarget(t testing.TB, prefix string) context.Context {
 	t.Helper()
 	var id target.ID
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for id == "" && time.Now().Before(deadline) {
 		infos, err := chromedp.Targets(tb.ctx)
 		if err != nil {
@@ -232,13 +270,17 @@ func visibility(t testing.TB, parent context.Context, id target.ID) string {
 	return eval[string](t, ctx, `document.visibilityState`)
 }
 
-// waitFor polls cond until it holds or 5 seconds pass.
+// waitLimit bounds every wait of the tests for something they observe:
+// generous, since the tests share two cores with other work.
+const waitLimit = 20 * time.Second
+
+// waitFor polls cond until it holds, failing the test after waitLimit.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out waiting %v for %s", waitLimit, what)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

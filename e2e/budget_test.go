@@ -18,6 +18,7 @@ import (
 // the focused field, the hovered button and the rows on screen, which
 // come last in reading order.
 func TestBudgetKeepsFocusAndHover(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL(), "--max-elements", "1000", "--max-bytes", "100000")
 	tb := openTab(t, env.rootCtx, env.pageA+"/pages/big.html")
 	eval[bool](t, tb.ctx, `document.getElementById("last").focus(), document.getElementById("end").scrollIntoView({block: "end"}), true`)
@@ -64,6 +65,7 @@ func TestBudgetKeepsFocusAndHover(t *testing.T) {
 // valid (checked by current), holds the page, its text cut at 4096
 // characters ending in "…", and is small.
 func TestBudgetHugeText(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL())
 	tb := openTab(t, env.rootCtx, env.pageA+"/pages/huge-text.html")
 	for _, read := range []string{"first", "second"} {
@@ -85,4 +87,60 @@ func TestBudgetHugeText(t *testing.T) {
 			t.Errorf("%s read: answer is %d bytes, want it bounded by the text budget (under 64 KiB)", read, len(cur.raw))
 		}
 	}
+}
+
+// The default budgets bind, with no --max-* flag: a page of over 50,000
+// elements is answered with at most 50,000 and omitted counts, and a
+// page whose answer would be over 8 MiB is answered under it, with
+// omitted. The pages are about as small as that allows: 25,010
+// paragraphs (50,020 elements), and 1,100 images each with a name and a
+// description of 4,096 characters once cut (about 9 MB of JSON).
+func TestDefaultBudgetsBind(t *testing.T) {
+	needEnv(t)
+	p := startProvider(t, env.browser.httpURL())
+	count := func(e *elem) (n, omitted int) {
+		walk(e, func(x *elem, _ []*elem) { n, omitted = n+1, omitted+x.Omitted })
+		return n, omitted
+	}
+
+	t.Run("50,000 elements", func(t *testing.T) {
+		tb := openTab(t, env.rootCtx, env.pageA+"/pages/big.html?rows=25010")
+		start := time.Now()
+		cur := p.current(t)
+		n, omitted := count(cur.Root)
+		t.Logf("read in %v: %d bytes, %d elements, %d omitted", time.Since(start), len(cur.raw), n, omitted)
+		if n > 50000 {
+			t.Errorf("the answer has %d elements, want at most 50,000 (the default --max-elements)", n)
+		}
+		if omitted == 0 || n+omitted < 50020 {
+			t.Errorf("the answer has %d elements and marks %d omitted, want the page's 50,020 and more counted, some omitted", n, omitted)
+		}
+		findDoc(t, cur.Root, tb.url)
+	})
+
+	t.Run("8 MiB", func(t *testing.T) {
+		tb := openTab(t, env.rootCtx, env.pageA+"/pages/wide-text.html")
+		start := time.Now()
+		cur := p.current(t)
+		n, omitted := count(cur.Root)
+		t.Logf("read in %v: %d bytes, %d elements, %d omitted", time.Since(start), len(cur.raw), n, omitted)
+		if len(cur.raw) > 8<<20 {
+			t.Errorf("the answer is %d bytes, want at most 8 MiB (the default --max-bytes)", len(cur.raw))
+		}
+		if omitted == 0 {
+			t.Errorf("the answer marks nothing omitted; the page's images alone make about %d bytes", 1100*2*4096)
+		}
+		images := findRoles(findDoc(t, cur.Root, tb.url), "Image")
+		if len(images) == 0 || len(images) >= 1100 {
+			t.Fatalf("the answer has %d of the page's 1,100 images, want some, cut", len(images))
+		}
+		for _, s := range []string{images[0].Title, images[0].Description} {
+			if c := utf8.RuneCountInString(s); c != 4096 || !strings.HasSuffix(s, "…") {
+				t.Errorf("an image's title or description has %d characters, want 4,096 ending in … (the default --max-text)", c)
+			}
+		}
+		if len(cur.raw) < 6<<20 {
+			t.Errorf("the answer is %d bytes: the budget was not used, but cut far below 8 MiB", len(cur.raw))
+		}
+	})
 }

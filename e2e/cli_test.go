@@ -3,11 +3,15 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,4 +55,140 @@ func TestCurrentLaunchWaitsForTheLoad(t *testing.T) {
 	}
 	find(t, doc, "Heading", "Start of the slow page")
 	find(t, doc, "Text", "End of the slow page")
+}
+
+// runBinary runs the built binary with args, and the test's environment
+// plus environ, to its end (at most a minute), and returns what it wrote
+// and its exit status.
+func runBinary(t *testing.T, environ []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, env.bin, args...)
+	setProcAttr(cmd)
+	cmd.Env = append(os.Environ(), environ...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatalf("run %s %s: %v\nstderr:\n%s", env.bin, strings.Join(args, " "), err, errb.String())
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("%s %s did not end within a minute\nstderr:\n%s", env.bin, strings.Join(args, " "), errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+// A flag that takes a number, given something else: a usage error naming
+// the flag and the value, with the usage, exit status 2, nothing on
+// stdout, and no browser read or started.
+func TestNonNumericFlagValues(t *testing.T) {
+	needEnv(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"current", "--launch", "--max-text", "abc"}, `invalid value "abc" for flag -max-text`},
+		{[]string{"serve", "--connect", env.browser.httpURL(), "--max-elements", "1.5"}, `invalid value "1.5" for flag -max-elements`},
+		{[]string{"current", "--connect", env.browser.httpURL(), "--json", "--max-bytes", "8MiB"}, `invalid value "8MiB" for flag -max-bytes`},
+		{[]string{"serve", "--launch", "--max-text="}, `invalid value "" for flag -max-text`},
+	} {
+		stdout, stderr, code := runBinary(t, nil, c.args...)
+		if code != 2 {
+			t.Errorf("%q: exit status %d, want 2 (a usage error)\nstderr:\n%s", c.args, code, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("%q: wrote %q on stdout, want nothing", c.args, stdout)
+		}
+		if !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "Usage: cdpprovider "+c.args[0]) {
+			t.Errorf("%q: stderr does not say %q with the command's usage:\n%s", c.args, c.want, stderr)
+		}
+		if strings.Contains(stderr, "level=") {
+			t.Errorf("%q: the provider logged, so it ran:\n%s", c.args, stderr)
+		}
+	}
+}
+
+// --log-file: the log goes to the file (appended, at the level asked),
+// stderr stays empty.
+func TestLogFile(t *testing.T) {
+	needEnv(t)
+	file := filepath.Join(t.TempDir(), "provider.log")
+	if err := os.WriteFile(file, []byte("an earlier line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startProviderCmd(t, []string{"serve", "--connect", env.browser.httpURL(), "--log-file", file, "--log-level", "debug"}, nil, nil)
+	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+	find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	// A locate of a malformed id is logged at Debug.
+	p.wantNotFound(t, locatePrefix+"nope", "a malformed id")
+	if err := p.close(); err != nil {
+		t.Fatalf("provider did not stop cleanly: %v", err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(b)
+	if !strings.HasPrefix(log, "an earlier line\n") {
+		t.Errorf("the log file was not appended to:\n%s", log)
+	}
+	for _, want := range []string{`level=INFO msg="connected to the browser"`, `level=DEBUG msg="resource not found"`} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log file lacks %s:\n%s", want, log)
+		}
+	}
+	if s := p.stderr.String(); s != "" {
+		t.Errorf("with --log-file the provider wrote on stderr:\n%s", s)
+	}
+}
+
+// --bundle-id is the descriptor's app.bundle; the rest of the app is the
+// browser's.
+func TestBundleID(t *testing.T) {
+	needEnv(t)
+	p := startProvider(t, env.browser.httpURL(), "--bundle-id", "com.example.Kiosk")
+	d := p.descriptor(t)
+	if d.App.Bundle != "com.example.Kiosk" {
+		t.Errorf("descriptor app.bundle = %q with --bundle-id com.example.Kiosk", d.App.Bundle)
+	}
+	if root := p.current(t).Root; d.App.Title != root.Title || d.App.Title == "" {
+		t.Errorf("descriptor app.title = %q, root title %q: want the browser's name in both", d.App.Title, root.Title)
+	}
+}
+
+// A --connect address off this machine is refused without --allow-remote,
+// whatever its form: a ws:// URL, an IPv6 literal. The IPv6 loopback is
+// this machine: accepted, and read.
+func TestRemoteAddressesNeedAllowRemote(t *testing.T) {
+	needEnv(t)
+	for _, addr := range []string{
+		"ws://192.0.2.7:9222/devtools/browser/4b3f0c2e",
+		"http://[2001:db8::1]:9222",
+		"[2001:db8::1]:9222",
+		"ws://[2001:db8::1]:9222/devtools/browser/4b3f0c2e",
+	} {
+		for _, cmd := range []string{"serve", "current"} {
+			stdout, stderr, code := runBinary(t, nil, cmd, "--connect", addr)
+			if code == 0 || stdout != "" || !strings.Contains(stderr, "--allow-remote") {
+				t.Errorf("%s --connect %s: exit status %d, stdout %q, stderr:\n%s\nwant a refusal naming --allow-remote, a non-zero exit status, nothing on stdout", cmd, addr, code, stdout, stderr)
+			}
+		}
+	}
+
+	// [::1]: a relay on the IPv6 loopback to the shared browser.
+	relay := startRelay(t, "[::1]:0", strings.TrimPrefix(env.browser.httpURL(), "http://"))
+	addr := "http://" + relay.addr()
+	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+	p := startProvider(t, addr)
+	find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	stdout, stderr, code := runBinary(t, nil, "current", "--connect", addr)
+	if code != 0 || !strings.Contains(stdout, "Plain button") {
+		t.Errorf("current --connect %s: exit status %d, stdout:\n%s\nstderr:\n%s\nwant the outline with the page", addr, code, stdout, stderr)
+	}
 }

@@ -32,6 +32,7 @@ var corpus = []string{"forms", "landmarks", "tables", "menus", "dialogs", "media
 // Document against the golden outline (go test ./e2e -run Corpus -update
 // rewrites them) and against the page's own marks (see checkMarks).
 func TestCorpus(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	for _, name := range corpus {
 		t.Run(name, func(t *testing.T) {

@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"os/exec"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/target"
@@ -182,4 +185,34 @@ func (h *headed) resetZoom(t testing.TB, tb *tab, title string) {
 	t.Helper()
 	h.pressKeys(t, title, "ctrl+0")
 	waitFor(t, "the page zoom to be reset", func() bool { return eval[float64](t, tb.ctx, `devicePixelRatio`) == 1 })
+}
+
+// serve --launch --headed starts a browser that shows its windows: on a
+// virtual screen the launched page's window is there, titled with the
+// page, and current over MCP reads the page.
+func TestServeLaunchHeaded(t *testing.T) {
+	needDisplayTools(t)
+	scr := startScreen(t, 1280, 900)
+	url := env.pageA + "/plain.html"
+	p := startProviderCmd(t, []string{"serve", "--launch", "--headed", "--chrome", env.chromePath, url}, scr.env(), nil)
+	cur := p.currentUntil(t, "the launched page in current", func(a *answer) string {
+		if in(url, "Button", "Plain button")(a.Root) == nil {
+			return "no Document of " + url + " with its button"
+		}
+		return ""
+	})
+	win := windowWithTab(t, cur.Root, url)
+	if !has(tabByURL(t, cur.Root, url), "selected") || docOf(win) == nil || docOf(win).URL != url {
+		t.Errorf("the launched page is not the selected tab of its Window with its Document:\n%s", outline(win))
+	}
+	// A headless browser has no window on the screen; this one does.
+	var ids []string
+	waitFor(t, "a window of the launched browser on the screen", func() bool {
+		c := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(win.Title))
+		c.Env = scr.env()
+		out, _ := c.Output()
+		ids = strings.Fields(string(out))
+		return len(ids) > 0
+	})
+	t.Logf("windows titled %q on the screen: %v", win.Title, ids)
 }

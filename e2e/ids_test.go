@@ -8,6 +8,7 @@ import (
 
 // Point 6: the same element has the same id across reads.
 func TestIDsStableAcrossReads(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
 	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
@@ -45,6 +46,7 @@ func must[T any](t testing.TB, v *T) *T {
 // page navigated away, and of an element of a closed tab answers gone; the
 // Document of a page navigated away answers gone too.
 func TestLocateGone(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 
 	t.Run("removed from the DOM", func(t *testing.T) {
@@ -109,6 +111,7 @@ func TestLocateGone(t *testing.T) {
 // Point 6: a never-issued id, a malformed id and an id of an earlier run
 // are resource-not-found errors, and the provider keeps serving after each.
 func TestLocateUnknownIDs(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
 	btn := find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")

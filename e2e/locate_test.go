@@ -12,6 +12,7 @@ import (
 // Document (its page area); the Window (its bounds); offscreen and
 // partly visible after scrolling; Application and Tab cannot be placed.
 func TestLocateGeometry(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
 	ox, oy := tb.origin(t)

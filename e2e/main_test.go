@@ -26,6 +26,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+
+	"github.com/cdpprovider/cdpprovider/cdp"
 )
 
 // env is the state TestMain sets up once for the whole package.
@@ -78,12 +80,11 @@ func TestMain(m *testing.M) {
 // It records a reason in env.skip or env.fail instead of exiting, so that
 // every test reports it.
 func setup(tmp string) {
-	env.chromePath = findChrome()
-	if env.chromePath == "" {
-		msg := "no Chromium found: set $CHROME to a Chromium or Chrome binary, or put chromium, chromium-browser or google-chrome on PATH"
-		if c := os.Getenv("CHROME"); c != "" {
-			msg = fmt.Sprintf("no Chromium found: $CHROME=%s is not an executable; set $CHROME to a Chromium or Chrome binary", c)
-		}
+	// The product's own finder: $CHROME, else the browsers it knows on
+	// PATH; its error names what it tried and how to install one.
+	path, err := cdp.FindChrome("")
+	if err != nil {
+		msg := "no Chromium found (set $CHROME to a Chromium-based browser): " + err.Error()
 		if os.Getenv("CI") == "true" {
 			env.fail = msg + " (CI=true: failing instead of skipping)"
 		} else {
@@ -91,6 +92,7 @@ func setup(tmp string) {
 		}
 		return
 	}
+	env.chromePath = path
 
 	env.bin = filepath.Join(tmp, "cdpprovider")
 	build := exec.Command("go", "build", "-o", env.bin, "./cmd/cdpprovider")
@@ -150,22 +152,6 @@ func needEnv(t testing.TB) {
 	if env.skip != "" {
 		t.Skip(env.skip)
 	}
-}
-
-// findChrome returns $CHROME, or the first of the usual names on PATH.
-func findChrome() string {
-	if p := os.Getenv("CHROME"); p != "" {
-		if lp, err := exec.LookPath(p); err == nil {
-			return lp
-		}
-		return ""
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // moduleRoot is the directory of go.mod: the parent of this package.

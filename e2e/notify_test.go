@@ -135,6 +135,7 @@ func changes(tb, other *tab) []change {
 }
 
 func TestNotifications(t *testing.T) {
+	needEnv(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/notify.html")
 	other := openTab(t, tb.ctx, env.pageA+"/plain.html", chromedp.WithNewWindow(false))
 	tb.activate(t)
@@ -153,8 +154,8 @@ func TestNotifications(t *testing.T) {
 			quiet(t, u)
 			t0 := time.Now()
 			c.do(t)
-			if u.next(t0, 5*time.Second).IsZero() {
-				t.Errorf("%s: no notification within 5 s", c.name)
+			if u.next(t0, waitLimit).IsZero() {
+				t.Errorf("%s: no notification within %v", c.name, waitLimit)
 			}
 			p.current(t) // the host reads, as a host does on a notification
 		}
@@ -164,13 +165,13 @@ func TestNotifications(t *testing.T) {
 		quiet(t, u)
 		t0 := time.Now()
 		third := openTab(t, env.rootCtx, env.pageA+"/plain.html")
-		if u.next(t0, 5*time.Second).IsZero() {
+		if u.next(t0, waitLimit).IsZero() {
 			t.Errorf("no notification for a new tab")
 		}
 		quiet(t, u)
 		t0 = time.Now()
 		third.close(t)
-		if u.next(t0, 5*time.Second).IsZero() {
+		if u.next(t0, waitLimit).IsZero() {
 			t.Errorf("no notification for a closed tab")
 		}
 		tb.activate(t)
@@ -179,9 +180,17 @@ func TestNotifications(t *testing.T) {
 	t.Run("at most one per 100 ms", func(t *testing.T) {
 		quiet(t, u)
 		t0 := time.Now()
-		// 40 changes, one every 5 ms.
-		eval[bool](t, tb.ctx, `(() => { let i = 0; const id = setInterval(() => { document.getElementById('status').textContent = 'Burst ' + i; if (++i === 40) clearInterval(id); }, 5); return true; })()`)
-		time.Sleep(time.Second)
+		// 40 changes, one every 5 ms (longer on a busy machine: the page
+		// says how long the burst took).
+		eval[bool](t, tb.ctx, `(() => { let i = 0; window.__burst = {start: performance.now()}; const id = setInterval(() => { document.getElementById('status').textContent = 'Burst ' + i; if (++i === 40) { clearInterval(id); window.__burst.ms = performance.now() - window.__burst.start; } }, 5); return true; })()`)
+		var burst float64
+		waitFor(t, "the burst to end", func() bool {
+			burst = eval[float64](t, tb.ctx, `window.__burst.ms || 0`)
+			return burst > 0
+		})
+		// Then the trailing notification of the burst's last change, and
+		// no more.
+		quiet(t, u)
 		got := u.since(t0)
 		if len(got) == 0 {
 			t.Fatal("no notification for a burst of changes")
@@ -193,9 +202,11 @@ func TestNotifications(t *testing.T) {
 				t.Errorf("notifications %d and %d came %v apart, want about 100 ms or more", i-1, i, gap)
 			}
 		}
-		if len(got) > 6 {
-			t.Errorf("%d notifications for a 200 ms burst, want at most about 3", len(got))
+		// One at the start, one per 100 ms of the burst, one trailing.
+		if most := 2 + int(burst/100); len(got) > most {
+			t.Errorf("%d notifications for a burst of %.0f ms, want at most %d", len(got), burst, most)
 		}
+		t.Logf("%d notifications for a burst of 40 changes in %.0f ms", len(got), burst)
 	})
 
 	t.Run("the URI is current", func(t *testing.T) {
@@ -213,6 +224,7 @@ func TestNotifications(t *testing.T) {
 // makes to the host's notification, over the changes of TestNotifications;
 // it reports the median and the 90th percentile (target: p90 ≤ 50 ms).
 func BenchmarkNotificationLatency(b *testing.B) {
+	needEnv(b)
 	tb := openTab(b, env.rootCtx, env.pageA+"/notify.html")
 	other := openTab(b, tb.ctx, env.pageA+"/plain.html", chromedp.WithNewWindow(false))
 	tb.activate(b)
@@ -228,9 +240,9 @@ func BenchmarkNotificationLatency(b *testing.B) {
 		b.StartTimer()
 		t0 := time.Now()
 		c.do(b)
-		at := u.next(t0, 5*time.Second)
+		at := u.next(t0, waitLimit)
 		if at.IsZero() {
-			b.Fatalf("%s: no notification within 5 s", c.name)
+			b.Fatalf("%s: no notification within %v", c.name, waitLimit)
 		}
 		lat = append(lat, at.Sub(t0))
 	}

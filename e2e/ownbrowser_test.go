@@ -214,17 +214,6 @@ func readWhileAsking(t testing.TB, p *provider) (*answer, error) {
 	}
 }
 
-// startServe starts `cdpprovider ARGV...` in environ for this test.
-func startServe(t testing.TB, argv, environ []string, copts *mcp.ClientOptions) *provider {
-	t.Helper()
-	p, err := launchServe(argv, environ, copts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stopWithTest(t, p)
-	return p
-}
-
 func TestOwnBrowser(t *testing.T) {
 	needDisplayTools(t)
 	if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", consentPort)); err == nil {
@@ -250,7 +239,7 @@ func TestOwnBrowser(t *testing.T) {
 
 	// No browser flag at all: the browser the person uses.
 	u := newUpdates()
-	p := startServe(t, []string{"serve"}, br.environ(), u.handler())
+	p := startProviderCmd(t, []string{"serve"}, br.environ(), u.handler())
 	readError(t, p, "while the browser asks", asking, "click Allow")
 	readError(t, p, "while the browser still asks", asking)
 	if n := strings.Count(p.stderr.String(), asking); n != 1 {
@@ -305,7 +294,7 @@ func TestOwnBrowser(t *testing.T) {
 	// --connect auto, and the port's address whose /json/version answers
 	// 404: each a provider of its own, each asks once.
 	for _, connect := range []string{"auto", fmt.Sprintf("http://127.0.0.1:%d", consentPort)} {
-		q := startServe(t, []string{"serve", "--connect", connect}, br.environ(), nil)
+		q := startProviderCmd(t, []string{"serve", "--connect", connect}, br.environ(), nil)
 		readError(t, q, "with --connect "+connect+" while the browser asks", asking)
 		br.answer(t, true)
 		cur, err := readWhileAsking(t, q)

@@ -12,11 +12,11 @@ import (
 )
 
 // currentUntil reads current until cond holds (the user's action may take
-// a moment to reach the browser's state), for at most 2 seconds, and
+// a moment to reach the browser's state), for at most waitLimit, and
 // fails with the last answer and cond's complaint otherwise.
 func (p *provider) currentUntil(t testing.TB, what string, cond func(a *answer) string) *answer {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for {
 		a := p.current(t)
 		complaint := cond(a)
@@ -106,6 +106,7 @@ func in(url, role, title string) func(root *mapping.Element) *mapping.Element {
 // iframe and in a cross-site iframe, the focus path runs from the root to
 // that field.
 func TestFocusPath(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
 	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
@@ -113,9 +114,9 @@ func TestFocusPath(t *testing.T) {
 
 	t.Run("main frame", func(t *testing.T) {
 		tb.click(t, center(rectOf(t, tb.ctx, `document.getElementById('mainfield')`)))
-		if id := eval[string](t, tb.ctx, `document.activeElement.id`); id != "mainfield" {
-			t.Fatalf("setup: clicking the field focused %q", id)
-		}
+		waitFor(t, "the click to focus the main field", func() bool {
+			return eval[string](t, tb.ctx, `document.activeElement.id`) == "mainfield"
+		})
 		p.currentUntil(t, "focus in the main frame", func(a *answer) string {
 			return focusPathTo(a, in(tb.url, "TextField", "Main field"))
 		})
@@ -125,9 +126,9 @@ func TestFocusPath(t *testing.T) {
 		box := contentBox(t, tb.ctx, "#same")
 		r := rectOf(t, tb.ctx, `document.querySelector('#same').contentDocument.getElementById('innerfield')`)
 		tb.click(t, center(r.offset(box.X, box.Y)))
-		if id := eval[string](t, tb.ctx, `document.querySelector('#same').contentDocument.activeElement.id`); id != "innerfield" {
-			t.Fatalf("setup: clicking the same-site iframe's field focused %q", id)
-		}
+		waitFor(t, "the click to focus the same-site iframe's field", func() bool {
+			return eval[string](t, tb.ctx, `document.querySelector('#same').contentDocument.activeElement.id`) == "innerfield"
+		})
 		p.currentUntil(t, "focus in the same-site iframe", func(a *answer) string {
 			return focusPathTo(a, in(sameURL, "TextField", "Inner field"))
 		})
@@ -145,9 +146,8 @@ func TestFocusPath(t *testing.T) {
 			// Focus through the frame's own session, as the brief allows.
 			eval[bool](t, frame, `document.getElementById('innerfield').focus(), true`)
 		}
-		if !focused(frame) {
-			t.Fatalf("setup: the cross-site iframe's field did not take focus")
-		}
+		// The frame's process learns it has the focus a moment later.
+		waitFor(t, "the cross-site iframe's field to take focus", func() bool { return focused(frame) })
 		p.currentUntil(t, "focus in the cross-site iframe", func(a *answer) string {
 			return focusPathTo(a, in(crossURL, "TextField", "Inner field"))
 		})
@@ -166,6 +166,7 @@ func TestFocusPath(t *testing.T) {
 // iframe, back in the page (Chrome leaves a stale :hover in the iframe),
 // and in a quirks-mode page.
 func TestHover(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/frames.html")
 	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
@@ -177,9 +178,9 @@ func TestHover(t *testing.T) {
 	}
 	main := func(t *testing.T) {
 		moveTo(t, center(rectOf(t, tb.ctx, `document.getElementById('mainbutton')`)))
-		if !eval[bool](t, tb.ctx, `document.getElementById('mainbutton').matches(':hover')`) {
-			t.Fatalf("setup: the main button is not :hover after the move")
-		}
+		waitFor(t, "the main button to be :hover after the move", func() bool {
+			return eval[bool](t, tb.ctx, `document.getElementById('mainbutton').matches(':hover')`)
+		})
 		p.currentUntil(t, "hover over the main button", func(a *answer) string {
 			return hoveredIs(a, in(tb.url, "Button", "Main button"))
 		})
@@ -190,9 +191,9 @@ func TestHover(t *testing.T) {
 		frame := tb.frameTarget(t, env.pageB+"/inner.html")
 		box := contentBox(t, tb.ctx, "#cross")
 		moveTo(t, center(rectOf(t, frame, `document.getElementById('innerbutton')`).offset(box.X, box.Y)))
-		if !eval[bool](t, frame, `document.getElementById('innerbutton').matches(':hover')`) {
-			t.Fatalf("setup: the cross-site iframe's button is not :hover after the move")
-		}
+		waitFor(t, "the cross-site iframe's button to be :hover after the move", func() bool {
+			return eval[bool](t, frame, `document.getElementById('innerbutton').matches(':hover')`)
+		})
 		p.currentUntil(t, "hover over the cross-site iframe's button", func(a *answer) string {
 			return hoveredIs(a, in(crossURL, "Button", "Inner button"))
 		})
@@ -237,6 +238,7 @@ func TestHover(t *testing.T) {
 // Point 5: selected tabs, options and rows carry selected, also after the
 // page changes them.
 func TestSelectionFollowsPage(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/form.html")
 	p.current(t)

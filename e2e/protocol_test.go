@@ -23,6 +23,7 @@ import (
 // resources/list has current and descriptor; resources/templates/list has
 // locate; there are no tools.
 func TestInitializeDeclaresExtensionAndResources(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -83,8 +84,10 @@ func TestInitializeDeclaresExtensionAndResources(t *testing.T) {
 		t.Errorf("template = {uriTemplate %q name %q mimeType %q}, want {%q %q %q}", rt.URITemplate, rt.Name, rt.MIMEType, locateTmpl, "locate", "application/json")
 	}
 
-	// Asking for tools anyway: either refused (no capability) or empty.
-	if tools, err := p.session.ListTools(ctx, nil); err == nil && len(tools.Tools) > 0 {
+	// Asking for tools anyway: the list answers, empty.
+	if tools, err := p.session.ListTools(ctx, nil); err != nil {
+		t.Errorf("tools/list: %v, want an empty list", err)
+	} else if len(tools.Tools) != 0 {
 		t.Errorf("tools/list = %s, want no tools", dump(tools.Tools))
 	}
 }
@@ -110,6 +113,7 @@ func asJSON(t testing.TB, v any) any {
 // is the same across reads and new in a new run; the schema rejects a
 // fourth field and an unknown role.
 func TestCurrentHasExactlyThreeFields(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	openTab(t, env.rootCtx, env.pageA+"/plain.html")
 
@@ -182,6 +186,7 @@ func TestCurrentHasExactlyThreeFields(t *testing.T) {
 // Point 9: the descriptor of section 8: bundle from the browser's product,
 // app title equal to the root's title, operations.
 func TestDescriptor(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	d := p.descriptor(t)
 	cur := p.current(t)
@@ -233,6 +238,7 @@ func TestDescriptor(t *testing.T) {
 // extension declaration and the templates, and answers locate URIs as
 // unknown resources.
 func TestNoLocate(t *testing.T) {
+	needEnv(t)
 	p := startProvider(t, env.browser.httpURL(), "--no-locate")
 	openTab(t, env.rootCtx, env.pageA+"/plain.html")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -248,8 +254,21 @@ func TestNoLocate(t *testing.T) {
 		t.Errorf("extension declaration with --no-locate (-want +got):\n%s", diff)
 	}
 	tmpls, err := p.session.ListResourceTemplates(ctx, nil)
-	if err == nil && len(tmpls.ResourceTemplates) > 0 {
+	if err != nil {
+		t.Errorf("resources/templates/list with --no-locate: %v, want an empty list", err)
+	} else if len(tmpls.ResourceTemplates) != 0 {
 		t.Errorf("resources/templates/list with --no-locate = %s, want none", dump(tmpls.ResourceTemplates))
+	}
+	res, err := p.session.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatalf("resources/list with --no-locate: %v", err)
+	}
+	var uris []string
+	for _, r := range res.Resources {
+		uris = append(uris, r.URI)
+	}
+	if diff := cmp.Diff([]string{currentURI, descriptorURI}, uris); diff != "" {
+		t.Errorf("resources/list with --no-locate (-want +got):\n%s", diff)
 	}
 	cur := p.current(t)
 	btn := find(t, cur.Root, "Button", "Plain button")

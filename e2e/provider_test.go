@@ -46,12 +46,16 @@ func launchProvider(connect string, args ...string) (*provider, error) {
 // launchProviderWith is launchProvider with the MCP client's options (its
 // notification handlers).
 func launchProviderWith(connect string, copts *mcp.ClientOptions, args ...string) (*provider, error) {
-	return launchServe(append([]string{"serve", "--connect", connect}, args...), os.Environ(), copts)
+	return launchProviderCmd(append([]string{"serve", "--connect", connect}, args...), nil, copts)
 }
 
-// launchServe starts `cdpprovider ARGV...` (a serve command) in the
-// environment environ and initializes an MCP session with it.
-func launchServe(argv, environ []string, copts *mcp.ClientOptions) (*provider, error) {
+// launchProviderCmd starts `cdpprovider ARGV...` (a serve command) in the
+// environment environ (nil: the test's) and initializes an MCP session
+// with it.
+func launchProviderCmd(argv, environ []string, copts *mcp.ClientOptions) (*provider, error) {
+	if environ == nil {
+		environ = os.Environ()
+	}
 	cmd := exec.Command(env.bin, argv...)
 	setProcAttr(cmd)
 	p := &provider{cmd: cmd, stderr: &lockedBuffer{}, stdout: &protocolChecker{}, exited: make(chan struct{})}
@@ -95,8 +99,16 @@ func startProvider(t testing.TB, connect string, args ...string) *provider {
 // startProviderWith is startProvider with the MCP client's options.
 func startProviderWith(t testing.TB, connect string, copts *mcp.ClientOptions, args ...string) *provider {
 	t.Helper()
+	return startProviderCmd(t, append([]string{"serve", "--connect", connect}, args...), nil, copts)
+}
+
+// startProviderCmd starts `cdpprovider ARGV...` (a serve command) for this
+// test alone, in the environment environ (nil: the test's); it is
+// stopped, and its stderr logged, when the test ends.
+func startProviderCmd(t testing.TB, argv, environ []string, copts *mcp.ClientOptions) *provider {
+	t.Helper()
 	needEnv(t)
-	p, err := launchProviderWith(connect, copts, args...)
+	p, err := launchProviderCmd(argv, environ, copts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +209,9 @@ func (p *provider) running() bool {
 // item, application/json, the JSON in text.
 func (p *provider) readRaw(t testing.TB, uri string) ([]byte, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Generous: a 50,000-element answer takes tens of seconds to decode
+	// under -race on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := p.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -19,8 +18,10 @@ type spyCounts struct {
 // readSpy reads window.__spy in ctx's page; expr names the window.
 func readSpy(t testing.TB, ctx context.Context, win string) spyCounts {
 	t.Helper()
-	// JSON.stringify and property reads only: none of the spied functions.
-	s := eval[string](t, ctx, `JSON.stringify(`+win+`.__spy)`)
+	// JSON.stringify, property reads and takeRecords only: none of the
+	// spied functions. flush counts the mutation records not yet
+	// delivered to the observer's callback.
+	s := eval[string](t, ctx, `JSON.stringify(`+win+`.__spy.flush())`)
 	var c spyCounts
 	if err := json.Unmarshal([]byte(s), &c); err != nil || c.Calls == nil {
 		t.Fatalf("setup: %s.__spy = %s: is spy.js loaded?", win, s)
@@ -34,6 +35,7 @@ func readSpy(t testing.TB, ctx context.Context, win string) spyCounts {
 // closest and more in counters and observes mutations; reads of current,
 // locate and the descriptor change neither.
 func TestReadOnly(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/readonly.html")
 	frame := tb.frameTarget(t, env.pageB+"/readonly-frame.html")
@@ -45,7 +47,9 @@ func TestReadOnly(t *testing.T) {
 	button := rectOf(t, tb.ctx, `document.getElementById('watchedbutton')`)
 	tb.click(t, center(field))
 	tb.mouseMove(t, center(button))
-	time.Sleep(200 * time.Millisecond)
+	waitFor(t, "the field focused and the button hovered", func() bool {
+		return eval[bool](t, tb.ctx, `document.activeElement.id === 'watchedfield' && document.getElementById('watchedbutton').matches(':hover')`)
+	})
 
 	snapshot := func() map[string]spyCounts {
 		return map[string]spyCounts{
@@ -73,8 +77,6 @@ func TestReadOnly(t *testing.T) {
 	}
 	p.current(t)
 	p.descriptor(t)
-	// Mutation records are delivered in a microtask; give them time.
-	time.Sleep(300 * time.Millisecond)
 	after := snapshot()
 
 	if diff := cmp.Diff(before, after); diff != "" {

@@ -17,18 +17,19 @@ import (
 // Document; browser_ui and worker targets are absent; a same-site and a
 // cross-site iframe are Documents where they stand.
 func TestTreeWindowsTabsAndFrames(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	a := openTab(t, env.rootCtx, env.pageA+"/frames.html")
-	// A second tab in the same window as a (WithNewWindow(false) opens the
-	// tab in the browser's last active window), then a back to the front.
-	b := openTab(t, a.ctx, env.pageA+"/other.html", chromedp.WithNewWindow(false))
+	// A second tab in the same window as a, then a back to the front: b
+	// is a background tab.
+	b := a.openBeside(t, env.pageA+"/other.html")
 	a.activate(t)
 	waitFor(t, "frames.html visible and other.html hidden", func() bool {
 		return visibility(t, a.ctx, a.id) == "visible" && visibility(t, a.ctx, b.id) == "hidden"
 	})
 	wa, wb := a.window(t), b.window(t)
 	if wa.WindowID != wb.WindowID {
-		t.Logf("Chrome put the two tabs in different windows (%d, %d); asserting that grouping", wa.WindowID, wb.WindowID)
+		t.Fatalf("setup: the second tab is in window %d, not in the first tab's window %d: there is no background tab to check", wb.WindowID, wa.WindowID)
 	}
 	// Wait for the worker, so that there is a worker target to leave out.
 	waitFor(t, "the page's worker target", func() bool {
@@ -103,10 +104,8 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 	}
 
 	win := windowWithTab(t, root, a.url)
-	if wa.WindowID == wb.WindowID {
-		if tabs := tabsOf(win); len(tabs) != 2 {
-			t.Errorf("the window of both tabs has %d Tabs, want 2: %s", len(tabs), outline(win))
-		}
+	if tabs := tabsOf(win); len(tabs) != 2 {
+		t.Errorf("the window of both tabs has %d Tabs, want 2: %s", len(tabs), outline(win))
 	}
 	var tabA, tabB *mapping.Element
 	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
@@ -126,8 +125,11 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 	if tabB.Title != "Other page" {
 		t.Errorf("background Tab title = %q, want \"Other page\"", tabB.Title)
 	}
-	if wa.WindowID == wb.WindowID && has(tabB, "selected") {
+	if has(tabB, "selected") {
 		t.Errorf("background Tab is selected: %v", tabB.States)
+	}
+	if windowWithTab(t, root, b.url) != win {
+		t.Errorf("the background Tab is not in the Window of the active one:\n%s", outline(root))
 	}
 	if win.Title != "Frames page" {
 		t.Errorf("Window title = %q, want its active tab's title \"Frames page\"", win.Title)
@@ -141,16 +143,14 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 		t.Errorf("Document = %q <%s>, want \"Frames page\" <%s>", doc.Title, doc.URL, a.url)
 	}
 	find(t, doc, "Heading", "Frames page")
-	if wa.WindowID == wb.WindowID {
-		if s := textUnder(root); strings.Contains(s, "Other heading") || strings.Contains(s, "Background content") {
-			t.Errorf("the background tab's content is reported:\n%s", outline(root))
-		}
-		walk(root, func(e *mapping.Element, _ []*mapping.Element) {
-			if e.Role == "Document" && e.URL == b.url {
-				t.Errorf("a Document of the background tab is reported")
-			}
-		})
+	if s := textUnder(root); strings.Contains(s, "Other heading") || strings.Contains(s, "Background content") {
+		t.Errorf("the background tab's content is reported:\n%s", outline(root))
 	}
+	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+		if e.Role == "Document" && e.URL == b.url {
+			t.Errorf("a Document of the background tab is reported")
+		}
+	})
 
 	// No browser_ui, worker or devtools target shows anywhere.
 	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
@@ -196,6 +196,7 @@ func preorder(e *mapping.Element) []*mapping.Element {
 // a real form page; no value on a password field; hidden content absent;
 // a button reads as one element.
 func TestFormRolesAndStates(t *testing.T) {
+	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/form.html")
 	cur := p.current(t)

@@ -33,10 +33,11 @@ type notifier struct {
 	kick  chan struct{}
 	quit  chan struct{}
 	after func(time.Duration) <-chan time.Time // time.After, or a test clock
+	now   func() time.Time                     // time.Now, or a test clock
 }
 
 func newNotifier(w Watcher, send func()) *notifier {
-	return &notifier{w: w, send: send, after: time.After}
+	return &notifier{w: w, send: send, after: time.After, now: time.Now}
 }
 
 // subscribe counts a subscription; the first starts the watch.
@@ -80,14 +81,14 @@ func (n *notifier) loop(kick <-chan struct{}, quit <-chan struct{}) {
 			if later != nil {
 				continue // the pending one will carry this change too
 			}
-			if wait := coalesce - time.Since(last); wait > 0 {
+			if wait := coalesce - n.now().Sub(last); wait > 0 {
 				later = n.after(wait)
 				continue
 			}
 		case <-later:
 			later = nil
 		}
-		last = time.Now()
+		last = n.now()
 		n.send()
 	}
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -121,14 +123,34 @@ func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 	}
 }
 
+// Only current can be subscribed to: anything else is MCP's resource not
+// found, naming the URI. (Under the newest MCP a subscription is a
+// listening request whose error go-sdk's client does not return, so this
+// runs under the legacy handshake.)
 func TestSubscribeToAnythingElseIsNotFound(t *testing.T) {
-	cs, _ := connectWatching(t, &watchingFake{fakeSource: newFake()}, "2025-11-25")
+	src := &watchingFake{fakeSource: newFake()}
+	cs, _ := connectWatching(t, src, "2025-11-25")
 	for _, uri := range []string{DescriptorURI, "uicontext://locate/x", "uicontext://nope"} {
 		err := cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: uri})
-		var rpcErr interface{ Error() string }
-		if err == nil || !errors.As(err, &rpcErr) {
-			t.Errorf("subscribe to %s: got %v, want resource not found", uri, err)
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) {
+			t.Errorf("subscribe to %s: got %v (%T), want a JSON-RPC error", uri, err, err)
+			continue
 		}
+		if werr.Code != sdk.CodeResourceNotFound {
+			t.Errorf("subscribe to %s: error %d %q, want resource not found (%d)", uri, werr.Code, werr.Message, sdk.CodeResourceNotFound)
+		}
+		var data struct{ URI string }
+		if err := json.Unmarshal(werr.Data, &data); err != nil || data.URI != uri {
+			t.Errorf("subscribe to %s: error data %s, want the uri", uri, werr.Data)
+		}
+		if src.watching() {
+			t.Errorf("subscribe to %s started the watch", uri)
+		}
+	}
+	// The same session can subscribe to current.
+	if err := cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: CurrentURI}); err != nil {
+		t.Errorf("subscribe to %s: %v", CurrentURI, err)
 	}
 }
 
@@ -141,45 +163,86 @@ func TestNoSubscribeWithoutAWatcher(t *testing.T) {
 
 // The notifier sends the first change of a quiet spell at once and then
 // at most one notification per interval, the last change of a burst
-// carried by a trailing one. The clock is the test's.
+// carried by a trailing one. The clock is the test's, both the time of
+// day and the timer: a busy machine cannot make the burst come late.
 func TestNotifierCoalesces(t *testing.T) {
 	src := &watchingFake{fakeSource: newFake()}
 	sent := make(chan struct{}, 100)
 	n := newNotifier(src, func() { sent <- struct{}{} })
 	tick := make(chan time.Time)
-	var waits []time.Duration
+	waited := make(chan time.Duration, 100)
 	var mu sync.Mutex
-	n.after = func(d time.Duration) <-chan time.Time {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	n.now = func() time.Time {
 		mu.Lock()
-		waits = append(waits, d)
-		mu.Unlock()
+		defer mu.Unlock()
+		return clock
+	}
+	advance := func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(d)
+	}
+	n.after = func(d time.Duration) <-chan time.Time {
+		waited <- d
 		return tick
 	}
 	n.subscribe()
 	defer n.unsubscribe()
 
+	received := func(what string) {
+		t.Helper()
+		select {
+		case <-sent:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no notification: %s", what)
+		}
+	}
 	src.change()
-	<-sent // the first change goes out at once
+	received("the first change goes out at once")
+	advance(coalesce / 4)
 	for range 50 {
-		src.change() // a burst: held back
+		src.change() // a burst within the interval: held back
+	}
+	// The notifier holds the burst back: it waits for the rest of the
+	// interval, and has sent nothing.
+	select {
+	case d := <-waited:
+		if want := coalesce - coalesce/4; d != want {
+			t.Errorf("the notifier waits %v, want %v: the rest of the interval after the first notification", d, want)
+		}
+	case <-sent:
+		t.Fatal("a notification within the interval after the last one")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the notifier neither sent nor waited after a burst")
+	}
+	// Every signal of the burst has reached the notifier before the
+	// interval ends (a signal is one slot of a channel).
+	for deadline := time.Now().Add(10 * time.Second); len(n.kick) > 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the notifier does not take its signals")
+		}
 	}
 	select {
 	case <-sent:
 		t.Fatal("a notification within the interval after the last one")
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
-	tick <- time.Now() // the interval ends
-	<-sent             // one trailing notification for the whole burst
+	advance(coalesce)
+	tick <- clock // the interval ends
+	received("one trailing notification for the whole burst")
 	select {
 	case <-sent:
 		t.Fatal("more than one notification for one burst")
+	case d := <-waited:
+		t.Fatalf("the notifier waits again (%v) with nothing to send", d)
 	case <-time.After(50 * time.Millisecond):
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(waits) != 1 || waits[0] <= 0 || waits[0] > coalesce {
-		t.Fatalf("the notifier waited %v, want one wait of at most %v", waits, coalesce)
-	}
+
+	// A change after a quiet interval goes out at once again.
+	advance(2 * coalesce)
+	src.change()
+	received("a change after a quiet spell goes out at once")
 }
 
 func TestNotifierIsQuietWithoutChanges(t *testing.T) {
@@ -195,18 +258,52 @@ func TestNotifierIsQuietWithoutChanges(t *testing.T) {
 	}
 }
 
-// recorder keeps the messages of the records it is given.
+// recorder keeps the messages of the records it is given; a test waits
+// for a message with logged.
 type recorder struct {
 	mu   sync.Mutex
 	msgs map[slog.Level][]string
+	kick chan struct{} // a record came; holds one
+}
+
+func newRecorder() *recorder {
+	return &recorder{msgs: map[slog.Level][]string{}, kick: make(chan struct{}, 1)}
 }
 
 func (r *recorder) Enabled(context.Context, slog.Level) bool { return true }
 func (r *recorder) Handle(_ context.Context, rec slog.Record) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.msgs[rec.Level] = append(r.msgs[rec.Level], rec.Message)
+	r.mu.Unlock()
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
 	return nil
+}
+
+// logged waits until msg has been logged at some level and returns the
+// levels it was logged at; none when it was not within the limit.
+func (r *recorder) logged(msg string, limit time.Duration) []slog.Level {
+	deadline := time.After(limit)
+	for {
+		r.mu.Lock()
+		var levels []slog.Level
+		for l, msgs := range r.msgs {
+			if slices.Contains(msgs, msg) {
+				levels = append(levels, l)
+			}
+		}
+		r.mu.Unlock()
+		if len(levels) > 0 {
+			return levels
+		}
+		select {
+		case <-r.kick:
+		case <-deadline:
+			return nil
+		}
+	}
 }
 func (r *recorder) WithAttrs([]slog.Attr) slog.Handler { return r }
 func (r *recorder) WithGroup(string) slog.Handler      { return r }
@@ -215,7 +312,7 @@ func (r *recorder) WithGroup(string) slog.Handler      { return r }
 // would flood a host's log of the provider's stderr. It reaches the
 // provider's logger at Debug.
 func TestNotificationsAreNotLoggedAtInfo(t *testing.T) {
-	rec := &recorder{msgs: map[slog.Level][]string{}}
+	rec := newRecorder()
 	src := &watchingFake{fakeSource: newFake()}
 	ctx := context.Background()
 	st, ct := sdk.NewInMemoryTransports()
@@ -245,12 +342,16 @@ func TestNotificationsAreNotLoggedAtInfo(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notification after a change")
 	}
+	// The client can have the notification before the server has logged
+	// it: wait for the record itself.
+	const sent = "resource updated notification sent"
+	levels := rec.logged(sent, 10*time.Second)
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
+	if !slices.Equal(levels, []slog.Level{slog.LevelDebug}) {
+		t.Errorf("%q logged at %v, want at Debug only; Debug has %q", sent, levels, rec.msgs[slog.LevelDebug])
+	}
 	if info := rec.msgs[slog.LevelInfo]; len(info) > 0 {
 		t.Errorf("logged at Info: %q", info)
-	}
-	if !slices.Contains(rec.msgs[slog.LevelDebug], "resource updated notification sent") {
-		t.Errorf("the notification was not logged at Debug: %q", rec.msgs[slog.LevelDebug])
 	}
 }

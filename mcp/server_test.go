@@ -150,10 +150,14 @@ func TestCapabilities(t *testing.T) {
 			t.Errorf("server info = %+v, want cdpprovider 0.1.0", got)
 		}
 		// No tools and no prompts: the SDK answers the lists, empty.
-		if res, err := cs.ListTools(context.Background(), nil); err == nil && len(res.Tools) > 0 {
+		if res, err := cs.ListTools(context.Background(), nil); err != nil {
+			t.Errorf("tools/list: %v; want an empty list", err)
+		} else if len(res.Tools) != 0 {
 			t.Errorf("tools/list = %v; the provider offers no tools", res.Tools)
 		}
-		if res, err := cs.ListPrompts(context.Background(), nil); err == nil && len(res.Prompts) > 0 {
+		if res, err := cs.ListPrompts(context.Background(), nil); err != nil {
+			t.Errorf("prompts/list: %v; want an empty list", err)
+		} else if len(res.Prompts) != 0 {
 			t.Errorf("prompts/list = %v; the provider offers no prompts", res.Prompts)
 		}
 	})

@@ -23,6 +23,9 @@
   wrap(Document.prototype, 'elementsFromPoint');
   wrap(Document.prototype, 'hasFocus');
   wrap(Element.prototype, 'closest');
-  new MutationObserver(records => { spy.mutations += records.length; })
-    .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const observer = new MutationObserver(records => { spy.mutations += records.length; });
+  observer.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  // Counts the records not yet delivered too, so that a reader needs no
+  // wait for the observer's callback (not enumerable: not in the JSON).
+  Object.defineProperty(spy, 'flush', {value: () => { spy.mutations += observer.takeRecords().length; return spy; }});
 })();
