@@ -79,7 +79,7 @@ func startOwnBrowser(t testing.TB, scr *screen, home, url string) *ownBrowser {
 	}
 	go func() { o.cmd.Wait(); close(o.done) }()
 	t.Cleanup(o.stop)
-	waitUntil(t, "the browser to write DevToolsActivePort and listen on its port", 30*time.Second, func() bool {
+	waitFor(t, "the browser to write DevToolsActivePort and listen on its port", func() bool {
 		select {
 		case <-o.done:
 			t.Fatalf("the browser exited: %s", out.String())
@@ -108,7 +108,7 @@ func (o *ownBrowser) stop() {
 func (o *ownBrowser) window(t testing.TB) string {
 	t.Helper()
 	var ids []string
-	waitUntil(t, "the browser window", 30*time.Second, func() bool {
+	waitFor(t, "the browser window", func() bool {
 		c := exec.Command("xdotool", "search", "--onlyvisible", "--class", "chromium")
 		c.Env = o.scr.env()
 		out, _ := c.Output()
@@ -146,7 +146,7 @@ func (o *ownBrowser) dimmed(t testing.TB, win string) bool {
 func (o *ownBrowser) answer(t testing.TB, allow bool) {
 	t.Helper()
 	win := o.window(t)
-	waitUntil(t, `the "Allow remote debugging?" dialog`, 30*time.Second, func() bool { return o.dimmed(t, win) })
+	waitFor(t, `the "Allow remote debugging?" dialog`, func() bool { return o.dimmed(t, win) })
 	if err := o.scr.xdotool("windowactivate", "--sync", win); err != nil {
 		t.Fatal(err)
 	}
@@ -159,19 +159,7 @@ func (o *ownBrowser) answer(t testing.TB, allow bool) {
 			t.Fatal(err)
 		}
 	}
-	waitUntil(t, "the dialog to close", 30*time.Second, func() bool { return !o.dimmed(t, win) })
-}
-
-// waitUntil polls cond until it holds, failing the test after limit.
-func waitUntil(t testing.TB, what string, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, "the dialog to close", func() bool { return !o.dimmed(t, win) })
 }
 
 // readError reads current and wants the internal error (-32603) whose
@@ -284,7 +272,7 @@ func TestOwnBrowser(t *testing.T) {
 	if u.next(t0, 30*time.Second).IsZero() {
 		t.Fatal("no notification after the pointer moved onto the button")
 	}
-	waitUntil(t, "the Save button hovered", 30*time.Second, func() bool {
+	waitFor(t, "the Save button hovered", func() bool {
 		return has(find(t, p.current(t).Root, "Button", "Save"), "hovered")
 	})
 	if br.dimmed(t, br.window(t)) {
