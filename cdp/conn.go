@@ -52,7 +52,10 @@ type conn struct {
 	// must return at once and must not call the conn. Guarded by mu.
 	handlers map[target.SessionID]func(method string, params jsonv2.Value)
 	err      error // why the connection ended; guarded by mu
-	closed   bool  // the read loop has failed every call; guarded by mu
+	// answered counts each session's answered calls, a sign of life of
+	// its page (firstCall). Guarded by mu.
+	answered map[target.SessionID]uint64
+	closed   bool // the read loop has failed every call; guarded by mu
 
 	done chan struct{} // closed when the read loop ends
 
@@ -94,6 +97,7 @@ func newConn(tr chromedp.Transport) *conn {
 		pending:  make(map[int64]pendingCall),
 		subs:     make(map[subKey][]*subscription),
 		handlers: make(map[target.SessionID]func(string, jsonv2.Value)),
+		answered: make(map[target.SessionID]uint64),
 		done:     make(chan struct{}),
 
 		answerWithin: browserAnswerWithin,
@@ -182,6 +186,7 @@ func (c *conn) read() {
 			c.mu.Lock()
 			p, ok := c.pending[msg.ID]
 			delete(c.pending, msg.ID)
+			c.answered[msg.SessionID]++
 			c.mu.Unlock()
 			if ok {
 				p.reply <- msg
@@ -201,6 +206,13 @@ func (c *conn) read() {
 			}
 		}
 	}
+}
+
+// progress returns how many calls of the session Chrome has answered.
+func (c *conn) progress(id target.SessionID) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.answered[id]
 }
 
 // stall ends a connection whose browser stopped answering: its calls fail
@@ -340,7 +352,7 @@ func (s *session) call(ctx context.Context, method string, params, res any, anyw
 	select {
 	case <-wait.Done():
 		s.forget(id)
-		if timedOut(wait, ctx) { // only the browser session has a wait of its own
+		if errors.Is(wait.Err(), context.DeadlineExceeded) && ctx.Err() == nil { // only the browser session has a wait of its own
 			s.c.stall()
 			return fmt.Errorf("%s: %w", method, errStalled)
 		}

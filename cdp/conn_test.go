@@ -329,3 +329,47 @@ func TestCrashAndDialogFailCallsUntilOver(t *testing.T) {
 		}
 	}
 }
+
+// The first call of a read waits behind the provider's own calls as long
+// as the page answers something (a walk's calls, queued before it); a page
+// that answers nothing for answerWithin is not responding.
+func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	p := &Provider{log: discardLogger()}
+	p.life, p.stop = context.WithCancel(context.Background())
+	defer p.stop()
+	s := c.session("S1")
+	call := func(ctx context.Context) error {
+		_, err := cdp.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+		return err
+	}
+
+	done := make(chan error, 1)
+	go func() { done <- p.firstCall(context.Background(), s, call) }()
+	req := <-tr.out
+	// The page works through the calls ahead of this one for three
+	// answerWithin spans, answering one every half span.
+	for i := range 6 {
+		time.Sleep(answerWithin / 2)
+		tr.in <- &cdproto.Message{ID: int64(1000 + i), SessionID: "S1", Result: jsonv2.Value(`{}`)}
+	}
+	tr.in <- &cdproto.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+	if err := <-done; err != nil {
+		t.Fatalf("a first call behind a busy queue: %v, want its answer", err)
+	}
+	if err := s.unavailable(); err != nil {
+		t.Fatalf("a page that kept answering counts as %v", err)
+	}
+
+	go func() { done <- p.firstCall(context.Background(), s, call) }()
+	<-tr.out // never answered, nor anything else
+	if err := <-done; !errors.Is(err, errNotResponding) {
+		t.Fatalf("a page that answers nothing: %v, want errNotResponding", err)
+	}
+	probe := <-tr.out
+	if probe.Method != "Page.getFrameTree" {
+		t.Fatalf("after marking it stuck: sent %s, want the probe", probe.Method)
+	}
+}

@@ -184,17 +184,18 @@ func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o oopif, parent
 	// The tab's own page answered its first call of this read already
 	// (readTabState); an out-of-process iframe's page is asked its first
 	// here, and one that does not answer in time is left out.
-	fctx := ctx
-	if o.target != r.tab {
-		pctx, cancel := probeCtx(ctx)
-		defer cancel()
-		fctx = pctx
+	var frames map[cdp.FrameID]*cdp.Frame
+	get := func(ctx context.Context) (err error) {
+		frames, err = frameTree(ctx, o.sess)
+		return err
 	}
-	frames, err := frameTree(fctx, o.sess)
+	var err error
+	if o.target != r.tab {
+		err = p.firstCall(ctx, o.sess, get)
+	} else {
+		err = get(ctx)
+	}
 	if err != nil {
-		if fctx != ctx && timedOut(fctx, ctx) {
-			p.markStuck(o.sess)
-		}
 		return err
 	}
 	// The top document's tree is asked for last in its session: Chrome

@@ -24,8 +24,8 @@ import (
 //     Inspector.targetReloadedAfterCrash;
 //   - a JavaScript dialog (Page.javascriptDialogOpening, hence Page.enable
 //     on each session) fails them until Page.javascriptDialogClosed;
-//   - a page that does not answer its first call of a read within
-//     answerWithin (a busy main thread, a page paused in a debugger) is
+//   - a page that answers none of the provider's calls for answerWithin
+//     while the first call of a read waits (a busy main thread) is
 //     stuck: its calls under way fail at once, later ones fail without
 //     being sent, and a probe waits in the background until the page
 //     answers again.
@@ -38,8 +38,9 @@ var (
 	errNotResponding = errors.New("the page is not responding")
 )
 
-// answerWithin is how long a page may take to answer the first call of a
-// read (a small script) before it counts as not responding.
+// answerWithin is how long a page may go without answering any call
+// while a read waits for its first one (a small script) before it counts
+// as not responding.
 const answerWithin = 1500 * time.Millisecond
 
 // probeEvery bounds one probe of a stuck page; another follows at once.
@@ -163,15 +164,32 @@ func (p *Provider) probe(s *session) {
 	}
 }
 
-// probeCtx bounds the first call a read makes to a page.
-func probeCtx(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, answerWithin)
-}
-
-// timedOut says whether a call made with a probeCtx of ctx ran out of
-// time while ctx itself had not.
-func timedOut(probe, ctx context.Context) bool {
-	return errors.Is(probe.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+// firstCall runs call, the first a read makes to a page, and waits for it
+// while the page answers anything: Chrome answers a page's calls one after
+// another, so this one may wait behind others (a walk's, in the
+// background) and that is no sign of trouble. A page that answers none of
+// the provider's calls for answerWithin is marked stuck, which fails call
+// at once.
+func (p *Provider) firstCall(ctx context.Context, s *session, call func(context.Context) error) error {
+	done := make(chan error, 1)
+	go func() { done <- call(ctx) }()
+	last := s.c.progress(s.id)
+	t := time.NewTimer(answerWithin)
+	defer t.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-t.C:
+			if n := s.c.progress(s.id); n != last {
+				last = n
+				t.Reset(answerWithin)
+				continue
+			}
+			p.markStuck(s)
+			return <-done
+		}
+	}
 }
 
 // dialogElement is the mapping's Dialog of an open dialog.

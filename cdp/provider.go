@@ -38,8 +38,10 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// readTimeout bounds one read of the browser.
-const readTimeout = 20 * time.Second
+// readTimeout bounds one read of the browser: a huge page's tree takes
+// many seconds on a busy machine. A page that cannot answer never holds a
+// read this long (health.go).
+const readTimeout = 45 * time.Second
 
 // Provider reads a browser for the protocol. It connects lazily on the
 // first read, over one websocket for its whole life, and reconnects after

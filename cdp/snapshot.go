@@ -46,12 +46,9 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 		var brands []struct{ Brand string }
 		// A page that cannot answer (a dialog, a long script) must not
 		// hold the connection up: another page can tell.
-		pctx, cancel := probeCtx(ctx)
-		err = evalIn(pctx, s, cdp.FrameID(ti.TargetID), `navigator.userAgentData ? navigator.userAgentData.brands : []`, &brands)
-		if timedOut(pctx, ctx) {
-			p.markStuck(s)
-		}
-		cancel()
+		err = p.firstCall(ctx, s, func(ctx context.Context) error {
+			return evalIn(ctx, s, cdp.FrameID(ti.TargetID), `navigator.userAgentData ? navigator.userAgentData.brands : []`, &brands)
+		})
 		if err == nil {
 			names := make([]string, len(brands))
 			for i, b := range brands {
@@ -271,7 +268,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 
 // readTabState asks a tab for its window and whether it is visible and
 // focused. A page that cannot answer (crashed, behind a dialog, or not
-// answering within answerWithin) is marked down, not failed: the tab is
+// answering anything for answerWithin: firstCall) is marked down, not failed: the tab is
 // reported all the same.
 func (p *Provider) readTabState(ctx context.Context, c *conn, t *tabState) error {
 	w, err := cdp.Call(ctx, c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
@@ -282,13 +279,11 @@ func (p *Provider) readTabState(ctx context.Context, c *conn, t *tabState) error
 	if t.down = t.sess.unavailable(); t.down != nil {
 		return nil
 	}
-	pctx, cancel := probeCtx(ctx)
-	defer cancel()
-	t.state = readPageState(pctx, t.sess, cdp.FrameID(t.info.TargetID))
+	p.firstCall(ctx, t.sess, func(ctx context.Context) error {
+		t.state = readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
+		return nil
+	})
 	if !t.state.ok {
-		if timedOut(pctx, ctx) {
-			p.markStuck(t.sess)
-		}
 		if t.down = t.sess.unavailable(); t.down != nil {
 			return nil
 		}
