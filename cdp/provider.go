@@ -110,15 +110,7 @@ func NewProvider(opts Options) (*Provider, error) {
 		return nil, err
 	}
 	ep.header = opts.Header
-	if opts.Budget.MaxText <= 0 {
-		opts.Budget.MaxText = mapping.DefaultBudget.MaxText
-	}
-	if opts.Budget.MaxElements <= 0 {
-		opts.Budget.MaxElements = mapping.DefaultBudget.MaxElements
-	}
-	if opts.Budget.MaxBytes <= 0 {
-		opts.Budget.MaxBytes = mapping.DefaultBudget.MaxBytes
-	}
+	opts.Budget = opts.Budget.WithDefaults()
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
