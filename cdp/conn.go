@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
 // errConnClosed is the error of a call on a connection that has ended.
@@ -253,8 +255,10 @@ type session struct {
 	worldsMu sync.Mutex
 	worlds   map[cdp.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
 
-	// ax keeps the session's warm trees, when its documents are read.
-	ax atomic.Pointer[axSession]
+	// ax keeps the warm trees of the session's documents (package warm),
+	// once a read has asked for them (axOf); the read loop hands it the
+	// session's Accessibility events (onSessionEvent).
+	ax atomic.Pointer[warm.Trees]
 
 	// h is what the provider knows of the page's renderer (health.go).
 	h health

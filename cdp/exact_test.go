@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -100,7 +101,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 	// failure.
 	var traceMu sync.Mutex
 	var trace []string
-	traceAX = func(format string, args ...any) {
+	traceAX := func(format string, args ...any) {
 		line := fmt.Sprintf(format, args...)
 		if len(line) > 300 {
 			line = line[:300] + "…"
@@ -111,7 +112,8 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 		}
 		traceMu.Unlock()
 	}
-	defer func() { traceAX = nil }()
+	warm.Trace = traceAX
+	defer func() { warm.Trace = nil }()
 	var tWarm, tCold, tWalk, tMut time.Duration
 	compare := func(step int, what string) {
 		t.Helper()
@@ -159,7 +161,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 		if rng.IntN(2) == 0 {
 			// Past the window, with room for a busy machine (the suite
 			// runs packages side by side).
-			time.Sleep(settle + 600*time.Millisecond)
+			time.Sleep(warm.Settle + 600*time.Millisecond)
 		}
 		compare(step-1, strings.Join(whats, ", "))
 		if walk {
@@ -201,10 +203,10 @@ func waitWalked(t *testing.T, ctx context.Context, p *Provider) {
 		}
 		p.mu.Lock()
 		busy := false
-		for _, a := range p.state.ax {
-			a.mu.Lock()
-			busy = busy || len(a.walking) > 0
-			a.mu.Unlock()
+		for _, s := range p.state.sessions {
+			if a := s.ax.Load(); a != nil {
+				busy = busy || a.Walking()
+			}
 		}
 		p.mu.Unlock()
 		if !busy {

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -80,7 +81,7 @@ type tabRead struct {
 	cold    bool      // bypass the warm trees
 	focused bool      // the tab of the focused window: its focus is read
 	live    map[target.ID]*target.Info
-	ax      *axSession // the tab's warm trees
+	ax      *warm.Trees // the tab's warm trees
 	// oopifs are the sessions of the tab's out-of-process iframes.
 	oopifs []oopif
 
@@ -96,13 +97,13 @@ type tabRead struct {
 type oopif struct {
 	target target.ID
 	sess   *session
-	ax     *axSession
+	ax     *warm.Trees
 }
 
 // frameFetch is what the fetch phase learned of one frame.
 type frameFetch struct {
 	sess      *session
-	ax        *axSession
+	ax        *warm.Trees
 	target    target.ID // whose session holds the frame
 	frame     *cdp.Frame
 	state     pageState
@@ -121,7 +122,7 @@ type frameFetch struct {
 // side by side.
 func (p *Provider) planTab(ctx context.Context, c *conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
 	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, cold: cold, focused: focused, live: live, fetched: map[cdp.FrameID]*frameFetch{}, owners: map[ownerKey]cdp.FrameID{}}
-	r.ax = p.axOf(r.tab, r.sess)
+	r.ax = p.axOf(r.sess)
 	for _, ti := range live {
 		if ti.Type != "iframe" || !underTab(ti, r.tab, live) {
 			continue
@@ -131,7 +132,7 @@ func (p *Provider) planTab(ctx context.Context, c *conn, t *tabState, live map[t
 			p.log.Debug("could not attach to an iframe", "url", ti.URL, "err", err)
 			continue
 		}
-		r.oopifs = append(r.oopifs, oopif{ti.TargetID, s, p.axOf(ti.TargetID, s)})
+		r.oopifs = append(r.oopifs, oopif{ti.TargetID, s, p.axOf(s)})
 	}
 	return r
 }
@@ -160,7 +161,7 @@ func (p *Provider) fetch(ctx context.Context, r *tabRead) {
 	}
 	for _, o := range sessions {
 		if !r.cold {
-			wg.Go(func() { o.ax.enable(ctx) }) // meanwhile; nodes waits for it
+			wg.Go(func() { o.ax.Enable(ctx) }) // meanwhile; Nodes waits for it
 		}
 		wg.Go(func() {
 			parent, ok := oopif{}, false
@@ -276,10 +277,9 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o oopif, f *cdp.F
 		g.asked()
 	}
 	if r.cold {
-		res, err := cdp.Call(ctx, o.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: f.ID})
-		ff.nodes, ff.err = res.nodes(), err
+		ff.nodes, ff.err = warm.FullAXTree(ctx, o.sess, accessibility.GetFullAXTreeParams{FrameID: f.ID})
 	} else {
-		ff.nodes, ff.version, ff.err = o.ax.nodes(ctx, f.ID, f.LoaderID, ff.state)
+		ff.nodes, ff.version, ff.err = o.ax.Nodes(ctx, f.ID, f.LoaderID, ff.state.activity())
 	}
 	if ff.err == nil {
 		wg.Go(func() { ff.valueText = valueTexts(ctx, o.sess, ff.nodes) })
@@ -430,7 +430,7 @@ func (r *tabRead) forgetHidden() {
 	defer r.mu.Unlock()
 	for _, ff := range r.fetched {
 		if !r.shown[ff] && ff.ax != nil {
-			ff.ax.undefer(ff.frame.ID)
+			ff.ax.CancelWalk(ff.frame.ID)
 		}
 	}
 }
@@ -448,7 +448,7 @@ func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.Fr
 		return nil, err
 	}
 	// (Its owner is the element the assembly asked about already.)
-	if err := p.fetchSession(ctx, r, oopif{ti.TargetID, s, p.axOf(ti.TargetID, s)}, oopif{}, false); err != nil {
+	if err := p.fetchSession(ctx, r, oopif{ti.TargetID, s, p.axOf(s)}, oopif{}, false); err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
@@ -456,13 +456,14 @@ func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.Fr
 	return r.fetched[id], nil
 }
 
-// axOf returns the warm accessibility trees of a target's session.
-func (p *Provider) axOf(id target.ID, s *session) *axSession {
-	a := p.state.ax[id]
-	if a == nil || a.sess != s {
-		a = newAXSession(s, &p.reading)
-		p.state.ax[id] = a
+// axOf returns the warm accessibility trees of a target's session,
+// making them the first time a read asks.
+func (p *Provider) axOf(s *session) *warm.Trees {
+	if a := s.ax.Load(); a != nil {
+		return a
 	}
+	a := warm.New(s, p.readUnderWay)
+	s.ax.Store(a)
 	return a
 }
 

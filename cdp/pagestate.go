@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
 // stateScript installs, once per document, the provider's passive
@@ -76,4 +78,10 @@ func readPageState(ctx context.Context, s *session, frame cdp.FrameID) pageState
 		interactions: int64(v[5]),
 		ok:           true,
 	}
+}
+
+// activity is what the warm trees need of the page state: whether the
+// page changed, and how long ago (warm.Activity).
+func (ps pageState) activity() warm.Activity {
+	return warm.Activity{OK: ps.ok, Mutations: ps.mutations, Quiet: ps.quiet, Interactions: ps.interactions}
 }

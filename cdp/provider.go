@@ -80,7 +80,6 @@ type Provider struct {
 type connState struct {
 	target     dialTarget                  // how this connection was reached
 	sessions   map[target.ID]*session      // attached flat sessions by target
-	ax         map[target.ID]*axSession    // warm accessibility trees by target
 	product    string                      // "Chromium", "Google Chrome", …
 	version    string                      // "156.0.8078.108"
 	windows    map[int64]uint64            // browser window id -> key
@@ -237,7 +236,6 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 	st := &connState{
 		target:     t,
 		sessions:   make(map[target.ID]*session),
-		ax:         make(map[target.ID]*axSession),
 		windows:    make(map[int64]uint64),
 		tabs:       make(map[target.ID]uint64),
 		docs:       make(map[docKey]uint64),
@@ -294,13 +292,19 @@ func (p *Provider) cut(ctx context.Context, root *mapping.Element, b *mapping.Br
 	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
 }
 
+// readUnderWay says a read or locate is under way, for the warm trees'
+// walks to give way.
+func (p *Provider) readUnderWay() bool { return p.reading.Load() > 0 }
+
 // startWalks starts the walks the read that just ended asked for, now
 // that it no longer waits on Chrome. Called with p.mu held.
 func (p *Provider) startWalks() {
 	if p.state == nil {
 		return
 	}
-	for _, a := range p.state.ax {
-		a.startDeferred()
+	for _, s := range p.state.sessions {
+		if a := s.ax.Load(); a != nil {
+			a.StartWalks()
+		}
 	}
 }

@@ -411,15 +411,10 @@ func keyOf[K comparable](m map[K]uint64, k K, c *counter) uint64 {
 // forgetDead drops what the provider knew of targets that are gone, so its
 // memory is bounded by what is alive. Ids of what was dropped answer gone.
 func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
-	for id := range st.sessions {
+	for id, s := range st.sessions {
 		if live[id] == nil {
+			s.ax.Store(nil) // its warm trees are dropped; its events no longer kept
 			delete(st.sessions, id)
-		}
-	}
-	for id, a := range st.ax {
-		if live[id] == nil {
-			a.close()
-			delete(st.ax, id)
 		}
 	}
 	for id := range st.tabs {

@@ -49,7 +49,7 @@ func (p *Provider) onSessionEvent(s *session, method string, params jsonv2.Value
 	switch method {
 	case accessibility.NodesUpdated.Method, accessibility.LoadComplete.Method:
 		if a := s.ax.Load(); a != nil {
-			a.onEvent(method, params)
+			a.OnEvent(method, params)
 		}
 		p.changed()
 	case "Runtime.bindingCalled":
