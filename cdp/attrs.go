@@ -20,7 +20,7 @@ var rangeRoles = map[string]bool{
 // property. The attribute is read with DOM.describeNode, which changes
 // nothing in the page and runs no script; a node that cannot be described
 // (removed meanwhile) is left out.
-func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) map[cdp.BackendNodeID]string {
+func valueTexts(ctx context.Context, s *cdpSession, nodes []*accessibility.Node) map[cdp.BackendNodeID]string {
 	var out map[cdp.BackendNodeID]string
 	for _, n := range nodes {
 		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[axRole(n)] {

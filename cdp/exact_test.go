@@ -316,7 +316,7 @@ type user struct {
 	ctx  context.Context
 	c    *conn
 	tabs []target.ID
-	sess map[target.ID]*session
+	sess map[target.ID]*cdpSession
 	fore int // the tab in front
 }
 
@@ -334,7 +334,7 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &user{ctx: ctx, c: c, sess: map[target.ID]*session{}}
+	u := &user{ctx: ctx, c: c, sess: map[target.ID]*cdpSession{}}
 	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +349,7 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 
 func (u *user) close() { u.c.close() }
 
-func (u *user) session(t *testing.T, id target.ID) *session {
+func (u *user) session(t *testing.T, id target.ID) *cdpSession {
 	t.Helper()
 	if s := u.sess[id]; s != nil {
 		return s
@@ -362,7 +362,7 @@ func (u *user) session(t *testing.T, id target.ID) *session {
 	return u.sess[id]
 }
 
-func (u *user) eval(t *testing.T, s *session, expr string) string {
+func (u *user) eval(t *testing.T, s *cdpSession, expr string) string {
 	t.Helper()
 	r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
 	if err != nil {
@@ -420,7 +420,7 @@ func (u *user) waitLoaded(t *testing.T, i int) {
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits
 // are retried.
-func (u *user) waitNewDocument(t *testing.T, s *session) {
+func (u *user) waitNewDocument(t *testing.T, s *cdpSession) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -436,7 +436,7 @@ func (u *user) waitNewDocument(t *testing.T, s *session) {
 }
 
 // crossFrame returns the session of the main tab's cross-site iframe.
-func (u *user) crossFrame(t *testing.T) *session {
+func (u *user) crossFrame(t *testing.T) *cdpSession {
 	t.Helper()
 	infos, err := cdp.Call(u.ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {

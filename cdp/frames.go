@@ -46,7 +46,7 @@ type docInfo struct {
 // doc is a document being read: the mapping frame and how to reach it.
 type doc struct {
 	frame   *mapping.Frame
-	sess    *session
+	sess    *cdpSession
 	frameID cdp.FrameID
 	state   pageState // what the provider's watchers saw
 	version uint64    // of the warm tree the nodes came from; 0 when read cold
@@ -76,14 +76,14 @@ const worldName = "cdpprovider"
 // tabRead is one tab's document being read.
 type tabRead struct {
 	tab     target.ID
-	sess    *session
+	sess    *cdpSession
 	top     pageState // the top document's, already read with the tab's state
 	cold    bool      // bypass the warm trees
 	focused bool      // the tab of the focused window: its focus is read
 	live    map[target.ID]*target.Info
 	ax      *warm.Trees // the tab's warm trees
 	// oopifs are the sessions of the tab's out-of-process iframes.
-	oopifs []oopif
+	oopifs []tabSession
 
 	mu      sync.Mutex
 	fetched map[cdp.FrameID]*frameFetch // guarded by mu
@@ -93,16 +93,17 @@ type tabRead struct {
 	shown map[*frameFetch]bool
 }
 
-// oopif is the session of an out-of-process iframe of the tab.
-type oopif struct {
+// tabSession is one target session of a tab: the tab's page, or one of
+// its out-of-process iframes, with the warm trees of its documents.
+type tabSession struct {
 	target target.ID
-	sess   *session
+	sess   *cdpSession
 	ax     *warm.Trees
 }
 
 // frameFetch is what the fetch phase learned of one frame.
 type frameFetch struct {
-	sess      *session
+	sess      *cdpSession
 	ax        *warm.Trees
 	target    target.ID // whose session holds the frame
 	frame     *cdp.Frame
@@ -132,7 +133,7 @@ func (p *Provider) planTab(ctx context.Context, c *conn, t *tabState, live map[t
 			p.log.Debug("could not attach to an iframe", "url", ti.URL, "err", err)
 			continue
 		}
-		r.oopifs = append(r.oopifs, oopif{ti.TargetID, s, p.axOf(s)})
+		r.oopifs = append(r.oopifs, tabSession{ti.TargetID, s, p.axOf(s)})
 	}
 	return r
 }
@@ -154,8 +155,8 @@ func underTab(ti *target.Info, tab target.ID, live map[target.ID]*target.Info) b
 // the tab at once.
 func (p *Provider) fetch(ctx context.Context, r *tabRead) {
 	var wg sync.WaitGroup
-	sessions := append([]oopif{{r.tab, r.sess, r.ax}}, r.oopifs...)
-	bySession := make(map[target.ID]oopif, len(sessions))
+	sessions := append([]tabSession{{r.tab, r.sess, r.ax}}, r.oopifs...)
+	bySession := make(map[target.ID]tabSession, len(sessions))
 	for _, o := range sessions {
 		bySession[o.target] = o
 	}
@@ -164,7 +165,7 @@ func (p *Provider) fetch(ctx context.Context, r *tabRead) {
 			wg.Go(func() { o.ax.Enable(ctx) }) // meanwhile; Nodes waits for it
 		}
 		wg.Go(func() {
-			parent, ok := oopif{}, false
+			parent, ok := tabSession{}, false
 			if o.target != r.tab {
 				parent, ok = bySession[r.live[o.target].ParentID]
 			}
@@ -181,7 +182,7 @@ func (p *Provider) fetch(ctx context.Context, r *tabRead) {
 // fetchSession fetches every frame of one session's process, and which
 // element holds each: a child frame's in this session, the root of an
 // out-of-process iframe's in its parent's session (when known, hasParent).
-func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o oopif, parent oopif, hasParent bool) error {
+func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, parent tabSession, hasParent bool) error {
 	// The tab's own page answered its first call of this read already
 	// (readTabState); an out-of-process iframe's page is asked its first
 	// here, and one that does not answer in time is left out.
@@ -245,7 +246,7 @@ type gate struct {
 const gateLimit = 50 * time.Millisecond
 
 // fetchFrame fetches one frame's document.
-func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o oopif, f *cdp.Frame, g gate) {
+func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *cdp.Frame, g gate) {
 	if g.asked != nil {
 		defer g.asked()
 	}
@@ -300,7 +301,7 @@ type ownerKey struct {
 
 // findOwner records which element holds a frame, asking the session of
 // the frame's parent document.
-func (r *tabRead) findOwner(ctx context.Context, parent oopif, frame cdp.FrameID) {
+func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdp.FrameID) {
 	o, err := cdp.Call(ctx, parent.sess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: frame})
 	if err != nil || o.BackendNodeID == 0 {
 		return
@@ -448,7 +449,7 @@ func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.Fr
 		return nil, err
 	}
 	// (Its owner is the element the assembly asked about already.)
-	if err := p.fetchSession(ctx, r, oopif{ti.TargetID, s, p.axOf(s)}, oopif{}, false); err != nil {
+	if err := p.fetchSession(ctx, r, tabSession{ti.TargetID, s, p.axOf(s)}, tabSession{}, false); err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
@@ -458,7 +459,7 @@ func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.Fr
 
 // axOf returns the warm accessibility trees of a target's session,
 // making them the first time a read asks.
-func (p *Provider) axOf(s *session) *warm.Trees {
+func (p *Provider) axOf(s *cdpSession) *warm.Trees {
 	if a := s.ax.Load(); a != nil {
 		return a
 	}
@@ -468,7 +469,7 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 }
 
 // frameTree maps the frames of a session's process by id.
-func frameTree(ctx context.Context, s *session) (map[cdp.FrameID]*cdp.Frame, error) {
+func frameTree(ctx context.Context, s *cdpSession) (map[cdp.FrameID]*cdp.Frame, error) {
 	r, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return nil, err
@@ -503,7 +504,7 @@ func newObjectGroup() string {
 // index from on, in order (0 for one that could not be described),
 // describing describeWidth of them at a time. Its remote objects are
 // released without waiting.
-func elementIDs(ctx context.Context, s *session, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
+func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
 	group := newObjectGroup()
 	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	arr, err := evalObject(ctx, s, frame, expr, group, false)
@@ -542,7 +543,7 @@ func elementIDs(ctx context.Context, s *session, frame cdp.FrameID, expr string,
 
 // evalIn evaluates a side-effect-free expression in the provider's
 // isolated world of a frame and decodes its value into out.
-func evalIn(ctx context.Context, s *session, frame cdp.FrameID, expr string, out any) error {
+func evalIn(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, out any) error {
 	r, err := evalObject(ctx, s, frame, expr, "", true)
 	if err != nil {
 		return err
@@ -554,7 +555,7 @@ func evalIn(ctx context.Context, s *session, frame cdp.FrameID, expr string, out
 // false the result stays a remote object in the object group. The world's
 // context id is kept on the session; when the frame has navigated since,
 // the world is made again once.
-func evalObject(ctx context.Context, s *session, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
+func evalObject(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
 	for attempt := 0; ; attempt++ {
 		w, err := s.world(ctx, frame, attempt > 0)
 		if err != nil {

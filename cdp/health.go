@@ -65,7 +65,7 @@ type jsDialog struct {
 
 // unavailable says why the session's calls cannot be answered now; nil
 // when they can.
-func (s *session) unavailable() error {
+func (s *cdpSession) unavailable() error {
 	s.h.mu.Lock()
 	defer s.h.mu.Unlock()
 	switch {
@@ -80,7 +80,7 @@ func (s *session) unavailable() error {
 }
 
 // openDialog returns the session's open dialog, if any.
-func (s *session) openDialog() *jsDialog {
+func (s *cdpSession) openDialog() *jsDialog {
 	s.h.mu.Lock()
 	defer s.h.mu.Unlock()
 	return s.h.dialog
@@ -88,7 +88,7 @@ func (s *session) openDialog() *jsDialog {
 
 // onHealthEvent updates a page session's health from its events, on the
 // read loop; it reports whether the event was one of them.
-func (p *Provider) onHealthEvent(s *session, method string, params jsonv2.Value) bool {
+func (p *Provider) onHealthEvent(s *cdpSession, method string, params jsonv2.Value) bool {
 	var fail error
 	s.h.mu.Lock()
 	switch method {
@@ -119,7 +119,7 @@ func (p *Provider) onHealthEvent(s *session, method string, params jsonv2.Value)
 
 // markStuck records that the session did not answer in time: its calls
 // under way fail, and a probe waits in the background for it to answer.
-func (p *Provider) markStuck(s *session) {
+func (p *Provider) markStuck(s *cdpSession) {
 	s.h.mu.Lock()
 	if s.h.crashed || s.h.dialog != nil { // they say why already
 		s.h.mu.Unlock()
@@ -139,7 +139,7 @@ func (p *Provider) markStuck(s *session) {
 // probe asks a stuck session for its frame tree, a call its page answers
 // on its main thread, until it answers; then the page counts as
 // responding again.
-func (p *Provider) probe(s *session) {
+func (p *Provider) probe(s *cdpSession) {
 	defer func() {
 		s.h.mu.Lock()
 		s.h.probing = false

@@ -30,7 +30,7 @@ const chainJS = `const chain = [];
   return chain;`
 
 // findPointer finds the document the pointer is in among the shown
-// documents (tops, the focused window's first) and records there the chain
+// documents (topDocs, the focused window's first) and records there the chain
 // of hovered elements.
 //
 // Chrome leaves a stale :hover behind in a frame the pointer left across
@@ -39,7 +39,7 @@ const chainJS = `const chain = [];
 // until a listener has seen it move (the first read of a page), the
 // provider goes down from the focused window's top document through
 // hovered <iframe> elements.
-func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
+func (p *Provider) findPointer(ctx context.Context, topDocs []*doc) {
 	var last *doc
 	var lastT float64
 	var visit func(d *doc)
@@ -51,7 +51,7 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 			visit(ch)
 		}
 	}
-	for _, top := range tops {
+	for _, top := range topDocs {
 		visit(top)
 	}
 	switch {
@@ -59,8 +59,8 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 		if !p.hoverIn(ctx, last, false) {
 			last.frame.Pointer = true
 		}
-	case len(tops) > 0:
-		p.hoverIn(ctx, tops[0], true)
+	case len(topDocs) > 0:
+		p.hoverIn(ctx, topDocs[0], true)
 	}
 }
 
@@ -95,7 +95,7 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 type chainRead struct {
 	first cdp.BackendNodeID
 	ok    bool
-	sess  *session
+	sess  *cdpSession
 	frame cdp.FrameID
 	key   string
 }
@@ -107,7 +107,7 @@ const chainStore = "globalThis.__cdpproviderChains"
 // readChain runs script, which returns an array of elements deepest first,
 // in the isolated world of a frame; it keeps the array there under key
 // ("focus", "hover") and describes its first element.
-func readChain(ctx context.Context, s *session, frame cdp.FrameID, script, key string) *chainRead {
+func readChain(ctx context.Context, s *cdpSession, frame cdp.FrameID, script, key string) *chainRead {
 	group := newObjectGroup()
 	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	expr := `(() => { const chain = ` + script + `; (` + chainStore + ` ||= {})['` + key + `'] = chain; return chain.length ? chain[0] : null; })()`

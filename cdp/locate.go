@@ -177,7 +177,7 @@ func (p *Provider) locateInDoc(ctx context.Context, c *conn, info *docInfo, ref 
 type plan struct {
 	ms       []*measurement
 	top      *docInfo
-	own, tab *session
+	own, tab *cdpSession
 }
 
 // planLocate lists the questions for locating ref in the document info: the
@@ -275,7 +275,7 @@ func place(ms []*measurement, hasBox bool, zoom float64) *mapping.Location {
 }
 
 // pageZoom returns a tab's page zoom: CSS px to points.
-func pageZoom(ctx context.Context, tab *session) (float64, error) {
+func pageZoom(ctx context.Context, tab *cdpSession) (float64, error) {
 	lm, err := cdp.Call(ctx, tab, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return 0, err
@@ -287,7 +287,7 @@ func pageZoom(ctx context.Context, tab *session) (float64, error) {
 }
 
 // isCurrent reports whether a document is still the one its frame shows.
-func isCurrent(ctx context.Context, s *session, d *docInfo) (bool, error) {
+func isCurrent(ctx context.Context, s *cdpSession, d *docInfo) (bool, error) {
 	frames, err := frameTree(ctx, s)
 	if err != nil {
 		return false, err

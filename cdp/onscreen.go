@@ -31,13 +31,13 @@ const onScreenScript = `(() => {
 // flight in one document.
 const describeWidth = 16
 
-// findOnScreen fills the OnScreen of the documents shown (tops, and the
+// findOnScreen fills the OnScreen of the documents shown (topDocs, and the
 // documents of the iframes that are themselves on screen) with the DOM
 // elements a person sees in them. It costs a script and a round trip per
 // element found in each document, so the caller does it only when an
 // answer must be cut (mapping.OverBudget). A document it cannot read is
 // left without OnScreen; the cut then keeps reading order there.
-func findOnScreen(ctx context.Context, tops []*doc) {
+func findOnScreen(ctx context.Context, topDocs []*doc) {
 	var wg sync.WaitGroup
 	var visit func(d *doc)
 	visit = func(d *doc) {
@@ -53,7 +53,7 @@ func findOnScreen(ctx context.Context, tops []*doc) {
 			}
 		}
 	}
-	for _, d := range tops {
+	for _, d := range topDocs {
 		wg.Go(func() { visit(d) })
 	}
 	wg.Wait()

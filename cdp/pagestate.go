@@ -64,7 +64,7 @@ type pageState struct {
 }
 
 // readPageState runs stateScript in a frame's isolated world.
-func readPageState(ctx context.Context, s *session, frame cdp.FrameID) pageState {
+func readPageState(ctx context.Context, s *cdpSession, frame cdp.FrameID) pageState {
 	var v [6]float64
 	if err := evalIn(ctx, s, frame, stateScript, &v); err != nil {
 		return pageState{}

@@ -79,7 +79,7 @@ type Provider struct {
 // connection starts it anew, so nothing of a previous browser survives.
 type connState struct {
 	target     dialTarget                  // how this connection was reached
-	sessions   map[target.ID]*session      // attached flat sessions by target
+	sessions   map[target.ID]*cdpSession   // attached flat sessions by target, each with its warm trees (ax)
 	product    string                      // "Chromium", "Google Chrome", …
 	version    string                      // "156.0.8078.108"
 	windows    map[int64]uint64            // browser window id -> key
@@ -88,7 +88,7 @@ type connState struct {
 	docInfo    map[uint64]*docInfo         // number -> what locate needs
 	lastActive map[int64]target.ID         // window id -> active tab last seen
 	mapped     map[uint64]memo             // document -> its element, for an unchanged next read
-	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (remember)
+	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (rememberShown)
 	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
 }
 
@@ -135,19 +135,19 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 		return nil, err
 	}
 	defer p.startWalks()
-	b, tops, err := p.gather(ctx, c, cold)
+	b, topDocs, err := p.gather(ctx, c, cold)
 	if err != nil {
 		return nil, p.failure("read the browser's windows and pages", err)
 	}
 	if cold { // a cold read neither uses nor replaces the kept elements
 		root := mapping.Build(b, p.ids, p.opts.Budget)
-		p.cut(ctx, root, b, tops)
+		p.applyBudget(ctx, root, b, topDocs)
 		return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 	}
-	fps := p.reuse(tops)
+	fingerprints := p.reuseMapped(topDocs)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
-	p.keep(root, fps, p.cut(ctx, root, b, tops))
-	p.remember(root, tops)
+	p.keepMapped(root, fingerprints, p.applyBudget(ctx, root, b, topDocs))
+	p.rememberShown(root, topDocs)
 	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }
 
@@ -235,7 +235,7 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 	}
 	st := &connState{
 		target:     t,
-		sessions:   make(map[target.ID]*session),
+		sessions:   make(map[target.ID]*cdpSession),
 		windows:    make(map[int64]uint64),
 		tabs:       make(map[target.ID]uint64),
 		docs:       make(map[docKey]uint64),
@@ -281,14 +281,14 @@ func (p *Provider) failure(what string, err error) error {
 	return fmt.Errorf("could not %s: %w", what, err)
 }
 
-// cut applies the element and size budgets to an answer, keeping what is
+// applyBudget applies the element and size budgets to an answer, keeping what is
 // on screen (5.6), which it looks for only when there is a cut to make.
 // It reports whether it cut anything.
-func (p *Provider) cut(ctx context.Context, root *mapping.Element, b *mapping.Browser, tops []*doc) bool {
+func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc) bool {
 	if !mapping.OverBudget(root, p.opts.Budget) {
 		return false
 	}
-	findOnScreen(ctx, tops)
+	findOnScreen(ctx, topDocs)
 	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
 }
 

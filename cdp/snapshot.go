@@ -92,7 +92,7 @@ func isPage(ti *target.Info) bool {
 
 // attach returns the flat session of a target, attaching once per
 // connection.
-func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target.ID) (*session, error) {
+func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target.ID) (*cdpSession, error) {
 	if s, ok := st.sessions[id]; ok {
 		return s, nil
 	}
@@ -115,7 +115,7 @@ func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target
 // tabState is what one page tab says of itself.
 type tabState struct {
 	info   *target.Info
-	sess   *session
+	sess   *cdpSession
 	window int64
 	bounds *browser.Bounds
 	state  pageState // of its top document, also used to read it
@@ -125,9 +125,30 @@ type tabState struct {
 	err  error
 }
 
-// gather reads the windows, their tabs and the active tabs' documents.
+// gather reads the windows, their tabs and the active tabs' documents,
+// in the steps of a read (doc.go has the map): list the page targets,
+// ask each tab for its state, group the tabs into windows and choose
+// each window's active tab and the focused window, read the content of
+// each active tab (every frame at once, then assembled, then the focus
+// marked), and find the pointer. It returns what the mapping builds from
+// and the top documents it read, the focused window's first.
 func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Browser, []*doc, error) {
-	st := p.state
+	pages, live, err := p.listPages(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	recent := p.readTabStates(ctx, c, pages)
+	b, wins := p.groupWindows(pages, recent)
+	focusWindow(wins, recent, len(pages))
+	topDocs := p.readContents(ctx, c, wins, live, cold)
+	p.findPointer(ctx, topDocs)
+	return b, topDocs, nil
+}
+
+// listPages lists the browser's targets: the tabs a person sees (pages),
+// and every live target by id. What the provider knew of targets that
+// are gone is forgotten.
+func (p *Provider) listPages(ctx context.Context, c *conn) ([]*tabState, map[target.ID]*target.Info, error) {
 	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return nil, nil, err
@@ -140,16 +161,21 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 			pages = append(pages, &tabState{info: ti})
 		}
 	}
-	p.forgetDead(st, live)
-	clear(st.held)
+	p.forgetDead(p.state, live)
+	clear(p.state.held)
+	return pages, live, nil
+}
 
-	// Attach serially (it touches the session map), then ask every tab
-	// about itself in parallel: each answer is a round trip or two.
+// readTabStates attaches to every tab serially (it touches the session
+// map), then asks each about itself (its window, whether it is visible
+// and focused: readTabState) in parallel, since each answer is a round
+// trip or two; meanwhile it asks /json/list which tab was activated
+// last, and returns that ranking (recency).
+func (p *Provider) readTabStates(ctx context.Context, c *conn, pages []*tabState) (recent func(target.ID) int) {
 	for _, t := range pages {
-		t.sess, t.err = p.attach(ctx, c, st, t.info.TargetID)
+		t.sess, t.err = p.attach(ctx, c, p.state, t.info.TargetID)
 	}
 	var wg sync.WaitGroup
-	var recent func(target.ID) int
 	wg.Go(func() { recent = p.recency(ctx) })
 	for _, t := range pages {
 		if t.err != nil {
@@ -158,7 +184,21 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		wg.Go(func() { t.err = p.readTabState(ctx, c, t) })
 	}
 	wg.Wait()
+	return recent
+}
 
+// windowRead is one browser window of a read and its active tab (nil
+// when none can be told).
+type windowRead struct {
+	w      *mapping.Window
+	active *tabState
+}
+
+// groupWindows groups the tabs that answered into their windows, in the
+// order of the windows' ids, and chooses each window's active tab
+// (pickActive).
+func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) (*mapping.Browser, []windowRead) {
+	st := p.state
 	byWindow := map[int64][]*tabState{}
 	var windowIDs []int64
 	for _, t := range pages {
@@ -174,11 +214,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 	slices.Sort(windowIDs)
 
 	b := &mapping.Browser{Product: st.product}
-	type win struct {
-		w      *mapping.Window
-		active *tabState
-	}
-	var wins []win
+	var wins []windowRead
 	for _, wid := range windowIDs {
 		tabs := byWindow[wid]
 		w := &mapping.Window{Key: keyOf(st.windows, wid, &p.keys)}
@@ -196,15 +232,19 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 			})
 		}
 		b.Windows = append(b.Windows, w)
-		wins = append(wins, win{w, active})
+		wins = append(wins, windowRead{w, active})
 	}
+	return b, wins
+}
 
-	// The focused window: the one whose visible page has focus; when
-	// several claim it (headless), the most recently activated; when none
-	// does, the most recently activated window that shows a page.
+// focusWindow marks the focused window: the one whose visible page has
+// focus; when several claim it (headless), the most recently activated;
+// when none does, the most recently activated window that shows a page.
+// tabs is how many tabs the browser has (ranks run below it).
+func focusWindow(wins []windowRead, recent func(target.ID) int, tabs int) {
 	best, bestScore := -1, [2]int{}
 	for i, w := range wins {
-		score := [2]int{0, -len(pages) - 1}
+		score := [2]int{0, -tabs - 1}
 		if a := w.active; a != nil && !w.w.Minimized {
 			score = [2]int{1, -recent(a.info.TargetID)}
 			if a.state.visible && a.state.focus {
@@ -218,22 +258,29 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 	if best >= 0 {
 		wins[best].w.Focused = true
 	}
+}
 
-	// The content of each window's active tab, the focused window first:
-	// planned one after another, fetched side by side, then assembled.
+// readContents reads the content of each window's active tab: planned
+// one after another (planTab), fetched side by side (fetch: every frame
+// of each tab at once), then assembled (readDocument) and, in the focused
+// window, the focus marked (markFocus). A tab whose page cannot answer
+// gets its content without asking it (readDown). It returns the top
+// documents read, the focused window's first.
+func (p *Provider) readContents(ctx context.Context, c *conn, wins []windowRead, live map[target.ID]*target.Info, cold bool) []*doc {
 	reads := make([]*tabRead, len(wins))
 	for i, w := range wins {
 		if a := w.active; a != nil && !w.w.Minimized && a.down == nil {
 			reads[i] = p.planTab(ctx, c, a, live, cold, w.w.Focused)
 		}
 	}
+	var wg sync.WaitGroup
 	for _, r := range reads {
 		if r != nil {
 			wg.Go(func() { p.fetch(ctx, r) })
 		}
 	}
 	wg.Wait()
-	var tops []*doc
+	var topDocs []*doc
 	for i, w := range wins {
 		r := reads[i]
 		a := w.active
@@ -255,9 +302,9 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 		}
 		if w.w.Focused {
 			markFocus(ctx, d)
-			tops = slices.Insert(tops, 0, d)
+			topDocs = slices.Insert(topDocs, 0, d)
 		} else {
-			tops = append(tops, d)
+			topDocs = append(topDocs, d)
 		}
 		for _, t := range w.w.Tabs {
 			if t.Active {
@@ -265,8 +312,7 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 			}
 		}
 	}
-	p.findPointer(ctx, tops)
-	return b, tops, nil
+	return topDocs
 }
 
 // readTabState asks a tab for its window and whether it is visible and
