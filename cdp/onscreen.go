@@ -12,20 +12,7 @@ import (
 // each point, through open shadow roots) over a grid of at most about
 // 2,000 points, and returns each element once, at most 4,000 of them. It
 // only reads: hit testing changes nothing in the page.
-const onScreenScript = `(() => {
-  const w = innerWidth, h = innerHeight, out = new Set();
-  const step = Math.max(16, Math.ceil(Math.sqrt(w * h / 2000)));
-  const at = (root, x, y) => {
-    for (const el of root.elementsFromPoint(x, y)) {
-      if (out.has(el)) continue;
-      out.add(el);
-      if (el.shadowRoot && el.shadowRoot !== root) at(el.shadowRoot, x, y);
-    }
-  };
-  for (let y = step / 2; y < h && out.size < 4000; y += step)
-    for (let x = step / 2; x < w && out.size < 4000; x += step) at(document, x, y);
-  return Array.from(out).slice(0, 4000);
-})()`
+var onScreenScript = fill(jsTemplate("onscreen.js"))
 
 // describeWidth is how many DOM.describeNode calls elementIDs keeps in
 // flight in one document.

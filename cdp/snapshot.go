@@ -47,7 +47,7 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 		// A page that cannot answer (a dialog, a long script) must not
 		// hold the connection up: another page can tell.
 		pctx, cancel := probeCtx(ctx)
-		err = evalIn(pctx, s, cdp.FrameID(ti.TargetID), `navigator.userAgentData ? navigator.userAgentData.brands : []`, &brands)
+		err = evalIn(pctx, s, cdp.FrameID(ti.TargetID), brandsScript, &brands)
 		if timedOut(pctx, ctx) {
 			p.markStuck(s)
 		}
@@ -63,6 +63,9 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 	}
 	return nil
 }
+
+// brandsScript returns the brands a page sees (navigator.userAgentData).
+var brandsScript = fill(jsTemplate("brands.js"))
 
 // productName names the browser as a person knows it.
 func productName(product, userAgent string, brands []string) string {

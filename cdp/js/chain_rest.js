@@ -1,0 +1,2 @@
+// chainRestScript (hover.go): the chain kept under {{key}} in {{store}}.
+({{store}} || {})['{{key}}'] || []
