@@ -262,7 +262,7 @@ type cdpSession struct {
 	// session's Accessibility events (onSessionEvent).
 	ax atomic.Pointer[warm.Trees]
 
-	// h is what the provider knows of the page's renderer (health.go).
+	// h is what the provider knows of the page's renderer (read3_health.go).
 	h health
 }
 

@@ -14,6 +14,27 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Locate, step 1: which frames to ask, and how their answers make a
+// location (locate2_measure.go asks them).
+
+// Locate says where the element with the id is.
+func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, error) {
+	ref, err := p.ids.Parse(id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, c, done, err := p.begin(ctx)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	loc, err := p.locate(ctx, c, ref)
+	if err != nil && !errors.Is(err, mapping.ErrCannotPlace) {
+		return nil, p.failure("locate the element", err)
+	}
+	return loc, err
+}
+
 var gone = &mapping.Location{State: mapping.Gone}
 
 // errGone marks a document found to no longer exist while it was located:

@@ -15,6 +15,8 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Locate, step 2: measuring in each frame's isolated world.
+
 // pageScript reports, from a top frame's isolated world, what locate needs
 // of its window: window.screenX/Y and outerWidth/Height (points), the
 // page area's size in CSS px to 1/64 px (scrollbars included) and the

@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,6 +13,9 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
+
+// The provider and the entry of a read: Current runs the steps of
+// read1_connect.go … read7_memo.go in order (doc.go has the map).
 
 // Options configure a Provider.
 type Options struct {
@@ -162,24 +164,6 @@ func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *conn, done 
 	return ctx, c, done, err
 }
 
-// Locate says where the element with the id is.
-func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, error) {
-	ref, err := p.ids.Parse(id)
-	if err != nil {
-		return nil, err
-	}
-	ctx, c, done, err := p.begin(ctx)
-	defer done()
-	if err != nil {
-		return nil, err
-	}
-	loc, err := p.locate(ctx, c, ref)
-	if err != nil && !errors.Is(err, mapping.ErrCannotPlace) {
-		return nil, p.failure("locate the element", err)
-	}
-	return loc, err
-}
-
 // App describes the browser for the descriptor.
 func (p *Provider) App(ctx context.Context) (mapping.App, error) {
 	_, _, done, err := p.begin(ctx)
@@ -208,70 +192,6 @@ func (p *Provider) Close() error {
 	return nil
 }
 
-// connect returns the live connection, dialling a new one when there is
-// none or the last one ended. Called with p.mu held.
-func (p *Provider) connect(ctx context.Context) (*conn, error) {
-	if p.conn != nil && p.conn.alive() {
-		return p.conn, nil
-	}
-	if p.conn != nil {
-		p.log.Warn("lost the browser; reconnecting", "err", p.conn.cause())
-		p.conn.close()
-		p.conn, p.state = nil, nil
-	}
-	if p.dialing == nil {
-		t, err := p.ep.resolve(ctx, p.log)
-		if err != nil {
-			return nil, p.unreachable(err)
-		}
-		p.dialing = p.startDial(t)
-	}
-	c, t, err := p.awaitDial(ctx)
-	if errors.Is(err, ErrConsentPending) || errors.Is(err, ErrConsentDeclined) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, p.unreachable(err)
-	}
-	st := &connState{
-		target:     t,
-		sessions:   make(map[target.ID]*cdpSession),
-		windows:    make(map[int64]uint64),
-		tabs:       make(map[target.ID]uint64),
-		docs:       make(map[docKey]uint64),
-		docInfo:    make(map[uint64]*docInfo),
-		lastActive: make(map[int64]target.ID),
-		mapped:     make(map[uint64]memo),
-		held:       make(map[uint64]bool),
-	}
-	if err := p.identify(ctx, c, st); err != nil {
-		c.close()
-		return nil, p.unreachable(err)
-	}
-	if err := p.discover(ctx, c); err != nil {
-		c.close()
-		return nil, p.unreachable(err)
-	}
-	p.conn, p.state = c, st
-	p.log.Info("connected to the browser", "product", st.product, "version", st.version)
-	go p.followConn(c)
-	return c, nil
-}
-
-// howToStart is the advice every connection error ends with.
-const howToStart = "in your browser open chrome://inspect/#remote-debugging, allow remote debugging and use --connect auto; " +
-	"or start Chrome or Chromium with a debugging port, for example " +
-	"`chromium --remote-debugging-port=9222 --user-data-dir=$HOME/.config/chromium-debug`, " +
-	"and connect with --connect http://127.0.0.1:9222; or let cdpprovider start one with --launch"
-
-// unreachable wraps a failure to reach the browser with what to do.
-func (p *Provider) unreachable(err error) error {
-	if errors.Is(err, errNoBrowserFound) { // says what to do already
-		return err
-	}
-	return fmt.Errorf("cannot reach the browser at %s: %v; %s", p.ep.addr, err, howToStart)
-}
-
 // failure wraps an error of a read; when the connection has gone it says
 // the browser went away and how to bring it back.
 func (p *Provider) failure(what string, err error) error {
@@ -281,30 +201,6 @@ func (p *Provider) failure(what string, err error) error {
 	return fmt.Errorf("could not %s: %w", what, err)
 }
 
-// applyBudget applies the element and size budgets to an answer, keeping what is
-// on screen (5.6), which it looks for only when there is a cut to make.
-// It reports whether it cut anything.
-func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc) bool {
-	if !mapping.OverBudget(root, p.opts.Budget) {
-		return false
-	}
-	findOnScreen(ctx, topDocs)
-	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
-}
-
 // readUnderWay says a read or locate is under way, for the warm trees'
 // walks to give way.
 func (p *Provider) readUnderWay() bool { return p.reading.Load() > 0 }
-
-// startWalks starts the walks the read that just ended asked for, now
-// that it no longer waits on Chrome. Called with p.mu held.
-func (p *Provider) startWalks() {
-	if p.state == nil {
-		return
-	}
-	for _, s := range p.state.sessions {
-		if a := s.ax.Load(); a != nil {
-			a.StartWalks()
-		}
-	}
-}

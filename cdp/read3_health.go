@@ -15,6 +15,9 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Step 3 of a read, with read3_pagestate.go: each tab's state. A page
+// that cannot answer is reported without being asked (readDown).
+
 // A person's browser has pages that crash, freeze in long scripts, or
 // wait on a JavaScript dialog, and a page's renderer then answers none of
 // the calls made to it (Chrome queues them on its main thread). So every
@@ -184,4 +187,60 @@ func dialogElement(d *jsDialog) *mapping.Dialog {
 		}
 	}
 	return &mapping.Dialog{Key: d.key, Type: d.typ, Title: title, Message: d.message, DefaultPrompt: d.defaultPrompt}
+}
+
+// crashedLoader stands for the loader of a crashed page's document: what
+// it showed is gone, and a reload makes a new document.
+const crashedLoader cdp.LoaderID = "crashed"
+
+// readDown gives a window whose active tab cannot be read its content
+// without asking the page: its Document as last read (when kept), with
+// nothing on it focused or hovered, saying why in its description; and
+// the JavaScript dialog the page waits on, where the person sees it. A
+// crashed page's Document is new and empty: its old elements are gone.
+func (p *Provider) readDown(w *mapping.Window, t *tabState) {
+	st := p.state
+	top := cdp.FrameID(t.info.TargetID)
+	crashed := errors.Is(t.down, errCrashed)
+	var n uint64
+	var last docKey
+	for k, m := range st.docs {
+		if k.target == t.info.TargetID && k.frame == top && m > n {
+			n, last = m, k
+		}
+	}
+	if crashed && last.loader != crashedLoader || n == 0 {
+		key := docKey{t.info.TargetID, top, ""}
+		if crashed {
+			key.loader = crashedLoader
+			for k, m := range st.docs { // the page's documents are gone
+				if k.target == key.target && k.frame == top {
+					delete(st.docs, k)
+					delete(st.docInfo, m)
+				}
+			}
+		}
+		n = keyOf(st.docs, key, &p.keys)
+		st.docInfo[n] = &docInfo{key: key, tab: t.info.TargetID}
+	}
+	dialog := t.sess.openDialog()
+	f := &mapping.Frame{Doc: n, URL: t.info.URL, Title: t.info.Title, HasFocus: w.Focused && dialog == nil}
+	switch {
+	case crashed:
+		f.Unavailable = mapping.Crashed
+	case dialog != nil:
+		f.Unavailable = mapping.BehindDialog
+		w.Dialog = dialogElement(dialog)
+	default:
+		f.Unavailable = mapping.NotResponding
+	}
+	if el := st.shown[n]; el != nil && !crashed {
+		f.Mapped = el
+		st.held[n] = true
+	}
+	for _, tab := range w.Tabs {
+		if tab.Active {
+			tab.Doc = f
+		}
+	}
 }

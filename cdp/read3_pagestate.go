@@ -9,6 +9,9 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
+// Step 3 of a read, with read3_health.go: each tab's state, as the
+// provider's watchers in its isolated world see it.
+
 // stateScript installs, once per document, the provider's passive
 // watchers in its isolated world, and returns what they saw:
 //   - t: when the pointer last moved in this document (0: not since);

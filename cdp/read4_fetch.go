@@ -2,63 +2,77 @@ package cdp
 
 import (
 	"context"
-	"fmt"
-	"strconv"
+	"encoding/json"
+	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
-	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
-	"github.com/chromedp/chromedp"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
-	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// docKey names a document: a frame with one loader (a navigation makes a
-// new document), in the session of the target that holds the frame.
-type docKey struct {
-	target target.ID
-	frame  cdp.FrameID
-	loader cdp.LoaderID
-}
+// Step 4 of a read: plan and fetch every frame of each active tab at
+// once (the warm trees of package warm answer the accessibility trees).
 
-// docInfo is what locate needs to find a document again.
-type docInfo struct {
-	key    docKey
-	tab    target.ID         // the page target of the tab
-	parent uint64            // the parent document's number; 0 at the top
-	owner  cdp.BackendNodeID // the <iframe> element in the parent document
-	geo    *docGeometry      // what locate keeps of it (geometry.go); nil until located
-	// base is the mapping's NodeBase for the document: its document
-	// node's backend id, taken from the first tree read of it (based), so
-	// that its ids never change.
-	base  cdp.BackendNodeID
-	based bool
+// readContents reads the content of each window's active tab: planned
+// one after another (planTab), fetched side by side (fetch: every frame
+// of each tab at once), then assembled (readDocument) and, in the focused
+// window, the focus marked (markFocus). A tab whose page cannot answer
+// gets its content without asking it (readDown). It returns the top
+// documents read, the focused window's first.
+func (p *Provider) readContents(ctx context.Context, c *conn, wins []windowRead, live map[target.ID]*target.Info, cold bool) []*doc {
+	reads := make([]*tabRead, len(wins))
+	for i, w := range wins {
+		if a := w.active; a != nil && !w.w.Minimized && a.down == nil {
+			reads[i] = p.planTab(ctx, c, a, live, cold, w.w.Focused)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, r := range reads {
+		if r != nil {
+			wg.Go(func() { p.fetch(ctx, r) })
+		}
+	}
+	wg.Wait()
+	var topDocs []*doc
+	for i, w := range wins {
+		r := reads[i]
+		a := w.active
+		if r == nil {
+			if a != nil && !w.w.Minimized && a.down != nil {
+				p.readDown(w.w, a)
+			}
+			continue
+		}
+		d, err := p.readDocument(ctx, c, r)
+		r.forgetHidden()
+		if err != nil {
+			if a.down = a.sess.unavailable(); a.down != nil { // it crashed, froze or opened a dialog meanwhile
+				p.readDown(w.w, a)
+				continue
+			}
+			p.log.Debug("could not read a tab's document", "url", w.active.info.URL, "err", err)
+			continue
+		}
+		if w.w.Focused {
+			markFocus(ctx, d)
+			topDocs = slices.Insert(topDocs, 0, d)
+		} else {
+			topDocs = append(topDocs, d)
+		}
+		for _, t := range w.w.Tabs {
+			if t.Active {
+				t.Doc = d.frame
+			}
+		}
+	}
+	return topDocs
 }
-
-// doc is a document being read: the mapping frame and how to reach it.
-type doc struct {
-	frame   *mapping.Frame
-	sess    *cdpSession
-	frameID cdp.FrameID
-	state   pageState // what the provider's watchers saw
-	version uint64    // of the warm tree the nodes came from; 0 when read cold
-	// focus and hover are the element chains the fetch phase read ahead;
-	// nil when it did not.
-	focus, hover *chainRead
-	children     map[cdp.BackendNodeID]*doc
-}
-
-// worldName names the isolated world the provider reads pages in. The
-// page's own scripts cannot see or change it.
-const worldName = "cdpprovider"
 
 // Reading a tab's document happens in two phases. The fetch phase asks
 // every frame of the tab at once, each on its own goroutine: its page
@@ -149,6 +163,17 @@ func underTab(ti *target.Info, tab target.ID, live map[target.ID]*target.Info) b
 		}
 	}
 	return false
+}
+
+// axOf returns the warm accessibility trees of a target's session,
+// making them the first time a read asks.
+func (p *Provider) axOf(s *cdpSession) *warm.Trees {
+	if a := s.ax.Load(); a != nil {
+		return a
+	}
+	a := warm.New(s, p.readUnderWay)
+	s.ax.Store(a)
+	return a
 }
 
 // fetch runs the fetch phase of a tab: every frame of every session of
@@ -311,163 +336,6 @@ func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdp.Fr
 	r.mu.Unlock()
 }
 
-// ownedFrame returns the frame an <iframe> element of a document holds,
-// "" when none is loaded. Elements whose frame the fetch phase did not
-// see (added meanwhile) are asked about.
-func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdp.BackendNodeID) cdp.FrameID {
-	r.mu.Lock()
-	id := r.owners[ownerKey{ff.target, element}]
-	r.mu.Unlock()
-	if id != "" {
-		return id
-	}
-	d, err := cdp.Call(ctx, ff.sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: element})
-	if err != nil || d.Node == nil {
-		return ""
-	}
-	return d.Node.FrameID
-}
-
-// readDocument reads a tab's document with all its frames.
-func (p *Provider) readDocument(ctx context.Context, c *conn, r *tabRead) (*doc, error) {
-	r.mu.Lock()
-	err, ff := r.err, r.fetched[cdp.FrameID(r.tab)]
-	r.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if ff == nil {
-		return nil, fmt.Errorf("the tab's top frame is not in its frame tree")
-	}
-	return p.assemble(ctx, c, r, ff, 0, 0, 0)
-}
-
-// assemble makes the doc of a fetched frame and, recursively, of the
-// frames its <iframe> elements hold.
-func (p *Provider) assemble(ctx context.Context, c *conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdp.BackendNodeID) (*doc, error) {
-	if depth > 16 {
-		return nil, fmt.Errorf("frames nested deeper than 16")
-	}
-	if ff.err != nil {
-		return nil, ff.err
-	}
-	if r.shown == nil {
-		r.shown = map[*frameFetch]bool{}
-	}
-	r.shown[ff] = true
-	st := p.state
-	f := ff.frame
-	key := docKey{ff.target, f.ID, f.LoaderID}
-	n := keyOf(st.docs, key, &p.keys)
-	if st.docInfo[n] == nil {
-		for k, m := range st.docs { // the frame's earlier documents are gone
-			if k.target == key.target && k.frame == key.frame && k.loader != key.loader {
-				delete(st.docs, k)
-				delete(st.docInfo, m)
-			}
-		}
-		st.docInfo[n] = &docInfo{key: key, tab: r.tab, parent: parent, owner: owner}
-	}
-	info := st.docInfo[n]
-	if !info.based && len(ff.nodes) > 0 && ff.nodes[0] != nil {
-		info.base, info.based = ff.nodes[0].BackendDOMNodeID, true
-	}
-	d := &doc{
-		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: ff.nodes, ValueText: ff.valueText, NodeBase: info.base},
-		sess:     ff.sess,
-		frameID:  f.ID,
-		state:    ff.state,
-		version:  ff.version,
-		focus:    ff.focus,
-		hover:    ff.hover,
-		children: map[cdp.BackendNodeID]*doc{},
-	}
-	for _, node := range ff.nodes {
-		switch axRole(node) {
-		case "Iframe", "IframePresentational":
-		default:
-			continue
-		}
-		el := node.BackendDOMNodeID
-		if el == 0 {
-			continue
-		}
-		id := r.ownedFrame(ctx, ff, el)
-		if id == "" {
-			continue // not loaded yet
-		}
-		r.mu.Lock()
-		child := r.fetched[id]
-		r.mu.Unlock()
-		if child == nil {
-			var err error
-			if child, err = p.fetchLate(ctx, c, r, id); err != nil || child == nil {
-				if err != nil {
-					p.log.Debug("could not read an iframe", "err", err)
-				}
-				continue // not loaded yet
-			}
-		}
-		cd, err := p.assemble(ctx, c, r, child, depth+1, n, el)
-		if err != nil {
-			p.log.Debug("could not read an iframe", "err", err)
-			continue
-		}
-		d.children[el] = cd
-	}
-	if len(d.children) > 0 {
-		d.frame.Frames = map[cdp.BackendNodeID]*mapping.Frame{}
-		for owner, ch := range d.children {
-			d.frame.Frames[owner] = ch.frame
-		}
-	}
-	return d, nil
-}
-
-// forgetHidden cancels the walks the fetch phase asked for the frames the
-// document does not show (a hidden <iframe>): nothing reads them.
-func (r *tabRead) forgetHidden() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, ff := range r.fetched {
-		if !r.shown[ff] && ff.ax != nil {
-			ff.ax.CancelWalk(ff.frame.ID)
-		}
-	}
-}
-
-// fetchLate fetches a frame the fetch phase did not know of: an
-// out-of-process iframe that appeared meanwhile. It returns nil when the
-// frame has no target yet (not loaded).
-func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.FrameID) (*frameFetch, error) {
-	ti := r.live[target.ID(id)]
-	if ti == nil || ti.Type != "iframe" {
-		return nil, nil
-	}
-	s, err := p.attach(ctx, c, p.state, ti.TargetID)
-	if err != nil {
-		return nil, err
-	}
-	// (Its owner is the element the assembly asked about already.)
-	if err := p.fetchSession(ctx, r, tabSession{ti.TargetID, s, p.axOf(s)}, tabSession{}, false); err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.fetched[id], nil
-}
-
-// axOf returns the warm accessibility trees of a target's session,
-// making them the first time a read asks.
-func (p *Provider) axOf(s *cdpSession) *warm.Trees {
-	if a := s.ax.Load(); a != nil {
-		return a
-	}
-	a := warm.New(s, p.readUnderWay)
-	s.ax.Store(a)
-	return a
-}
-
 // frameTree maps the frames of a session's process by id.
 func frameTree(ctx context.Context, s *cdpSession) (map[cdp.FrameID]*cdp.Frame, error) {
 	r, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
@@ -489,94 +357,46 @@ func frameTree(ctx context.Context, s *cdpSession) (map[cdp.FrameID]*cdp.Frame, 
 	return m, nil
 }
 
-// objectGroups numbers the object groups of the remote objects the
-// provider makes, so that scripts run side by side in one session do not
-// release each other's objects.
-var objectGroups atomic.Uint64
-
-// newObjectGroup returns an object group of its own.
-func newObjectGroup() string {
-	return "cdpprovider-" + strconv.FormatUint(objectGroups.Add(1), 36)
+// rangeRoles are the roles whose value a person reads as aria-valuetext
+// when the page gives one.
+var rangeRoles = map[string]bool{
+	"slider": true, "spinbutton": true, "progressbar": true, "meter": true, "scrollbar": true,
 }
 
-// elementIDs runs expr, which returns an array of elements, in a frame's
-// isolated world and returns the backend node ids of its elements from
-// index from on, in order (0 for one that could not be described),
-// describing describeWidth of them at a time. Its remote objects are
-// released without waiting.
-func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
-	group := newObjectGroup()
-	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	arr, err := evalObject(ctx, s, frame, expr, group, false)
-	if err != nil || arr.ObjectID == "" {
-		return nil
-	}
-	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
-	if err != nil {
-		return nil
-	}
-	var objs []runtime.RemoteObjectID
-	for _, pr := range props.Result {
-		if i, err := strconv.Atoi(pr.Name); err == nil && i >= from && pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
-			objs = append(objs, pr.Value.ObjectID)
+// valueTexts returns the aria-valuetext attribute of the range widgets
+// among nodes that have one, keyed by backend DOM node id (nil when none
+// has). Chrome leaves it out of the accessibility tree's valuetext
+// property. The attribute is read with DOM.describeNode, which changes
+// nothing in the page and runs no script; a node that cannot be described
+// (removed meanwhile) is left out.
+func valueTexts(ctx context.Context, s *cdpSession, nodes []*accessibility.Node) map[cdp.BackendNodeID]string {
+	var out map[cdp.BackendNodeID]string
+	for _, n := range nodes {
+		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[axRole(n)] {
+			continue
 		}
-	}
-	ids := make([]cdp.BackendNodeID, len(objs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(describeWidth, len(objs)) {
-		wg.Go(func() {
-			for i := range next {
-				if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
-					ids[i] = n.Node.BackendNodeID
+		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID})
+		if err != nil || d.Node == nil {
+			continue
+		}
+		for i := 0; i+1 < len(d.Node.Attributes); i += 2 {
+			if d.Node.Attributes[i] == "aria-valuetext" && d.Node.Attributes[i+1] != "" {
+				if out == nil {
+					out = map[cdp.BackendNodeID]string{}
 				}
+				out[n.BackendDOMNodeID] = d.Node.Attributes[i+1]
 			}
-		})
+		}
 	}
-	for i := range objs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return ids
+	return out
 }
 
-// evalIn evaluates a side-effect-free expression in the provider's
-// isolated world of a frame and decodes its value into out.
-func evalIn(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, out any) error {
-	r, err := evalObject(ctx, s, frame, expr, "", true)
-	if err != nil {
-		return err
+// axRole returns the role name of an accessibility node.
+func axRole(n *accessibility.Node) string {
+	if n.Role == nil {
+		return ""
 	}
-	return jsonv2.Unmarshal(r.Value, out, chromedp.DefaultUnmarshalOptions)
-}
-
-// evalObject evaluates expr in the isolated world of frame. With byValue
-// false the result stays a remote object in the object group. The world's
-// context id is kept on the session; when the frame has navigated since,
-// the world is made again once.
-func evalObject(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
-	for attempt := 0; ; attempt++ {
-		w, err := s.world(ctx, frame, attempt > 0)
-		if err != nil {
-			return nil, err
-		}
-		r, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
-			Expression:    expr,
-			ContextID:     w,
-			ReturnByValue: ptr(byValue),
-			ObjectGroup:   group,
-			Silent:        ptr(true),
-		})
-		if err != nil && attempt == 0 && ctx.Err() == nil {
-			continue // most likely a context the navigation destroyed
-		}
-		if err != nil {
-			return nil, err
-		}
-		if r.ExceptionDetails != nil {
-			return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
-		}
-		return r.Result, nil
-	}
+	var s string
+	json.Unmarshal(n.Role.Value, &s)
+	return s
 }

@@ -2,6 +2,8 @@ package cdp
 
 import "context"
 
+// Step 6 of a read, with read6_pointer.go: the keyboard focus.
+
 // focusScript returns the chain of the element with keyboard focus in a
 // document, deepest first, through open shadow roots; an empty array when
 // the document itself has it (activeElement is the body). It only reads.

@@ -8,6 +8,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 )
 
+// Step 6 of a read, with read6_focus.go: the pointer.
+
 // hoverScript returns the chain of hovered elements of a document, deepest
 // first, through open shadow roots. `:is(*):hover` because bare `:hover`
 // matches nothing in quirks mode. It only reads.

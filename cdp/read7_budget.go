@@ -5,7 +5,23 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
+
+// Step 7 of a read, with read7_memo.go: after mapping.Build, the budgets
+// (5.6), keeping what is on screen.
+
+// applyBudget applies the element and size budgets to an answer,
+// keeping what is on screen (5.6), which it looks for only when there is
+// a cut to make. It reports whether it cut anything.
+func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc) bool {
+	if !mapping.OverBudget(root, p.opts.Budget) {
+		return false
+	}
+	findOnScreen(ctx, topDocs)
+	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
+}
 
 // onScreenScript returns the elements a person sees in the document's
 // viewport: it samples document.elementsFromPoint (the whole stack under
@@ -13,10 +29,6 @@ import (
 // 2,000 points, and returns each element once, at most 4,000 of them. It
 // only reads: hit testing changes nothing in the page.
 var onScreenScript = fill(jsTemplate("onscreen.js"))
-
-// describeWidth is how many DOM.describeNode calls elementIDs keeps in
-// flight in one document.
-const describeWidth = 16
 
 // findOnScreen fills the OnScreen of the documents shown (topDocs, and the
 // documents of the iframes that are themselves on screen) with the DOM

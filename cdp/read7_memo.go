@@ -10,6 +10,9 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Step 7 of a read, with read7_budget.go: not mapping an unchanged page
+// again, and what is kept for the next read; then the walks start.
+
 // A page that has not changed is not mapped again: the Document element
 // of each tab's document is kept with a fingerprint of everything the
 // mapping read for it (the warm trees' versions, focus, pointer, value
@@ -139,4 +142,17 @@ func (p *Provider) rememberShown(root *mapping.Element, topDocs []*doc) {
 		}
 	}
 	st.shown = shown
+}
+
+// startWalks starts the walks the read that just ended asked for, now
+// that it no longer waits on Chrome. Called with p.mu held.
+func (p *Provider) startWalks() {
+	if p.state == nil {
+		return
+	}
+	for _, s := range p.state.sessions {
+		if a := s.ax.Load(); a != nil {
+			a.StartWalks()
+		}
+	}
 }

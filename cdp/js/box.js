@@ -1,4 +1,4 @@
-// boxScript (geometry.go): called on an element, its box and the clip
+// boxScript (locate2_measure.go): called on an element, its box and the clip
 // around it in the frame's viewport. {{page}} is page.js.
 function(content, page) {
   const el = this;

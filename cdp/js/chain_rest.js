@@ -1,2 +1,2 @@
-// chainRestScript (hover.go): the chain kept under {{key}} in {{store}}.
+// chainRestScript (read6_pointer.go): the chain kept under {{key}} in {{store}}.
 ({{store}} || {})['{{key}}'] || []

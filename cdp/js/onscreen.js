@@ -1,4 +1,4 @@
-// onScreenScript (onscreen.go): the elements a person sees in the
+// onScreenScript (read7_budget.go): the elements a person sees in the
 // document's viewport, sampled with elementsFromPoint.
 (() => {
   const w = innerWidth, h = innerHeight, out = new Set();

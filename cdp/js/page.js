@@ -1,4 +1,4 @@
-// pageScript (geometry.go): what locate needs of a top frame's window and
+// pageScript (locate2_measure.go): what locate needs of a top frame's window and
 // page area.
 (() => {
   const k = [outerWidth, outerHeight, innerWidth, innerHeight, devicePixelRatio].join();

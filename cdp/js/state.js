@@ -1,4 +1,4 @@
-// stateScript (pagestate.go): installs the provider's passive watchers
+// stateScript (read3_pagestate.go): installs the provider's passive watchers
 // in a document's isolated world once, and returns what they saw.
 // {{bindingName}} is the Runtime binding the watchers call (watch.go).
 (() => {
