@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
 // errConnClosed is the error of a call on a connection that has ended.
@@ -107,10 +109,10 @@ func newConn(tr chromedp.Transport) *conn {
 }
 
 // browser returns the session of the browser itself.
-func (c *conn) browser() *session { return &session{c: c} }
+func (c *conn) browser() *cdpSession { return &cdpSession{c: c} }
 
 // session returns the flat session with the id.
-func (c *conn) session(id target.SessionID) *session { return &session{c: c, id: id} }
+func (c *conn) session(id target.SessionID) *cdpSession { return &cdpSession{c: c, id: id} }
 
 // handle sets the function that sees every event of a session (nil
 // removes it). It runs on the read loop, in the order the browser sent
@@ -256,26 +258,30 @@ func (c *conn) detached(params jsonv2.Value) {
 	}
 }
 
-// session is one CDP session on a conn. It implements cdp.Session of
-// cdproto, so the generated commands run on it with cdp.Call.
-type session struct {
+// cdpSession is one CDP session on a conn: the browser session (id "")
+// or the flat session of a page or iframe target. It implements
+// cdp.Session of cdproto, so the generated commands run on it with
+// cdp.Call.
+type cdpSession struct {
 	c  *conn
 	id target.SessionID
 
 	worldsMu sync.Mutex
 	worlds   map[cdp.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
 
-	// ax keeps the session's warm trees, when its documents are read.
-	ax atomic.Pointer[axSession]
+	// ax keeps the warm trees of the session's documents (package warm),
+	// once a read has asked for them (axOf); the read loop hands it the
+	// session's Accessibility events (onSessionEvent).
+	ax atomic.Pointer[warm.Trees]
 
-	// h is what the provider knows of the page's renderer (health.go).
+	// h is what the provider knows of the page's renderer (read3_health.go).
 	h health
 }
 
 // world returns the context id of the provider's isolated world in a
 // frame, making the world (Page.createIsolatedWorld returns the existing
 // one of that name) when it is not known or fresh is set.
-func (s *session) world(ctx context.Context, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
+func (s *cdpSession) world(ctx context.Context, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
 	s.worldsMu.Lock()
 	id, ok := s.worlds[frame]
 	s.worldsMu.Unlock()
@@ -303,18 +309,18 @@ func (s *session) world(ctx context.Context, frame cdp.FrameID, fresh bool) (run
 	return w.ExecutionContextID, nil
 }
 
-var _ cdp.Session = (*session)(nil)
+var _ cdp.Session = (*cdpSession)(nil)
 
 // Call sends the command and waits for its answer. On a page session that
 // cannot answer now (crashed, behind a dialog, not responding) it fails
 // at once, unsent.
-func (s *session) Call(ctx context.Context, method string, params, res any) error {
+func (s *cdpSession) Call(ctx context.Context, method string, params, res any) error {
 	return s.call(ctx, method, params, res, false)
 }
 
 // call is Call; anyway sends the command even to a session that cannot
 // answer now (a probe).
-func (s *session) call(ctx context.Context, method string, params, res any, anyway bool) error {
+func (s *cdpSession) call(ctx context.Context, method string, params, res any, anyway bool) error {
 	if !anyway && s.id != "" {
 		if err := s.unavailable(); err != nil {
 			return fmt.Errorf("%s: %w", method, err)
@@ -378,7 +384,7 @@ func (s *session) call(ctx context.Context, method string, params, res any, anyw
 // loop drops: for a call whose outcome changes nothing for the caller
 // (releasing remote objects), so that it costs no round trip. Calls after
 // it on the session still run after it.
-func (s *session) post(ctx context.Context, method string, params any) error {
+func (s *cdpSession) post(ctx context.Context, method string, params any) error {
 	buf, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
 	if err != nil {
 		return err
@@ -390,7 +396,7 @@ func (s *session) post(ctx context.Context, method string, params any) error {
 	return nil
 }
 
-func (s *session) forget(id int64) {
+func (s *cdpSession) forget(id int64) {
 	s.c.mu.Lock()
 	delete(s.c.pending, id)
 	s.c.mu.Unlock()
@@ -398,7 +404,7 @@ func (s *session) forget(id int64) {
 
 // Subscribe buffers the session's events of the method, without limit, from
 // the moment it returns.
-func (s *session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+func (s *cdpSession) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 	sub := newSubscription()
 	k := subKey{s.id, method}
 	s.c.mu.Lock()

@@ -10,5 +10,68 @@
 // focuses the user's tabs, nor runs script in a page's own world.
 //
 // docs/warm-tree.md explains how the accessibility trees are kept between
-// reads; section numbers in comments (5.6) are those of docs/protocol.md.
+// reads (package cdp/warm); section numbers in comments (5.6) are those of
+// docs/protocol.md.
+//
+// # The path of a read
+//
+// The files of a read are numbered in the order it runs. Provider.Current
+// (read0_provider.go) calls current, which does, under the provider's
+// lock:
+//
+//  1. connect (read1_connect.go): begin takes the lock and calls connect,
+//     which reuses the live connection or finds the browser
+//     (endpoint.go resolve, discover.go), dials it in the background
+//     (dial.go; conn.go is the websocket and its sessions), then identify
+//     learns the product and attaches to each tab (attach), and discover
+//     (watch.go) turns on the target events.
+//  2. targets and tabs (read2_tabs.go): gather runs the rest of the steps.
+//     listPages lists the targets (forgetDead drops the gone ones),
+//     readTabStates asks every tab at once for its window and state
+//     (readTabState) and /json/list for recency, groupWindows picks each
+//     window's active tab (pickActive), focusWindow the focused window.
+//  3. each tab's state (read3_pagestate.go, read3_health.go):
+//     readPageState runs the watchers' script in the isolated world; a page
+//     that crashed, waits on a dialog or does not answer within 1.5 s
+//     (markStuck, probe) is reported without being asked (readDown).
+//  4. plan and fetch every frame (read4_fetch.go): readContents plans each
+//     active tab (planTab, attaching its out-of-process iframes), then
+//     fetches all of them side by side (fetch, fetchSession, fetchFrame:
+//     page state, the accessibility tree from the warm trees (axOf,
+//     warm.Trees.Nodes), value texts, frame owners, focus and hover
+//     chains read ahead).
+//  5. assemble (read5_assemble.go): readDocument and assemble stitch each
+//     tab's frames into one doc tree and number the documents, reading
+//     late a frame the fetch did not know (fetchLate); forgetHidden drops
+//     the walks of frames not shown.
+//  6. focus and pointer (read6_focus.go, read6_pointer.go): markFocus
+//     marks the focused window's focus chain, findPointer the document
+//     under the pointer and its hover chain.
+//  7. build, budget, memo (read7_memo.go, read7_budget.go): back in
+//     current, reuseMapped hands unchanged documents their kept element,
+//     mapping.Build builds the answer, applyBudget cuts it to the budgets
+//     keeping what is on screen (findOnScreen), keepMapped and
+//     rememberShown keep elements for the next read, and once the lock is
+//     about to go startWalks starts the warm trees' walks.
+//
+// world.go has what the steps share in the provider's isolated world:
+// its scripts (embedded from js/, filled in by fill) and evaluating them
+// (evalIn, evalObject, elementIDs).
+//
+// # The path of a locate
+//
+// Provider.Locate (locate1_locate.go) parses the id, then begin (as in
+// step 1) and locate: a window's bounds (locateWindow), a dialog, or a
+// document or element: locateInDoc plans one question per frame from the
+// document up to its tab's top page (planLocate), asks them all at once
+// (measurement.measure in locate2_measure.go, running box.js and page.js
+// in each frame's isolated world, the page zoom alongside), and composes
+// the answers into screen points (place, with mapping's geometry).
+//
+// # Beside the read
+//
+// watch.go tells a subscribed host of changes (Provider.Watch, the
+// session events that feed the warm trees and the health); launch*.go and
+// installed.go start and find browsers; rawtree.go is the benchmarks'
+// baseline call.
 package cdp

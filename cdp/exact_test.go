@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -100,7 +101,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 	// failure.
 	var traceMu sync.Mutex
 	var trace []string
-	traceAX = func(format string, args ...any) {
+	traceAX := func(format string, args ...any) {
 		line := fmt.Sprintf(format, args...)
 		if len(line) > 300 {
 			line = line[:300] + "…"
@@ -111,7 +112,8 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 		}
 		traceMu.Unlock()
 	}
-	defer func() { traceAX = nil }()
+	warm.Trace = traceAX
+	defer func() { warm.Trace = nil }()
 	var tWarm, tCold, tWalk, tMut time.Duration
 	compare := func(step int, what string) {
 		t.Helper()
@@ -159,7 +161,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps int) {
 		if rng.IntN(2) == 0 {
 			// Past the window, with room for a busy machine (the suite
 			// runs packages side by side).
-			time.Sleep(settle + 600*time.Millisecond)
+			time.Sleep(warm.Settle + 600*time.Millisecond)
 		}
 		compare(step-1, strings.Join(whats, ", "))
 		if walk {
@@ -201,10 +203,10 @@ func waitWalked(t *testing.T, ctx context.Context, p *Provider) {
 		}
 		p.mu.Lock()
 		busy := false
-		for _, a := range p.state.ax {
-			a.mu.Lock()
-			busy = busy || len(a.walking) > 0
-			a.mu.Unlock()
+		for _, s := range p.state.sessions {
+			if a := s.ax.Load(); a != nil {
+				busy = busy || a.Walking()
+			}
 		}
 		p.mu.Unlock()
 		if !busy {
@@ -314,7 +316,7 @@ type user struct {
 	ctx  context.Context
 	c    *conn
 	tabs []target.ID
-	sess map[target.ID]*session
+	sess map[target.ID]*cdpSession
 	fore int // the tab in front
 }
 
@@ -332,7 +334,7 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &user{ctx: ctx, c: c, sess: map[target.ID]*session{}}
+	u := &user{ctx: ctx, c: c, sess: map[target.ID]*cdpSession{}}
 	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +349,7 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 
 func (u *user) close() { u.c.close() }
 
-func (u *user) session(t *testing.T, id target.ID) *session {
+func (u *user) session(t *testing.T, id target.ID) *cdpSession {
 	t.Helper()
 	if s := u.sess[id]; s != nil {
 		return s
@@ -360,7 +362,7 @@ func (u *user) session(t *testing.T, id target.ID) *session {
 	return u.sess[id]
 }
 
-func (u *user) eval(t *testing.T, s *session, expr string) string {
+func (u *user) eval(t *testing.T, s *cdpSession, expr string) string {
 	t.Helper()
 	r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
 	if err != nil {
@@ -418,7 +420,7 @@ func (u *user) waitLoaded(t *testing.T, i int) {
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits
 // are retried.
-func (u *user) waitNewDocument(t *testing.T, s *session) {
+func (u *user) waitNewDocument(t *testing.T, s *cdpSession) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -434,7 +436,7 @@ func (u *user) waitNewDocument(t *testing.T, s *session) {
 }
 
 // crossFrame returns the session of the main tab's cross-site iframe.
-func (u *user) crossFrame(t *testing.T) *session {
+func (u *user) crossFrame(t *testing.T) *cdpSession {
 	t.Helper()
 	infos, err := cdp.Call(u.ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {

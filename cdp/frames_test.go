@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -52,17 +52,18 @@ func TestHiddenFramesAreNotReportedOrWalked(t *testing.T) {
 		frames[ch.Frame.URL[strings.LastIndex(ch.Frame.URL, "/")+1:]] = ch.Frame.ID
 	}
 	p.mu.Lock()
-	a := p.state.ax[u.tabs[0]]
+	var a *warm.Trees
+	if s := p.state.sessions[u.tabs[0]]; s != nil {
+		a = s.ax.Load()
+	}
 	p.mu.Unlock()
 	if a == nil {
 		t.Fatal("the tab has no warm trees")
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.trees[frames["shown.html"]] == nil {
+	if !a.Walked(frames["shown.html"]) {
 		t.Error("the shown frame's document was not walked")
 	}
-	if a.trees[frames["hidden.html"]] != nil || a.walking[frames["hidden.html"]] || a.deferred[frames["hidden.html"]] != "" {
+	if a.Walked(frames["hidden.html"]) || a.WalkAsked(frames["hidden.html"]) {
 		t.Error("the hidden frame's document was walked")
 	}
 }
@@ -70,7 +71,7 @@ func TestHiddenFramesAreNotReportedOrWalked(t *testing.T) {
 // List items move between lists in bursts, read at once (the events wait
 // for a later read) and after Chrome has sent them: the warm tree follows
 // them (a moved item comes back as a new accessibility node; see
-// settleMoves and TestTwinParents).
+// settleMoves and TestTwinParents in package warm).
 func TestWarmTreeFollowsMoves(t *testing.T) {
 	pages := newExactPages(t, 30)
 	ctx, u, p := browserWith(t, pages.main+"/main.html")
@@ -86,7 +87,7 @@ func TestWarmTreeFollowsMoves(t *testing.T) {
 		if i%2 == 0 {
 			warmIsCold(t, ctx, p, fmt.Sprintf("burst %d, at once", i))
 		}
-		time.Sleep(settle + 300*time.Millisecond)
+		time.Sleep(warm.Settle + 300*time.Millisecond)
 		warmIsCold(t, ctx, p, fmt.Sprintf("burst %d", i))
 	}
 }
@@ -106,44 +107,9 @@ func TestWarmTreeAfterChangesInTheBackground(t *testing.T) {
 			t.Fatal(err)
 		}
 		u.eval(t, main, fmt.Sprintf(`(() => { const c = document.querySelectorAll('input[type=checkbox]'); c[%d].click(); document.querySelectorAll('li')[%d].textContent = 'Changed %d'; return ''; })()`, i, i*3, i))
-		time.Sleep(settle + 300*time.Millisecond)
+		time.Sleep(warm.Settle + 300*time.Millisecond)
 		u.front(t, 0)
 		warmIsCold(t, ctx, p, fmt.Sprintf("change %d", i))
-	}
-}
-
-// twinParents finds the parents of two nodes of one DOM node: the old
-// node a moved element left behind and the new one.
-func TestTwinParents(t *testing.T) {
-	node := func(id string, backend int, kids ...string) *accessibility.Node {
-		n := &accessibility.Node{NodeID: accessibility.NodeID(id), BackendDOMNodeID: cdp.BackendNodeID(backend)}
-		for _, k := range kids {
-			n.ChildIDs = append(n.ChildIDs, accessibility.NodeID(k))
-		}
-		return n
-	}
-	tree := &axTree{root: "1", nodes: map[accessibility.NodeID]*accessibility.Node{}}
-	for _, n := range []*accessibility.Node{
-		node("1", 100, "2", "3", "9"),
-		node("2", 200, "4", "5"), // the list the item left, not told
-		node("3", 300, "6"),      // the list it moved to
-		node("4", 400),
-		node("5", 500), // the item's old node
-		node("6", 500), // and its new one
-		node("9", 900, "10", "11"),
-		node("10", 1000), // one DOM node, two nodes, one parent: Chrome's own
-		node("11", 1000),
-		node("12", 400), // unreachable: not counted
-	} {
-		tree.nodes[n.NodeID] = n
-	}
-	if got, want := tree.twinParents(), []accessibility.NodeID{"2", "3"}; !slices.Equal(got, want) {
-		t.Errorf("twinParents = %v, want %v", got, want)
-	}
-	delete(tree.nodes, "5")
-	tree.nodes["2"].ChildIDs = []accessibility.NodeID{"4"}
-	if got := tree.twinParents(); len(got) != 0 {
-		t.Errorf("twinParents after the move = %v, want none", got)
 	}
 }
 
@@ -174,71 +140,6 @@ func TestHoverBelowWhatTheTreeHas(t *testing.T) {
 	hovered := func(e *mapping.Element) bool { return slices.Contains(e.States, "hovered") }
 	if got, want := elementsOf(cur.Root, hovered), []string{"Image Chart"}; !slices.Equal(got, want) {
 		t.Errorf("hovered: %q, want %q", got, want)
-	}
-}
-
-// The read of one document of a session applies all the session's
-// events, also while another document's walk is under way: the events
-// of nodes that walk fetched must wait for its tree, not be lost.
-func TestEventsOfAWalkUnderWayWait(t *testing.T) {
-	tr := newFakeTransport()
-	c := newConn(tr)
-	defer c.close()
-	a := newAXSession(c.session("S1"), nil)
-	ctx := context.Background()
-	event := func(checked string) jsonv2.Value {
-		return jsonv2.Value(`{"nodes":[{"nodeId":"7","ignored":false,"role":{"type":"role","value":"checkbox"},"properties":[{"name":"checked","value":{"type":"tristate","value":"` + checked + `"}}],"parentId":"1","backendDOMNodeId":70}]}`)
-	}
-	// The walk of frame F is under way: it has fetched node 7, unchecked.
-	a.mu.Lock()
-	a.walking["F"] = true
-	since := a.seq + 1
-	a.mu.Unlock()
-	// The box is checked; the event comes before the walk's tree is kept,
-	// and a read of another document applies it.
-	a.onEvent(accessibility.NodesUpdated.Method, event("true"))
-	if err := a.apply(ctx); err != nil {
-		t.Fatal(err)
-	}
-	// The walk ends with what it fetched before the change.
-	old := &accessibility.Node{NodeID: "7", Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"checkbox"`)}, ParentID: "1", BackendDOMNodeID: 70,
-		Properties: []*accessibility.Property{{Name: "checked", Value: &accessibility.Value{Type: "tristate", Value: jsonv2.Value(`"false"`)}}}}
-	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"7"}, BackendDOMNodeID: 10}
-	a.mu.Lock()
-	delete(a.walking, "F")
-	a.trees["F"] = &axTree{frame: "F", root: "1", since: since, born: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": old}}
-	a.mu.Unlock()
-	if err := a.apply(ctx); err != nil {
-		t.Fatal(err)
-	}
-	got := a.trees["F"].nodes["7"]
-	if v, _ := got.Properties[0].Value.Value.MarshalJSON(); string(v) != `"true"` {
-		t.Errorf("node 7 is checked=%s in the warm tree, want true", v)
-	}
-	a.mu.Lock()
-	if len(a.orphans) != 0 {
-		t.Errorf("%d orphans left once no walk is under way", len(a.orphans))
-	}
-	// An orphan is not for a tree that lacked the node then: when such a
-	// tree has it later, it fetched it since, fresher than the event.
-	a.walking["G"] = true
-	a.mu.Unlock()
-	a.onEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[{"nodeId":"9","ignored":false,"role":{"type":"role","value":"button"},"name":{"type":"computedString","value":"Old name"}}]}`))
-	if err := a.apply(ctx); err != nil {
-		t.Fatal(err)
-	}
-	fresh := &accessibility.Node{NodeID: "9", Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"button"`)},
-		Name: &accessibility.Value{Type: "computedString", Value: jsonv2.Value(`"New name"`)}, ParentID: "1"}
-	a.trees["F"].nodes["9"] = fresh
-	root.ChildIDs = append(root.ChildIDs, "9")
-	a.mu.Lock()
-	delete(a.walking, "G")
-	a.mu.Unlock()
-	if err := a.apply(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if n := a.trees["F"].nodes["9"]; n != fresh {
-		t.Errorf("the event older than the fetch replaced node 9: %s", n.Name.Value)
 	}
 }
 

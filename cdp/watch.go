@@ -42,14 +42,14 @@ func (p *Provider) changed() {
 
 // onSessionEvent sees every event of an attached target's session, on the
 // read loop.
-func (p *Provider) onSessionEvent(s *session, method string, params jsonv2.Value) {
+func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Value) {
 	if p.onHealthEvent(s, method, params) {
 		return
 	}
 	switch method {
 	case accessibility.NodesUpdated.Method, accessibility.LoadComplete.Method:
 		if a := s.ax.Load(); a != nil {
-			a.onEvent(method, params)
+			a.OnEvent(method, params)
 		}
 		p.changed()
 	case "Runtime.bindingCalled":

@@ -225,3 +225,18 @@ type Budget struct {
 
 // DefaultBudget is the budget of 5.6.
 var DefaultBudget = Budget{MaxText: 4096, MaxElements: 50000, MaxBytes: 8 << 20}
+
+// WithDefaults returns b with each field that is zero or less taken from
+// DefaultBudget. It is the one place the defaults are filled in.
+func (b Budget) WithDefaults() Budget {
+	if b.MaxText <= 0 {
+		b.MaxText = DefaultBudget.MaxText
+	}
+	if b.MaxElements <= 0 {
+		b.MaxElements = DefaultBudget.MaxElements
+	}
+	if b.MaxBytes <= 0 {
+		b.MaxBytes = DefaultBudget.MaxBytes
+	}
+	return b
+}

@@ -83,17 +83,7 @@ type Config struct {
 
 // Budget is the answer budget the config asks for, defaults filled in.
 func (c Config) Budget() mapping.Budget {
-	b := mapping.DefaultBudget
-	if c.MaxText > 0 {
-		b.MaxText = c.MaxText
-	}
-	if c.MaxElements > 0 {
-		b.MaxElements = c.MaxElements
-	}
-	if c.MaxBytes > 0 {
-		b.MaxBytes = c.MaxBytes
-	}
-	return b
+	return mapping.Budget{MaxText: c.MaxText, MaxElements: c.MaxElements, MaxBytes: c.MaxBytes}.WithDefaults()
 }
 
 // Validate checks the config; each error names the fix.

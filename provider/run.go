@@ -25,6 +25,14 @@ type source interface {
 // openSource makes the source for a config; tests replace it with a fake.
 type openSource func(cdp.Options) (source, error)
 
+// The contracts where cdp and mcp meet: a renamed method of Provider
+// must fail the build, not silently stop the notifications.
+var (
+	_ mcp.Source  = (*cdp.Provider)(nil)
+	_ mcp.Watcher = (*cdp.Provider)(nil)
+	_ source      = (*cdp.Provider)(nil)
+)
+
 // openCDP opens the real source.
 func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
 

@@ -1,23 +1,22 @@
-package cdp
+package warm
 
 import (
 	"context"
 	"slices"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
 )
 
 // apply brings the walked trees up to date with the events queued since
-// the last read, in order. Called by the reads (which the provider
-// serialises), never concurrently with itself.
+// the last read, in order. Called by Nodes holding a.read, so never
+// concurrently with itself.
 //
 // A node no tree holds may be one a walk under way has fetched: the
 // read of another document of the session applies the events before that
 // walk's tree is kept. Such nodes wait, as orphans, for the next apply,
 // are tried first, on the trees kept since only, and are dropped once no
 // walk is under way.
-func (a *axSession) apply(ctx context.Context) error {
+func (a *Trees) apply(ctx context.Context) error {
 	a.mu.Lock()
 	evs := a.events
 	a.events = nil
@@ -47,8 +46,8 @@ func (a *axSession) apply(ctx context.Context) error {
 		updateOrKeep(o)
 	}
 	for _, ev := range evs {
-		if traceAX != nil {
-			traceAX("event %d %s %s", ev.seq, ev.method, ev.params)
+		if Trace != nil {
+			Trace("event %d %s %s", ev.seq, ev.method, ev.params)
 		}
 		switch ev.method {
 		case accessibility.LoadComplete.Method:
@@ -90,13 +89,14 @@ type orphan struct {
 	after uint64 // versions when it was orphaned; 0 for an event's node not tried yet
 }
 
-// traceAX, when set (by tests), is told each event applied and what was
-// fetched for it.
-var traceAX func(format string, args ...any)
+// Trace, when set, is told each event applied and what was fetched for
+// it. It is for tests (cdp/exact_test.go prints it on a failure): set it
+// before the reads it should see and clear it after, never while they run.
+var Trace func(format string, args ...any)
 
 // treeOf returns the walked tree that holds the node and is young enough
 // for the event.
-func (a *axSession) treeOf(id accessibility.NodeID, seq uint64) *axTree {
+func (a *Trees) treeOf(id accessibility.NodeID, seq uint64) *tree {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, t := range a.trees {
@@ -108,7 +108,7 @@ func (a *axSession) treeOf(id accessibility.NodeID, seq uint64) *axTree {
 }
 
 // drop forgets a tree; the next read of its document starts over.
-func (a *axSession) drop(t *axTree) {
+func (a *Trees) drop(t *tree) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.trees[t.frame] == t {
@@ -130,14 +130,14 @@ func (a *axSession) drop(t *axTree) {
 //     update of its parent, with the same children); a child whose
 //     children alone changed gets the same treatment one level down;
 //   - a node that gains focus has its ancestors fetched again.
-func (a *axSession) update(ctx context.Context, t *axTree, n *accessibility.Node) error {
+func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) error {
 	old := t.nodes[n.NodeID]
 	t.nodes[n.NodeID] = n
 	if old == nil {
 		return nil
 	}
-	if traceAX != nil {
-		traceAX("update %s %s: flipped %v, children %v -> %v", n.NodeID, axRole(n), flipped(old, n), old.ChildIDs, n.ChildIDs)
+	if Trace != nil {
+		Trace("update %s %s: flipped %v, children %v -> %v", n.NodeID, axRole(n), flipped(old, n), old.ChildIDs, n.ChildIDs)
 	}
 	switch {
 	case flipped(old, n) || selectLike[axRole(n)]:
@@ -150,7 +150,7 @@ func (a *axSession) update(ctx context.Context, t *axTree, n *accessibility.Node
 		}
 	}
 	if axBool(n, accessibility.PropertyNameFocused) && !axBool(old, accessibility.PropertyNameFocused) && n.BackendDOMNodeID != 0 {
-		r, err := cdp.Call(ctx, a.sess, axAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: n.BackendDOMNodeID})
+		r, err := call(ctx, a.c, axAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: n.BackendDOMNodeID})
 		if err != nil {
 			return err
 		}
@@ -176,12 +176,12 @@ var selectLike = map[string]bool{"combobox": true, "listbox": true, "MenuListPop
 
 // refreshChildren fetches a node's children again, and the subtrees below
 // those that changed.
-func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *accessibility.Node) error {
+func (a *Trees) refreshChildren(ctx context.Context, t *tree, old, n *accessibility.Node) error {
 	before := make(map[accessibility.NodeID]int, len(old.ChildIDs))
 	for i, id := range old.ChildIDs {
 		before[id] = i
 	}
-	res, err := cdp.Call(ctx, a.sess, childAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: t.frame})
+	res, err := call(ctx, a.c, childAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: t.frame})
 	if err != nil {
 		return err
 	}
@@ -196,14 +196,14 @@ func (a *axSession) refreshChildren(ctx context.Context, t *axTree, old, n *acce
 		}
 	}
 	if !slices.Equal(direct, n.ChildIDs) {
-		if traceAX != nil {
-			traceAX("  children of %s are %v, not %v", n.NodeID, direct, n.ChildIDs)
+		if Trace != nil {
+			Trace("  children of %s are %v, not %v", n.NodeID, direct, n.ChildIDs)
 		}
 		n.ChildIDs = direct
 	}
-	if traceAX != nil {
+	if Trace != nil {
 		for _, c := range kids {
-			traceAX("  child of %s: %s %s %v", n.NodeID, c.NodeID, axRole(c), c.ChildIDs)
+			Trace("  child of %s: %s %s %v", n.NodeID, c.NodeID, axRole(c), c.ChildIDs)
 		}
 	}
 	var deeper []accessibility.NodeID

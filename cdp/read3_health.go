@@ -15,6 +15,9 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Step 3 of a read, with read3_pagestate.go: each tab's state. A page
+// that cannot answer is reported without being asked (readDown).
+
 // A person's browser has pages that crash, freeze in long scripts, or
 // wait on a JavaScript dialog, and a page's renderer then answers none of
 // the calls made to it (Chrome queues them on its main thread). So every
@@ -66,7 +69,7 @@ type jsDialog struct {
 
 // unavailable says why the session's calls cannot be answered now; nil
 // when they can.
-func (s *session) unavailable() error {
+func (s *cdpSession) unavailable() error {
 	s.h.mu.Lock()
 	defer s.h.mu.Unlock()
 	switch {
@@ -81,7 +84,7 @@ func (s *session) unavailable() error {
 }
 
 // openDialog returns the session's open dialog, if any.
-func (s *session) openDialog() *jsDialog {
+func (s *cdpSession) openDialog() *jsDialog {
 	s.h.mu.Lock()
 	defer s.h.mu.Unlock()
 	return s.h.dialog
@@ -89,7 +92,7 @@ func (s *session) openDialog() *jsDialog {
 
 // onHealthEvent updates a page session's health from its events, on the
 // read loop; it reports whether the event was one of them.
-func (p *Provider) onHealthEvent(s *session, method string, params jsonv2.Value) bool {
+func (p *Provider) onHealthEvent(s *cdpSession, method string, params jsonv2.Value) bool {
 	var fail error
 	s.h.mu.Lock()
 	switch method {
@@ -120,7 +123,7 @@ func (p *Provider) onHealthEvent(s *session, method string, params jsonv2.Value)
 
 // markStuck records that the session did not answer in time: its calls
 // under way fail, and a probe waits in the background for it to answer.
-func (p *Provider) markStuck(s *session) {
+func (p *Provider) markStuck(s *cdpSession) {
 	s.h.mu.Lock()
 	if s.h.crashed || s.h.dialog != nil { // they say why already
 		s.h.mu.Unlock()
@@ -140,7 +143,7 @@ func (p *Provider) markStuck(s *session) {
 // probe asks a stuck session for its frame tree, a call its page answers
 // on its main thread, until it answers; then the page counts as
 // responding again.
-func (p *Provider) probe(s *session) {
+func (p *Provider) probe(s *cdpSession) {
 	defer func() {
 		s.h.mu.Lock()
 		s.h.probing = false
@@ -170,7 +173,7 @@ func (p *Provider) probe(s *session) {
 // background) and that is no sign of trouble. A page that answers none of
 // the provider's calls for answerWithin is marked stuck, which fails call
 // at once.
-func (p *Provider) firstCall(ctx context.Context, s *session, call func(context.Context) error) error {
+func (p *Provider) firstCall(ctx context.Context, s *cdpSession, call func(context.Context) error) error {
 	done := make(chan error, 1)
 	go func() { done <- call(ctx) }()
 	last := s.c.progress(s.id)
@@ -202,4 +205,60 @@ func dialogElement(d *jsDialog) *mapping.Dialog {
 		}
 	}
 	return &mapping.Dialog{Key: d.key, Type: d.typ, Title: title, Message: d.message, DefaultPrompt: d.defaultPrompt}
+}
+
+// crashedLoader stands for the loader of a crashed page's document: what
+// it showed is gone, and a reload makes a new document.
+const crashedLoader cdp.LoaderID = "crashed"
+
+// readDown gives a window whose active tab cannot be read its content
+// without asking the page: its Document as last read (when kept), with
+// nothing on it focused or hovered, saying why in its description; and
+// the JavaScript dialog the page waits on, where the person sees it. A
+// crashed page's Document is new and empty: its old elements are gone.
+func (p *Provider) readDown(w *mapping.Window, t *tabState) {
+	st := p.state
+	top := cdp.FrameID(t.info.TargetID)
+	crashed := errors.Is(t.down, errCrashed)
+	var n uint64
+	var last docKey
+	for k, m := range st.docs {
+		if k.target == t.info.TargetID && k.frame == top && m > n {
+			n, last = m, k
+		}
+	}
+	if crashed && last.loader != crashedLoader || n == 0 {
+		key := docKey{t.info.TargetID, top, ""}
+		if crashed {
+			key.loader = crashedLoader
+			for k, m := range st.docs { // the page's documents are gone
+				if k.target == key.target && k.frame == top {
+					delete(st.docs, k)
+					delete(st.docInfo, m)
+				}
+			}
+		}
+		n = keyOf(st.docs, key, &p.keys)
+		st.docInfo[n] = &docInfo{key: key, tab: t.info.TargetID}
+	}
+	dialog := t.sess.openDialog()
+	f := &mapping.Frame{Doc: n, URL: t.info.URL, Title: t.info.Title, HasFocus: w.Focused && dialog == nil}
+	switch {
+	case crashed:
+		f.Unavailable = mapping.Crashed
+	case dialog != nil:
+		f.Unavailable = mapping.BehindDialog
+		w.Dialog = dialogElement(dialog)
+	default:
+		f.Unavailable = mapping.NotResponding
+	}
+	if el := st.shown[n]; el != nil && !crashed {
+		f.Mapped = el
+		st.held[n] = true
+	}
+	for _, tab := range w.Tabs {
+		if tab.Active {
+			tab.Doc = f
+		}
+	}
 }

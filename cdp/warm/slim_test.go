@@ -1,4 +1,4 @@
-package cdp
+package warm
 
 import (
 	"os"
@@ -38,7 +38,7 @@ func stripped(n *accessibility.Node) *accessibility.Node {
 // recorded trees of real pages (sources, related nodes and all) and on
 // the odd shapes a node can take.
 func TestSlimNodeDecodes(t *testing.T) {
-	recs, err := filepath.Glob("../mapping/testdata/*.json")
+	recs, err := filepath.Glob("../../mapping/testdata/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Locate, step 2: measuring in each frame's isolated world.
+
 // pageScript reports, from a top frame's isolated world, what locate needs
 // of its window: window.screenX/Y and outerWidth/Height (points), the
 // page area's size in CSS px to 1/64 px (scrollbars included) and the
@@ -24,20 +26,7 @@ import (
 // LayoutUnits (1/64 px), so a short bisection of (min-width: …) finds the
 // size exactly enough. The answer is kept in the world until the window's
 // sizes or the zoom change. matchMedia only reads.
-const pageScript = `(() => {
-  const k = [outerWidth, outerHeight, innerWidth, innerHeight, devicePixelRatio].join();
-  let a = globalThis.__cdpproviderArea;
-  if (!a || a.k !== k) {
-    const edge = (f, v) => {
-      let lo = v - 1, hi = v + 1;
-      while (hi - lo > 1 / 128) { const m = (lo + hi) / 2; if (matchMedia('(min-' + f + ': ' + m + 'px)').matches) lo = m; else hi = m; }
-      return lo - 1 / 128;
-    };
-    a = globalThis.__cdpproviderArea = {k, w: edge('width', innerWidth), h: edge('height', innerHeight)};
-  }
-  return {sx: screenX, sy: screenY, ow: outerWidth, oh: outerHeight, w: a.w, h: a.h, dpr: devicePixelRatio,
-    vw: visualViewport.width, vh: visualViewport.height, shown: document.visibilityState === 'visible'};
-})()`
+var pageScript = fill(jsTemplate("page.js"))
 
 // boxScript is called, in a frame's isolated world, on an element: the one
 // located (its border box, the union of its line boxes when it wraps, the
@@ -51,57 +40,7 @@ const pageScript = `(() => {
 // one escapes all but transformed ancestors. With page it adds pageScript's
 // answer. The isolated world's DOM functions are the browser's own, so a
 // page cannot make it lie, and it only reads.
-const boxScript = `function(content, page) {
-  const el = this;
-  if (!el.isConnected || el.ownerDocument !== document) return {gone: true};
-  const px = (v) => parseFloat(v) || 0;
-  const big = 1e9;
-  const vv = visualViewport;
-  let cx0 = 0, cy0 = 0, cx1 = vv ? vv.width : document.documentElement.clientWidth, cy1 = vv ? vv.height : document.documentElement.clientHeight;
-  const style = getComputedStyle(el);
-  let box = null;
-  if (el.getClientRects().length) {
-    const r = el.getBoundingClientRect();
-    box = [r.x, r.y, r.width, r.height];
-    if (content) {
-      const l = px(style.borderLeftWidth) + px(style.paddingLeft), t = px(style.borderTopWidth) + px(style.paddingTop);
-      box = [r.x + l, r.y + t,
-        r.width - l - px(style.borderRightWidth) - px(style.paddingRight),
-        r.height - t - px(style.borderBottomWidth) - px(style.paddingBottom)];
-    }
-  } else if (style.display === 'contents') {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const r = range.getBoundingClientRect();
-    if (r.width || r.height) box = [r.x, r.y, r.width, r.height];
-  }
-  const root = document.documentElement;
-  const bodyToViewport = getComputedStyle(root).overflowX === 'visible' && getComputedStyle(root).overflowY === 'visible';
-  const up = (e) => e.assignedSlot || e.parentElement || (e.parentNode instanceof ShadowRoot ? e.parentNode.host : null);
-  let pos = style.position;
-  for (let a = up(el); a && a !== root; a = up(a)) {
-    const s = getComputedStyle(a);
-    if (s.display === 'contents') continue;
-    const contain = s.contain, paint = /paint|strict|content/.test(contain);
-    const holdsFixed = s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' ||
-      /transform|perspective|filter/.test(s.willChange) || paint || /layout/.test(contain);
-    if (pos === 'fixed' && !holdsFixed) continue;
-    if (pos === 'absolute' && s.position === 'static' && !holdsFixed) continue;
-    pos = s.position;
-    if (a === document.body && bodyToViewport) continue;
-    const clipX = s.overflowX !== 'visible' || paint, clipY = s.overflowY !== 'visible' || paint;
-    if (!clipX && !clipY) continue;
-    const r = a.getBoundingClientRect();
-    const bl = px(s.borderLeftWidth), br = px(s.borderRightWidth), bt = px(s.borderTopWidth), bb = px(s.borderBottomWidth);
-    const sbX = Math.max(0, a.offsetWidth - a.clientWidth - Math.round(bl) - Math.round(br));
-    const sbY = Math.max(0, a.offsetHeight - a.clientHeight - Math.round(bt) - Math.round(bb));
-    if (clipX) { cx0 = Math.max(cx0, r.x + bl); cx1 = Math.min(cx1, r.right - br - sbX); }
-    if (clipY) { cy0 = Math.max(cy0, r.y + bt); cy1 = Math.min(cy1, r.bottom - bb - sbY); }
-  }
-  const out = {box, clip: [cx0, cy0, Math.max(0, cx1 - cx0), Math.max(0, cy1 - cy0)]};
-  if (page) out.page = ` + pageScript + `;
-  return out;
-}`
+var boxScript = fill(jsTemplate("box.js"), "page", pageScript)
 
 // pageReport is pageScript's answer.
 type pageReport struct {
@@ -153,7 +92,7 @@ const maxObjects = 256
 // measurement is one question to one frame: the box of an element (0: no
 // element, only the page) and, with page, the page area.
 type measurement struct {
-	sess    *session
+	sess    *cdpSession
 	frame   cdp.FrameID
 	doc     uint64
 	geo     *docGeometry // the document's cache; only read while measuring

@@ -14,6 +14,27 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Locate, step 1: which frames to ask, and how their answers make a
+// location (locate2_measure.go asks them).
+
+// Locate says where the element with the id is.
+func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, error) {
+	ref, err := p.ids.Parse(id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, c, done, err := p.begin(ctx)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	loc, err := p.locate(ctx, c, ref)
+	if err != nil && !errors.Is(err, mapping.ErrCannotPlace) {
+		return nil, p.failure("locate the element", err)
+	}
+	return loc, err
+}
+
 var gone = &mapping.Location{State: mapping.Gone}
 
 // errGone marks a document found to no longer exist while it was located:
@@ -177,7 +198,7 @@ func (p *Provider) locateInDoc(ctx context.Context, c *conn, info *docInfo, ref 
 type plan struct {
 	ms       []*measurement
 	top      *docInfo
-	own, tab *session
+	own, tab *cdpSession
 }
 
 // planLocate lists the questions for locating ref in the document info: the
@@ -275,7 +296,7 @@ func place(ms []*measurement, hasBox bool, zoom float64) *mapping.Location {
 }
 
 // pageZoom returns a tab's page zoom: CSS px to points.
-func pageZoom(ctx context.Context, tab *session) (float64, error) {
+func pageZoom(ctx context.Context, tab *cdpSession) (float64, error) {
 	lm, err := cdp.Call(ctx, tab, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return 0, err
@@ -287,7 +308,7 @@ func pageZoom(ctx context.Context, tab *session) (float64, error) {
 }
 
 // isCurrent reports whether a document is still the one its frame shows.
-func isCurrent(ctx context.Context, s *session, d *docInfo) (bool, error) {
+func isCurrent(ctx context.Context, s *cdpSession, d *docInfo) (bool, error) {
 	frames, err := frameTree(ctx, s)
 	if err != nil {
 		return false, err

@@ -5,7 +5,12 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
+
+// Step 3 of a read, with read3_health.go: each tab's state, as the
+// provider's watchers in its isolated world see it.
 
 // stateScript installs, once per document, the provider's passive
 // watchers in its isolated world, and returns what they saw:
@@ -24,28 +29,7 @@ import (
 // warm tree. And each watcher calls the provider's binding (bindingName),
 // at most every 20 ms, so that a host subscribed to current hears of a
 // change at once.
-const stateScript = `(() => {
-  let s = globalThis.__cdpprovider;
-  if (!s) {
-    s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, last: 0, said: 0, later: 0 };
-    const say = () => {
-      const f = globalThis.` + bindingName + `;
-      if (typeof f !== 'function' || s.later) return;
-      const wait = s.said + 20 - Date.now();
-      if (wait <= 0) { s.said = Date.now(); f(''); return; }
-      s.later = setTimeout(() => { s.later = 0; s.said = Date.now(); f(''); }, wait);
-    };
-    const bump = () => { s.m++; s.last = Date.now(); say(); };
-    const opts = { capture: true, passive: true };
-    addEventListener('mousemove', (e) => { s.t = performance.timeOrigin + e.timeStamp; }, opts);
-    for (const type of ['input', 'change']) addEventListener(type, bump, opts);
-    const did = () => { s.i++; say(); };
-    for (const type of ['mouseover', 'focusin', 'focusout', 'focus', 'blur', 'hashchange', 'transitionend', 'animationend', 'resize', 'toggle']) addEventListener(type, did, opts);
-    document.addEventListener('visibilitychange', say, opts);
-    new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  }
-  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i];
-})()`
+var stateScript = fill(jsTemplate("state.js"), "bindingName", bindingName)
 
 // pageState is what stateScript returns for one document.
 type pageState struct {
@@ -62,7 +46,7 @@ type pageState struct {
 }
 
 // readPageState runs stateScript in a frame's isolated world.
-func readPageState(ctx context.Context, s *session, frame cdp.FrameID) pageState {
+func readPageState(ctx context.Context, s *cdpSession, frame cdp.FrameID) pageState {
 	var v [6]float64
 	if err := evalIn(ctx, s, frame, stateScript, &v); err != nil {
 		return pageState{}
@@ -76,4 +60,10 @@ func readPageState(ctx context.Context, s *session, frame cdp.FrameID) pageState
 		interactions: int64(v[5]),
 		ok:           true,
 	}
+}
+
+// activity is what the warm trees need of the page state: whether the
+// page changed, and how long ago (warm.Activity).
+func (ps pageState) activity() warm.Activity {
+	return warm.Activity{OK: ps.ok, Mutations: ps.mutations, Quiet: ps.quiet, Interactions: ps.interactions}
 }

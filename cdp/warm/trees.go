@@ -1,8 +1,9 @@
-package cdp
+package warm
 
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,20 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The warm tree.
-//
-// getFullAXTree costs about 280 ms at 10,000 nodes and 1.8 s at 50,000,
-// and subscribes to nothing. Chrome sends Accessibility.nodesUpdated only
-// for nodes fetched with getRootAXNode / getChildAXNodes /
-// getAXNodeAndAncestors, with each updated node's full data. So each
-// document a read reports gets a background subscribing walk; until it is
-// done reads use getFullAXTree, after it the tree is kept from events and
-// a read costs a barrier and the events since the last read.
-// docs/warm-tree.md describes what Chrome's events tell and every rule
-// for applying them that exactness needs (see apply).
-
-// axTree is the accessibility tree of one document, kept from events.
-type axTree struct {
+// tree is the accessibility tree of one document, kept from events.
+type tree struct {
 	frame  cdp.FrameID
 	loader cdp.LoaderID
 	root   accessibility.NodeID
@@ -49,20 +38,44 @@ type axTree struct {
 	fresh bool
 }
 
-// axEvent is an Accessibility event not yet applied, in arrival order.
-type axEvent struct {
+// event is an Accessibility event not yet applied, in arrival order.
+type event struct {
 	seq    uint64
 	method string
 	params jsonv2.Value
 }
 
-// axSession keeps the trees of the documents of one target session.
-type axSession struct {
-	sess *session
-	// reading counts the provider's reads under way: a walk holds back
-	// its calls meanwhile, since Chrome answers a page's calls one at a
-	// time and a read's would queue behind them.
-	reading *atomic.Int32
+// Caller sends one CDP command on the target session the trees belong to
+// and decodes its answer into res. cdproto's cdp.Session has this method.
+type Caller interface {
+	Call(ctx context.Context, method string, params, res any) error
+}
+
+// Activity is what the page's own watchers (in the provider's isolated
+// world) saw of a document, as of this read. The warm tree trusts itself
+// only when the page has been quiet long enough (Settle).
+type Activity struct {
+	// OK says the watchers answered; without it the document is read cold.
+	OK bool
+	// Mutations counts DOM mutations and input and change events since
+	// the watchers were installed; Quiet is how long ago the last was.
+	Mutations int64
+	Quiet     time.Duration
+	// Interactions counts what the person did that can change what is
+	// shown without a mutation (the pointer entering an element, focus,
+	// an animation ending, a resize, a details toggle).
+	Interactions int64
+}
+
+// Trees keeps the accessibility trees of the documents of one target
+// session (a tab's page, or an out-of-process iframe). Its methods are
+// safe for concurrent use.
+type Trees struct {
+	c Caller
+	// busy says a read is under way: a walk holds back its calls
+	// meanwhile, since Chrome answers a page's calls one at a time and a
+	// read's would queue behind them. nil: never.
+	busy func() bool
 
 	// read serialises the application of events by the reads of the
 	// session's documents: apply must not run concurrently with itself.
@@ -71,20 +84,20 @@ type axSession struct {
 	mu       sync.Mutex
 	enabled  bool                         // Accessibility.enable done; guarded by mu
 	enabling chan struct{}                // closed when the enable under way ends; guarded by mu
-	trees    map[cdp.FrameID]*axTree      // walked documents; guarded by mu
+	trees    map[cdp.FrameID]*tree        // walked documents; guarded by mu
 	walking  map[cdp.FrameID]bool         // walks under way; guarded by mu
 	fetched  map[cdp.FrameID]*fetched     // last full fetches of unwalked documents; guarded by mu
 	deferred map[cdp.FrameID]cdp.LoaderID // walks to start after the read; guarded by mu
-	events   []axEvent                    // guarded by mu
+	events   []event                      // guarded by mu
 	orphans  []orphan                     // nodes of applied events no tree held (apply); guarded by mu
 	seq      uint64                       // sequence of the last event; guarded by mu
 }
 
-// settle is how long after a DOM mutation Chrome has sent its
+// Settle is how long after a DOM mutation Chrome has sent its
 // nodesUpdated: it sends them at most every 250 ms, 260 ms after the
 // accessibility update that follows the change at the latest
 // (inspector_accessibility_agent.cc); the rest is room for that update.
-const settle = 600 * time.Millisecond
+const Settle = 600 * time.Millisecond
 
 // versions numbers the states of the warm trees.
 var versions atomic.Uint64
@@ -92,34 +105,37 @@ var versions atomic.Uint64
 // walkWidth is how many getChildAXNodes calls a walk keeps in flight.
 const walkWidth = 8
 
-func newAXSession(s *session, reading *atomic.Int32) *axSession {
-	a := &axSession{sess: s, reading: reading, trees: map[cdp.FrameID]*axTree{}, walking: map[cdp.FrameID]bool{}, fetched: map[cdp.FrameID]*fetched{}}
-	s.ax.Store(a)
-	return a
+// New returns the trees of one target session, none kept yet. Calls go
+// through c; busy (nil: never) says a read is under way, for the walks to
+// give way. The caller feeds it the session's Accessibility events
+// (OnEvent) and asks it for documents (Nodes).
+func New(c Caller, busy func() bool) *Trees {
+	return &Trees{c: c, busy: busy, trees: map[cdp.FrameID]*tree{}, walking: map[cdp.FrameID]bool{}, fetched: map[cdp.FrameID]*fetched{}}
 }
 
-// onEvent queues an Accessibility event. It runs on the connection's read
-// loop, so a barrier's answer comes after every event sent before it.
-func (a *axSession) onEvent(method string, params jsonv2.Value) {
+// OnEvent queues an Accessibility event of the session
+// (Accessibility.nodesUpdated, Accessibility.loadComplete). The caller
+// must deliver them in the order they arrived, before any later answer on
+// the session, and from one goroutine (the connection's read loop): so a
+// barrier's answer comes after every event sent before it. It returns at
+// once and makes no call.
+func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 	a.mu.Lock()
 	a.seq++
 	if len(a.trees) > 0 || len(a.walking) > 0 {
-		a.events = append(a.events, axEvent{a.seq, method, params})
+		a.events = append(a.events, event{a.seq, method, params})
 	}
 	a.mu.Unlock()
 }
 
-// close stops listening; the trees are dropped.
-func (a *axSession) close() { a.sess.ax.CompareAndSwap(a, nil) }
-
-// nodes returns the accessibility tree of a frame's document, root first:
+// Nodes returns the accessibility tree of a frame's document, root first:
 // from the warm tree when it is walked, else from getFullAXTree, starting
 // the walk in the background.
 //
 // The version is that of the warm tree the nodes come from, and 0 when
 // they come from getFullAXTree.
-func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, ps pageState) ([]*accessibility.Node, uint64, error) {
-	if err := a.enable(ctx); err != nil {
+func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
+	if err := a.Enable(ctx); err != nil {
 		return nil, 0, err
 	}
 	a.mu.Lock()
@@ -130,21 +146,21 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 	}
 	a.mu.Unlock()
 	if t == nil {
-		return a.untilWalked(ctx, frame, loader, ps)
+		return a.untilWalked(ctx, frame, loader, seen)
 	}
-	if !ps.ok || (ps.mutations != t.mutations && ps.quiet < settle) {
+	if !seen.OK || (seen.Mutations != t.mutations && seen.Quiet < Settle) {
 		// The page changed a moment ago: Chrome may not have sent the
 		// events yet, so this read is cold (the events update the warm
 		// tree for the next one). Waiting for them instead would be
 		// cheaper on big pages, but how long is enough depends on how
 		// busy the machine is.
-		r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 		if err != nil {
 			return nil, 0, err
 		}
 		return r.nodes(), 0, nil
 	}
-	// Documents of one session are read side by side (fetchFrame), but
+	// Documents of one session are read side by side (by the caller), but
 	// the events are applied by one of them at a time, and each returns
 	// its tree as the events left it.
 	a.read.Lock()
@@ -166,15 +182,15 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 		}
 	}
 	if t == nil { // a new document, or a change too big to follow
-		r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 		a.deferWalk(frame, loader)
 		if err != nil {
 			return nil, 0, err
 		}
 		return r.nodes(), 0, nil
 	}
-	if ps.ok {
-		t.mutations = ps.mutations
+	if seen.OK {
+		t.mutations = seen.Mutations
 	}
 	return t.ordered(), t.version, nil
 }
@@ -185,11 +201,11 @@ func (a *axSession) nodes(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 // there in the tree, with the same DOM node. So when the tree holds two
 // nodes of one DOM node, the children of both parents are fetched again.
 // What is left after that is Chrome's own (a select and its popup, say).
-func (a *axSession) settleMoves(ctx context.Context, t *axTree) error {
+func (a *Trees) settleMoves(ctx context.Context, t *tree) error {
 	for _, parent := range t.twinParents() {
 		if n := t.nodes[parent]; n != nil {
-			if traceAX != nil {
-				traceAX("  a DOM node twice: refetching the children of %s", parent)
+			if Trace != nil {
+				Trace("  a DOM node twice: refetching the children of %s", parent)
 			}
 			if err := a.refreshChildren(ctx, t, n, n); err != nil {
 				return err
@@ -201,7 +217,7 @@ func (a *axSession) settleMoves(ctx context.Context, t *axTree) error {
 
 // twinParents returns the parents of the nodes reachable from the root
 // that share their DOM node with another reachable node.
-func (t *axTree) twinParents() []accessibility.NodeID {
+func (t *tree) twinParents() []accessibility.NodeID {
 	type visit struct{ id, parent accessibility.NodeID }
 	first := map[cdp.BackendNodeID]accessibility.NodeID{} // DOM node -> the parent of its first node
 	seen := map[accessibility.NodeID]bool{}
@@ -243,22 +259,22 @@ func (t *axTree) twinParents() []accessibility.NodeID {
 // kept for the next read. So a host that reads a newly opened page again
 // and again is answered at once long before the walk of a big page ends.
 // The version of a kept fetch is its own, for the mapping's memo.
-func (a *axSession) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, ps pageState) ([]*accessibility.Node, uint64, error) {
+func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader)
 	a.mu.Lock()
 	f := a.fetched[frame]
 	a.mu.Unlock()
-	if f != nil && ps.ok && f.loader == loader && f.mutations == ps.mutations && f.interactions == ps.interactions {
+	if f != nil && seen.OK && f.loader == loader && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
 		return f.nodes, f.version, nil
 	}
-	r, err := cdp.Call(ctx, a.sess, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+	r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 	if err != nil {
 		return nil, 0, err
 	}
 	nodes := r.nodes()
-	if ps.ok {
+	if seen.OK {
 		a.mu.Lock()
-		a.fetched[frame] = &fetched{nodes: nodes, loader: loader, mutations: ps.mutations, interactions: ps.interactions, version: versions.Add(1)}
+		a.fetched[frame] = &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions, version: versions.Add(1)}
 		a.mu.Unlock()
 	}
 	return nodes, 0, nil
@@ -273,10 +289,10 @@ type fetched struct {
 	version                 uint64
 }
 
-// enable turns the Accessibility domain on for the session once: it keeps
+// Enable turns the Accessibility domain on for the session once: it keeps
 // node ids stable between calls and turns on the events. Callers side by
 // side wait for the one call.
-func (a *axSession) enable(ctx context.Context) error {
+func (a *Trees) Enable(ctx context.Context) error {
 	for {
 		a.mu.Lock()
 		if a.enabled {
@@ -295,7 +311,7 @@ func (a *axSession) enable(ctx context.Context) error {
 		done := make(chan struct{})
 		a.enabling = done
 		a.mu.Unlock()
-		_, err := cdp.Call(ctx, a.sess, accessibility.Enable, cdp.Empty{})
+		_, err := call(ctx, a.c, accessibility.Enable, cdp.Empty{})
 		a.mu.Lock()
 		a.enabled = err == nil
 		a.enabling = nil
@@ -310,14 +326,14 @@ func (a *axSession) enable(ctx context.Context) error {
 // accessibility tree up to date, and the second call answers after the
 // events that update caused. (queryAXTree would serve too, but it never
 // answers in an out-of-process iframe; getPartialAXTree does.)
-func (a *axSession) barrier(ctx context.Context, t *axTree) error {
+func (a *Trees) barrier(ctx context.Context, t *tree) error {
 	root := t.nodes[t.root]
 	if root == nil || root.BackendDOMNodeID == 0 {
 		return nil
 	}
 	q := accessibility.GetPartialAXTreeParams{BackendNodeID: root.BackendDOMNodeID, FetchRelatives: ptr(false)}
 	for range 2 {
-		if _, err := cdp.Call(ctx, a.sess, accessibility.GetPartialAXTree, q); err != nil {
+		if _, err := call(ctx, a.c, accessibility.GetPartialAXTree, q); err != nil {
 			return err
 		}
 	}
@@ -325,10 +341,10 @@ func (a *axSession) barrier(ctx context.Context, t *axTree) error {
 }
 
 // deferWalk asks for the walk of a frame's document once the read that
-// needs it is over (see startDeferred): Chrome answers a session's calls
+// needs it is over (see StartWalks): Chrome answers a session's calls
 // one at a time, so a walk started during a read delays the read's later
 // calls by the walk's slowest one (8-14 s for a 5 MB text node).
-func (a *axSession) deferWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+func (a *Trees) deferWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.deferred == nil {
@@ -337,15 +353,16 @@ func (a *axSession) deferWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 	a.deferred[frame] = loader
 }
 
-// undefer takes back a deferWalk: the document turned out not to be shown.
-func (a *axSession) undefer(frame cdp.FrameID) {
+// CancelWalk takes back the walk a read asked for: the document turned out not to be shown.
+func (a *Trees) CancelWalk(frame cdp.FrameID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.deferred, frame)
 }
 
-// startDeferred starts the walks deferWalk asked for.
-func (a *axSession) startDeferred() {
+// StartWalks starts the walks the reads asked for (Nodes asks, rather
+// than walk during the read); the caller calls it once a read is over.
+func (a *Trees) StartWalks() {
 	a.mu.Lock()
 	d := a.deferred
 	a.deferred = nil
@@ -357,7 +374,7 @@ func (a *axSession) startDeferred() {
 
 // startWalk begins the subscribing walk of a frame's document in the
 // background, unless one is under way.
-func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.walking[frame] || a.trees[frame] != nil {
@@ -382,8 +399,8 @@ func (a *axSession) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 
 // walk fetches a document's tree node by node, which subscribes every node
 // to nodesUpdated. Calls are pipelined, walkWidth at a time.
-func (a *axSession) walk(ctx context.Context, frame cdp.FrameID) (*axTree, error) {
-	r, err := cdp.Call(ctx, a.sess, rootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
+func (a *Trees) walk(ctx context.Context, frame cdp.FrameID) (*tree, error) {
+	r, err := call(ctx, a.c, rootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +408,7 @@ func (a *axSession) walk(ctx context.Context, frame cdp.FrameID) (*axTree, error
 		return nil, fmt.Errorf("frame %s has no accessibility tree", frame)
 	}
 	root := r.Node.node()
-	t := &axTree{frame: frame, root: root.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{root.NodeID: root}}
+	t := &tree{frame: frame, root: root.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{root.NodeID: root}}
 	if err := a.fetchBelow(ctx, t, []accessibility.NodeID{root.NodeID}, 0); err != nil {
 		return nil, err
 	}
@@ -403,7 +420,7 @@ func (a *axSession) walk(ctx context.Context, frame cdp.FrameID) (*axTree, error
 // not refetched. Calls are pipelined, walkWidth at a time. With limit > 0
 // it gives up with errTooBig past that many nodes: a big change is read
 // whole, faster than node by node.
-func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessibility.NodeID, limit int) error {
+func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility.NodeID, limit int) error {
 	type result struct {
 		nodes []*accessibility.Node
 		err   error
@@ -420,7 +437,7 @@ func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessi
 	var first error
 	for len(queue) > 0 || inflight > 0 {
 		for first == nil && len(queue) > 0 && inflight < walkWidth {
-			if limit == 0 && a.reading != nil && a.reading.Load() > 0 { // a walk, and a read under way
+			if limit == 0 && a.busy != nil && a.busy() { // a walk, and a read under way
 				if inflight > 0 {
 					break
 				}
@@ -431,7 +448,7 @@ func (a *axSession) fetchBelow(ctx context.Context, t *axTree, parents []accessi
 			queue = queue[1:]
 			inflight++
 			go func() {
-				r, err := cdp.Call(ctx, a.sess, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
+				r, err := call(ctx, a.c, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
 				results <- result{r.nodes(), err}
 			}()
 		}
@@ -477,7 +494,7 @@ func hasChildrenToFetch(n *accessibility.Node) bool {
 
 // ordered returns the tree's nodes reachable from the root, root first,
 // and forgets the unreachable ones (removed from the document).
-func (t *axTree) ordered() []*accessibility.Node {
+func (t *tree) ordered() []*accessibility.Node {
 	out := make([]*accessibility.Node, 0, len(t.nodes))
 	seen := make(map[accessibility.NodeID]bool, len(t.nodes))
 	stack := []accessibility.NodeID{t.root}
@@ -510,3 +527,71 @@ func decode[T any](v jsonv2.Value) (T, error) {
 	err := jsonv2.Unmarshal(v, &x, chromedp.DefaultUnmarshalOptions)
 	return x, err
 }
+
+// Walking reports whether a walk of one of the session's documents is
+// under way.
+func (a *Trees) Walking() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.walking) > 0
+}
+
+// Walked reports whether a frame's document has a kept (walked) tree.
+func (a *Trees) Walked(frame cdp.FrameID) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.trees[frame] != nil
+}
+
+// WalkAsked reports whether a walk of a frame's document is under way or
+// asked for.
+func (a *Trees) WalkAsked(frame cdp.FrameID) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, deferred := a.deferred[frame]
+	return a.walking[frame] || deferred
+}
+
+// FullAXTree calls Accessibility.getFullAXTree and decodes the nodes the
+// way the warm trees decode theirs, without the sources of names and
+// values, their related nodes and the reasons a node is ignored (see
+// slimNode): what a cold read of a document uses.
+func FullAXTree(ctx context.Context, c Caller, params accessibility.GetFullAXTreeParams) ([]*accessibility.Node, error) {
+	r, err := call(ctx, c, fullAXTree, params)
+	if err != nil {
+		return nil, err
+	}
+	return r.nodes(), nil
+}
+
+// call runs a typed command, as cdproto's cdp.Call does, on a Caller.
+func call[P, R any](ctx context.Context, c Caller, cmd cdp.Command[P, R], params P) (R, error) {
+	var res R
+	if err := c.Call(ctx, cmd.Method, params, &res); err != nil {
+		var zero R
+		return zero, err
+	}
+	return res, nil
+}
+
+// axRole returns the role name of an accessibility node.
+func axRole(n *accessibility.Node) string {
+	if n.Role == nil {
+		return ""
+	}
+	var s string
+	json.Unmarshal(n.Role.Value, &s)
+	return s
+}
+
+// axBool reports whether a boolean property of the node is true.
+func axBool(n *accessibility.Node, name accessibility.PropertyName) bool {
+	for _, pr := range n.Properties {
+		if pr.Name == name && pr.Value != nil {
+			return string(pr.Value.Value) == "true"
+		}
+	}
+	return false
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -10,6 +10,9 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
+// Step 7 of a read, with read7_budget.go: not mapping an unchanged page
+// again, and what is kept for the next read; then the walks start.
+
 // A page that has not changed is not mapped again: the Document element
 // of each tab's document is kept with a fingerprint of everything the
 // mapping read for it (the warm trees' versions, focus, pointer, value
@@ -80,31 +83,31 @@ func fingerprint(d *doc) (fp uint64, ok bool) {
 	return h.Sum64(), true
 }
 
-// reuse hands each top document whose fingerprint is unchanged its kept
+// reuseMapped hands each top document whose fingerprint is unchanged its kept
 // Document element, and returns the fingerprints of this read.
-func (p *Provider) reuse(tops []*doc) map[uint64]uint64 {
-	fps := map[uint64]uint64{}
-	for _, d := range tops {
+func (p *Provider) reuseMapped(topDocs []*doc) map[uint64]uint64 {
+	fingerprints := map[uint64]uint64{}
+	for _, d := range topDocs {
 		fp, ok := fingerprint(d)
 		if !ok {
 			continue
 		}
-		fps[d.frame.Doc] = fp
+		fingerprints[d.frame.Doc] = fp
 		if m, kept := p.state.mapped[d.frame.Doc]; kept && m.fp == fp {
 			d.frame.Mapped = m.el
 		}
 	}
-	return fps
+	return fingerprints
 }
 
-// keep stores the Document elements of an answer that was not cut, for
+// keepMapped stores the Document elements of an answer that was not cut, for
 // the next read; the others are forgotten.
-func (p *Provider) keep(root *mapping.Element, fps map[uint64]uint64, cut bool) {
+func (p *Provider) keepMapped(root *mapping.Element, fingerprints map[uint64]uint64, cut bool) {
 	clear(p.state.mapped)
 	if cut {
 		return
 	}
-	for doc, fp := range fps {
+	for doc, fp := range fingerprints {
 		id := p.ids.Document(doc)
 		for _, w := range root.Children {
 			for _, el := range w.Children {
@@ -116,19 +119,19 @@ func (p *Provider) keep(root *mapping.Element, fps map[uint64]uint64, cut bool) 
 	}
 }
 
-// remember keeps the Document element each top document had in this
+// rememberShown keeps the Document element each top document had in this
 // answer, so that a page that cannot be read later (it froze, or waits on
 // a dialog) is answered as it was last shown (readDown). The elements of
 // documents answered that way are kept as they were.
-func (p *Provider) remember(root *mapping.Element, tops []*doc) {
+func (p *Provider) rememberShown(root *mapping.Element, topDocs []*doc) {
 	st := p.state
-	shown := make(map[uint64]*mapping.Element, len(tops)+len(st.held))
+	shown := make(map[uint64]*mapping.Element, len(topDocs)+len(st.held))
 	for n := range st.held {
 		if el := st.shown[n]; el != nil {
 			shown[n] = el
 		}
 	}
-	for _, d := range tops {
+	for _, d := range topDocs {
 		id := p.ids.Document(d.frame.Doc)
 		for _, w := range root.Children {
 			for _, el := range w.Children {
@@ -139,4 +142,17 @@ func (p *Provider) remember(root *mapping.Element, tops []*doc) {
 		}
 	}
 	st.shown = shown
+}
+
+// startWalks starts the walks the read that just ended asked for, now
+// that it no longer waits on Chrome. Called with p.mu held.
+func (p *Provider) startWalks() {
+	if p.state == nil {
+		return
+	}
+	for _, s := range p.state.sessions {
+		if a := s.ax.Load(); a != nil {
+			a.StartWalks()
+		}
+	}
 }

@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,6 +13,9 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
+
+// The provider and the entry of a read: Current runs the steps of
+// read1_connect.go … read7_memo.go in order (doc.go has the map).
 
 // Options configure a Provider.
 type Options struct {
@@ -81,8 +83,7 @@ type Provider struct {
 // connection starts it anew, so nothing of a previous browser survives.
 type connState struct {
 	target     dialTarget                  // how this connection was reached
-	sessions   map[target.ID]*session      // attached flat sessions by target
-	ax         map[target.ID]*axSession    // warm accessibility trees by target
+	sessions   map[target.ID]*cdpSession   // attached flat sessions by target, each with its warm trees (ax)
 	product    string                      // "Chromium", "Google Chrome", …
 	version    string                      // "156.0.8078.108"
 	windows    map[int64]uint64            // browser window id -> key
@@ -91,7 +92,7 @@ type connState struct {
 	docInfo    map[uint64]*docInfo         // number -> what locate needs
 	lastActive map[int64]target.ID         // window id -> active tab last seen
 	mapped     map[uint64]memo             // document -> its element, for an unchanged next read
-	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (remember)
+	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (rememberShown)
 	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
 }
 
@@ -112,15 +113,7 @@ func NewProvider(opts Options) (*Provider, error) {
 		return nil, err
 	}
 	ep.header = opts.Header
-	if opts.Budget.MaxText <= 0 {
-		opts.Budget.MaxText = mapping.DefaultBudget.MaxText
-	}
-	if opts.Budget.MaxElements <= 0 {
-		opts.Budget.MaxElements = mapping.DefaultBudget.MaxElements
-	}
-	if opts.Budget.MaxBytes <= 0 {
-		opts.Budget.MaxBytes = mapping.DefaultBudget.MaxBytes
-	}
+	opts.Budget = opts.Budget.WithDefaults()
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
@@ -146,19 +139,19 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 		return nil, err
 	}
 	defer p.startWalks()
-	b, tops, err := p.gather(ctx, c, cold)
+	b, topDocs, err := p.gather(ctx, c, cold)
 	if err != nil {
 		return nil, p.failure("read the browser's windows and pages", err)
 	}
 	if cold { // a cold read neither uses nor replaces the kept elements
 		root := mapping.Build(b, p.ids, p.opts.Budget)
-		p.cut(ctx, root, b, tops)
+		p.applyBudget(ctx, root, b, topDocs)
 		return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 	}
-	fps := p.reuse(tops)
+	fingerprints := p.reuseMapped(topDocs)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
-	p.keep(root, fps, p.cut(ctx, root, b, tops))
-	p.remember(root, tops)
+	p.keepMapped(root, fingerprints, p.applyBudget(ctx, root, b, topDocs))
+	p.rememberShown(root, topDocs)
 	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }
 
@@ -171,24 +164,6 @@ func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *conn, done 
 	done = func() { p.mu.Unlock(); p.reading.Add(-1); cancel() }
 	c, err := p.connect(ctx)
 	return ctx, c, done, err
-}
-
-// Locate says where the element with the id is.
-func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, error) {
-	ref, err := p.ids.Parse(id)
-	if err != nil {
-		return nil, err
-	}
-	ctx, c, done, err := p.begin(ctx)
-	defer done()
-	if err != nil {
-		return nil, err
-	}
-	loc, err := p.locate(ctx, c, ref)
-	if err != nil && !errors.Is(err, mapping.ErrCannotPlace) {
-		return nil, p.failure("locate the element", err)
-	}
-	return loc, err
 }
 
 // App describes the browser for the descriptor.
@@ -219,71 +194,6 @@ func (p *Provider) Close() error {
 	return nil
 }
 
-// connect returns the live connection, dialling a new one when there is
-// none or the last one ended. Called with p.mu held.
-func (p *Provider) connect(ctx context.Context) (*conn, error) {
-	if p.conn != nil && p.conn.alive() {
-		return p.conn, nil
-	}
-	if p.conn != nil {
-		p.log.Warn("lost the browser; reconnecting", "err", p.conn.cause())
-		p.conn.close()
-		p.conn, p.state = nil, nil
-	}
-	if p.dialing == nil {
-		t, err := p.ep.resolve(ctx, p.log)
-		if err != nil {
-			return nil, p.unreachable(err)
-		}
-		p.dialing = p.startDial(t)
-	}
-	c, t, err := p.awaitDial(ctx)
-	if errors.Is(err, ErrConsentPending) || errors.Is(err, ErrConsentDeclined) {
-		return nil, err
-	}
-	if err != nil {
-		return nil, p.unreachable(err)
-	}
-	st := &connState{
-		target:     t,
-		sessions:   make(map[target.ID]*session),
-		ax:         make(map[target.ID]*axSession),
-		windows:    make(map[int64]uint64),
-		tabs:       make(map[target.ID]uint64),
-		docs:       make(map[docKey]uint64),
-		docInfo:    make(map[uint64]*docInfo),
-		lastActive: make(map[int64]target.ID),
-		mapped:     make(map[uint64]memo),
-		held:       make(map[uint64]bool),
-	}
-	if err := p.identify(ctx, c, st); err != nil {
-		c.close()
-		return nil, p.unreachable(err)
-	}
-	if err := p.discover(ctx, c); err != nil {
-		c.close()
-		return nil, p.unreachable(err)
-	}
-	p.conn, p.state = c, st
-	p.log.Info("connected to the browser", "product", st.product, "version", st.version)
-	go p.followConn(c)
-	return c, nil
-}
-
-// howToStart is the advice every connection error ends with.
-const howToStart = "in your browser open chrome://inspect/#remote-debugging, allow remote debugging and use --connect auto; " +
-	"or start Chrome or Chromium with a debugging port, for example " +
-	"`chromium --remote-debugging-port=9222 --user-data-dir=$HOME/.config/chromium-debug`, " +
-	"and connect with --connect http://127.0.0.1:9222; or let cdpprovider start one with --launch"
-
-// unreachable wraps a failure to reach the browser with what to do.
-func (p *Provider) unreachable(err error) error {
-	if errors.Is(err, errNoBrowserFound) { // says what to do already
-		return err
-	}
-	return fmt.Errorf("cannot reach the browser at %s: %v; %s", p.ep.addr, err, howToStart)
-}
-
 // failure wraps an error of a read; when the connection has gone it says
 // the browser went away and how to bring it back.
 func (p *Provider) failure(what string, err error) error {
@@ -293,24 +203,6 @@ func (p *Provider) failure(what string, err error) error {
 	return fmt.Errorf("could not %s: %w", what, err)
 }
 
-// cut applies the element and size budgets to an answer, keeping what is
-// on screen (5.6), which it looks for only when there is a cut to make.
-// It reports whether it cut anything.
-func (p *Provider) cut(ctx context.Context, root *mapping.Element, b *mapping.Browser, tops []*doc) bool {
-	if !mapping.OverBudget(root, p.opts.Budget) {
-		return false
-	}
-	findOnScreen(ctx, tops)
-	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
-}
-
-// startWalks starts the walks the read that just ended asked for, now
-// that it no longer waits on Chrome. Called with p.mu held.
-func (p *Provider) startWalks() {
-	if p.state == nil {
-		return
-	}
-	for _, a := range p.state.ax {
-		a.startDeferred()
-	}
-}
+// readUnderWay says a read or locate is under way, for the warm trees'
+// walks to give way.
+func (p *Provider) readUnderWay() bool { return p.reading.Load() > 0 }

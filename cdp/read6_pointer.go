@@ -8,29 +8,20 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 )
 
+// Step 6 of a read, with read6_focus.go: the pointer.
+
 // hoverScript returns the chain of hovered elements of a document, deepest
 // first, through open shadow roots. `:is(*):hover` because bare `:hover`
 // matches nothing in quirks mode. It only reads.
-const hoverScript = `(() => {
-  const last = (root) => { const l = root.querySelectorAll(':is(*):hover'); return l.length ? l[l.length - 1] : null; };
-  let el = last(document);
-  while (el && el.shadowRoot) { const inner = last(el.shadowRoot); if (!inner) break; el = inner; }
-  ` + chainJS + `
-})()`
+var hoverScript = fill(jsTemplate("hover.js"), "chain", chainJS)
 
 // chainJS, inside a script where el is an element (or null), returns el
 // and its ancestors, deepest first, across shadow roots to their hosts: at
 // most 16, which is enough to reach one the accessibility tree has.
-const chainJS = `const chain = [];
-  for (let n = el; n && chain.length < 16; ) {
-    chain.push(n);
-    const up = n.parentNode;
-    n = up instanceof ShadowRoot ? up.host : (up instanceof Element ? up : null);
-  }
-  return chain;`
+var chainJS = jsTemplate("chain.js")
 
 // findPointer finds the document the pointer is in among the shown
-// documents (tops, the focused window's first) and records there the chain
+// documents (topDocs, the focused window's first) and records there the chain
 // of hovered elements.
 //
 // Chrome leaves a stale :hover behind in a frame the pointer left across
@@ -39,7 +30,7 @@ const chainJS = `const chain = [];
 // until a listener has seen it move (the first read of a page), the
 // provider goes down from the focused window's top document through
 // hovered <iframe> elements.
-func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
+func (p *Provider) findPointer(ctx context.Context, topDocs []*doc) {
 	var last *doc
 	var lastT float64
 	var visit func(d *doc)
@@ -51,7 +42,7 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 			visit(ch)
 		}
 	}
-	for _, top := range tops {
+	for _, top := range topDocs {
 		visit(top)
 	}
 	switch {
@@ -59,8 +50,8 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 		if !p.hoverIn(ctx, last, false) {
 			last.frame.Pointer = true
 		}
-	case len(tops) > 0:
-		p.hoverIn(ctx, tops[0], true)
+	case len(topDocs) > 0:
+		p.hoverIn(ctx, topDocs[0], true)
 	}
 }
 
@@ -69,7 +60,7 @@ func (p *Provider) findPointer(ctx context.Context, tops []*doc) {
 func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 	cr := d.hover
 	if cr == nil {
-		cr = readChain(ctx, d.sess, d.frameID, hoverScript, "hover")
+		cr = readChain(ctx, d.sess, d.frameID, hoverChain)
 	}
 	chain, child, ok := cutChain(ctx, d, cr)
 	switch {
@@ -89,43 +80,64 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 // chainRead is what an element chain script found in a document: the
 // backend node id of the deepest element (0 when it could not be
 // described); ok is false when it found none. The rest of the chain, its
-// ancestors, stays in the isolated world under key until cutChain needs
+// ancestors, stays in the isolated world under its key until cutChain needs
 // it: usually the deepest element is one the accessibility tree has, and
 // the chain costs two round trips instead of three.
 type chainRead struct {
 	first cdp.BackendNodeID
 	ok    bool
-	sess  *session
+	sess  *cdpSession
 	frame cdp.FrameID
-	key   string
+	rest  string // the script that returns the chain kept (chainScript.rest)
 }
 
 // chainStore is where the isolated world keeps the chains read last, one
 // per key: it holds at most one chain of each kind a document.
 const chainStore = "globalThis.__cdpproviderChains"
 
-// readChain runs script, which returns an array of elements deepest first,
-// in the isolated world of a frame; it keeps the array there under key
-// ("focus", "hover") and describes its first element.
-func readChain(ctx context.Context, s *session, frame cdp.FrameID, script, key string) *chainRead {
+// chainScript is an element chain script made ready to run: keep runs it
+// and keeps its array in the isolated world under key (chain_keep.js),
+// returning the deepest element; rest returns the array kept
+// (chain_rest.js).
+type chainScript struct {
+	key, keep, rest string
+}
+
+func newChainScript(script, key string) chainScript {
+	return chainScript{
+		key:  key,
+		keep: fill(jsTemplate("chain_keep.js"), "script", script, "store", chainStore, "key", key),
+		rest: fill(jsTemplate("chain_rest.js"), "store", chainStore, "key", key),
+	}
+}
+
+// The chains of the focused and the hovered elements.
+var (
+	focusChain = newChainScript(focusScript, "focus")
+	hoverChain = newChainScript(hoverScript, "hover")
+)
+
+// readChain runs a chain script, which returns an array of elements
+// deepest first, in the isolated world of a frame; it keeps the array
+// there under its key and describes its first element.
+func readChain(ctx context.Context, s *cdpSession, frame cdp.FrameID, cs chainScript) *chainRead {
 	group := newObjectGroup()
 	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	expr := `(() => { const chain = ` + script + `; (` + chainStore + ` ||= {})['` + key + `'] = chain; return chain.length ? chain[0] : null; })()`
-	el, err := evalObject(ctx, s, frame, expr, group, false)
+	el, err := evalObject(ctx, s, frame, cs.keep, group, false)
 	if err != nil || el.ObjectID == "" || el.Subtype != "node" {
 		return &chainRead{}
 	}
-	cr := &chainRead{ok: true, sess: s, frame: frame, key: key}
+	cr := &chainRead{ok: true, sess: s, frame: frame, rest: cs.rest}
 	if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID}); err == nil && n.Node != nil {
 		cr.first = n.Node.BackendNodeID
 	}
 	return cr
 }
 
-// rest returns the ancestors of the deepest element, in order (0 for one
-// that could not be described).
-func (cr *chainRead) rest(ctx context.Context) []cdp.BackendNodeID {
-	return elementIDs(ctx, cr.sess, cr.frame, `(`+chainStore+` || {})['`+cr.key+`'] || []`, 1)
+// ancestors returns the ancestors of the deepest element, in order (0 for
+// one that could not be described).
+func (cr *chainRead) ancestors(ctx context.Context) []cdp.BackendNodeID {
+	return elementIDs(ctx, cr.sess, cr.frame, cr.rest, 1)
 }
 
 // cutChain returns the chain of d's elements up to the first one d's
@@ -148,7 +160,7 @@ func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdp.BackendNo
 	}
 	ids := []cdp.BackendNodeID{cr.first}
 	if !inAX[cr.first] {
-		ids = append(ids, cr.rest(ctx)...)
+		ids = append(ids, cr.ancestors(ctx)...)
 	}
 	for _, id := range ids {
 		if id == 0 {

@@ -5,39 +5,38 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/cdp"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
+
+// Step 7 of a read, with read7_memo.go: after mapping.Build, the budgets
+// (5.6), keeping what is on screen.
+
+// applyBudget applies the element and size budgets to an answer,
+// keeping what is on screen (5.6), which it looks for only when there is
+// a cut to make. It reports whether it cut anything.
+func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc) bool {
+	if !mapping.OverBudget(root, p.opts.Budget) {
+		return false
+	}
+	findOnScreen(ctx, topDocs)
+	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
+}
 
 // onScreenScript returns the elements a person sees in the document's
 // viewport: it samples document.elementsFromPoint (the whole stack under
 // each point, through open shadow roots) over a grid of at most about
 // 2,000 points, and returns each element once, at most 4,000 of them. It
 // only reads: hit testing changes nothing in the page.
-const onScreenScript = `(() => {
-  const w = innerWidth, h = innerHeight, out = new Set();
-  const step = Math.max(16, Math.ceil(Math.sqrt(w * h / 2000)));
-  const at = (root, x, y) => {
-    for (const el of root.elementsFromPoint(x, y)) {
-      if (out.has(el)) continue;
-      out.add(el);
-      if (el.shadowRoot && el.shadowRoot !== root) at(el.shadowRoot, x, y);
-    }
-  };
-  for (let y = step / 2; y < h && out.size < 4000; y += step)
-    for (let x = step / 2; x < w && out.size < 4000; x += step) at(document, x, y);
-  return Array.from(out).slice(0, 4000);
-})()`
+var onScreenScript = fill(jsTemplate("onscreen.js"))
 
-// describeWidth is how many DOM.describeNode calls elementIDs keeps in
-// flight in one document.
-const describeWidth = 16
-
-// findOnScreen fills the OnScreen of the documents shown (tops, and the
+// findOnScreen fills the OnScreen of the documents shown (topDocs, and the
 // documents of the iframes that are themselves on screen) with the DOM
 // elements a person sees in them. It costs a script and a round trip per
 // element found in each document, so the caller does it only when an
 // answer must be cut (mapping.OverBudget). A document it cannot read is
 // left without OnScreen; the cut then keeps reading order there.
-func findOnScreen(ctx context.Context, tops []*doc) {
+func findOnScreen(ctx context.Context, topDocs []*doc) {
 	var wg sync.WaitGroup
 	var visit func(d *doc)
 	visit = func(d *doc) {
@@ -53,7 +52,7 @@ func findOnScreen(ctx context.Context, tops []*doc) {
 			}
 		}
 	}
-	for _, d := range tops {
+	for _, d := range topDocs {
 		wg.Go(func() { visit(d) })
 	}
 	wg.Wait()

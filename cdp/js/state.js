@@ -1,0 +1,25 @@
+// stateScript (read3_pagestate.go): installs the provider's passive watchers
+// in a document's isolated world once, and returns what they saw.
+// {{bindingName}} is the Runtime binding the watchers call (watch.go).
+(() => {
+  let s = globalThis.__cdpprovider;
+  if (!s) {
+    s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, last: 0, said: 0, later: 0 };
+    const say = () => {
+      const f = globalThis.{{bindingName}};
+      if (typeof f !== 'function' || s.later) return;
+      const wait = s.said + 20 - Date.now();
+      if (wait <= 0) { s.said = Date.now(); f(''); return; }
+      s.later = setTimeout(() => { s.later = 0; s.said = Date.now(); f(''); }, wait);
+    };
+    const bump = () => { s.m++; s.last = Date.now(); say(); };
+    const opts = { capture: true, passive: true };
+    addEventListener('mousemove', (e) => { s.t = performance.timeOrigin + e.timeStamp; }, opts);
+    for (const type of ['input', 'change']) addEventListener(type, bump, opts);
+    const did = () => { s.i++; say(); };
+    for (const type of ['mouseover', 'focusin', 'focusout', 'focus', 'blur', 'hashchange', 'transitionend', 'animationend', 'resize', 'toggle']) addEventListener(type, did, opts);
+    document.addEventListener('visibilitychange', say, opts);
+    new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i];
+})()

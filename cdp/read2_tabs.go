@@ -1,0 +1,268 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// Step 2 of a read: the targets and tabs, grouped into windows, each
+// window's active tab and the focused window.
+
+// gather reads the windows, their tabs and the active tabs' documents,
+// in the steps of a read (doc.go has the map): list the page targets,
+// ask each tab for its state, group the tabs into windows and choose
+// each window's active tab and the focused window, read the content of
+// each active tab (every frame at once, then assembled, then the focus
+// marked), and find the pointer. It returns what the mapping builds from
+// and the top documents it read, the focused window's first.
+func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Browser, []*doc, error) {
+	pages, live, err := p.listPages(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	recent := p.readTabStates(ctx, c, pages)
+	b, wins := p.groupWindows(pages, recent)
+	focusWindow(wins, recent, len(pages))
+	topDocs := p.readContents(ctx, c, wins, live, cold)
+	p.findPointer(ctx, topDocs)
+	return b, topDocs, nil
+}
+
+// listPages lists the browser's targets: the tabs a person sees (pages),
+// and every live target by id. What the provider knew of targets that
+// are gone is forgotten.
+func (p *Provider) listPages(ctx context.Context, c *conn) ([]*tabState, map[target.ID]*target.Info, error) {
+	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return nil, nil, err
+	}
+	live := make(map[target.ID]*target.Info, len(infos.TargetInfos))
+	var pages []*tabState
+	for _, ti := range infos.TargetInfos {
+		live[ti.TargetID] = ti
+		if isPage(ti) {
+			pages = append(pages, &tabState{info: ti})
+		}
+	}
+	p.forgetDead(p.state, live)
+	clear(p.state.held)
+	return pages, live, nil
+}
+
+// forgetDead drops what the provider knew of targets that are gone, so its
+// memory is bounded by what is alive. Ids of what was dropped answer gone.
+func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
+	for id, s := range st.sessions {
+		if live[id] == nil {
+			s.ax.Store(nil) // its warm trees are dropped; its events no longer kept
+			delete(st.sessions, id)
+		}
+	}
+	for id := range st.tabs {
+		if live[id] == nil {
+			delete(st.tabs, id)
+		}
+	}
+	for k, n := range st.docs {
+		if live[k.target] == nil {
+			delete(st.docs, k)
+			delete(st.docInfo, n)
+		}
+	}
+}
+
+// tabState is what one page tab says of itself.
+type tabState struct {
+	info   *target.Info
+	sess   *cdpSession
+	window int64
+	bounds *browser.Bounds
+	state  pageState // of its top document, also used to read it
+	// down says why the tab's page cannot be read now (errCrashed,
+	// errDialogOpen, errNotResponding); the tab is reported all the same.
+	down error
+	err  error
+}
+
+// readTabStates attaches to every tab serially (it touches the session
+// map), then asks each about itself (its window, whether it is visible
+// and focused: readTabState) in parallel, since each answer is a round
+// trip or two; meanwhile it asks /json/list which tab was activated
+// last, and returns that ranking (recency).
+func (p *Provider) readTabStates(ctx context.Context, c *conn, pages []*tabState) (recent func(target.ID) int) {
+	for _, t := range pages {
+		t.sess, t.err = p.attach(ctx, c, p.state, t.info.TargetID)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { recent = p.recency(ctx) })
+	for _, t := range pages {
+		if t.err != nil {
+			continue
+		}
+		wg.Go(func() { t.err = p.readTabState(ctx, c, t) })
+	}
+	wg.Wait()
+	return recent
+}
+
+// readTabState asks a tab for its window and whether it is visible and
+// focused. A page that cannot answer (crashed, behind a dialog, or not
+// answering anything for answerWithin: firstCall) is marked down, not failed: the tab is
+// reported all the same.
+func (p *Provider) readTabState(ctx context.Context, c *conn, t *tabState) error {
+	w, err := cdp.Call(ctx, c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
+	if err != nil {
+		return err
+	}
+	t.window, t.bounds = int64(w.WindowID), w.Bounds
+	if t.down = t.sess.unavailable(); t.down != nil {
+		return nil
+	}
+	p.firstCall(ctx, t.sess, func(ctx context.Context) error {
+		t.state = readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
+		return nil
+	})
+	if !t.state.ok {
+		if t.down = t.sess.unavailable(); t.down != nil {
+			return nil
+		}
+		return fmt.Errorf("the tab at %s did not answer", t.info.URL)
+	}
+	return nil
+}
+
+// windowRead is one browser window of a read and its active tab (nil
+// when none can be told).
+type windowRead struct {
+	w      *mapping.Window
+	active *tabState
+}
+
+// groupWindows groups the tabs that answered into their windows, in the
+// order of the windows' ids, and chooses each window's active tab
+// (pickActive).
+func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) (*mapping.Browser, []windowRead) {
+	st := p.state
+	byWindow := map[int64][]*tabState{}
+	var windowIDs []int64
+	for _, t := range pages {
+		if t.err != nil {
+			p.log.Debug("skipping a tab that did not answer", "url", t.info.URL, "err", t.err)
+			continue
+		}
+		if _, ok := byWindow[t.window]; !ok {
+			windowIDs = append(windowIDs, t.window)
+		}
+		byWindow[t.window] = append(byWindow[t.window], t)
+	}
+	slices.Sort(windowIDs)
+
+	b := &mapping.Browser{Product: st.product}
+	var wins []windowRead
+	for _, wid := range windowIDs {
+		tabs := byWindow[wid]
+		w := &mapping.Window{Key: keyOf(st.windows, wid, &p.keys)}
+		w.Minimized = tabs[0].bounds != nil && tabs[0].bounds.WindowState == browser.WindowStateMinimized
+		active := pickActive(tabs, recent, st.lastActive[wid])
+		if active != nil {
+			st.lastActive[wid] = active.info.TargetID
+		}
+		for _, t := range tabs {
+			w.Tabs = append(w.Tabs, &mapping.Tab{
+				Key:    keyOf(st.tabs, t.info.TargetID, &p.keys),
+				Title:  t.info.Title,
+				URL:    t.info.URL,
+				Active: t == active,
+			})
+		}
+		b.Windows = append(b.Windows, w)
+		wins = append(wins, windowRead{w, active})
+	}
+	return b, wins
+}
+
+// pickActive chooses the active tab of a window: the visible one (the most
+// recently activated if several claim it), else the one last known.
+func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID) *tabState {
+	var best *tabState
+	for _, t := range tabs {
+		if t.state.visible && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
+			best = t
+		}
+	}
+	if best != nil {
+		return best
+	}
+	for _, t := range tabs {
+		if t.info.TargetID == last {
+			return t
+		}
+	}
+	if len(tabs) == 1 && tabs[0].down != nil { // a page that cannot say it is shown: the window shows it
+		return tabs[0]
+	}
+	return nil
+}
+
+// recency returns the rank of each target in /json/list, which lists the
+// most recently activated target first (observed, not documented). Targets
+// it does not list rank last.
+func (p *Provider) recency(ctx context.Context) func(target.ID) int {
+	var list []struct {
+		ID string `json:"id"`
+	}
+	rank := map[target.ID]int{}
+	if err := p.state.target.getJSON(ctx, "/json/list", &list); err == nil {
+		for i, t := range list {
+			rank[target.ID(t.ID)] = i
+		}
+	}
+	return func(id target.ID) int {
+		if r, ok := rank[id]; ok {
+			return r
+		}
+		return len(rank)
+	}
+}
+
+// focusWindow marks the focused window: the one whose visible page has
+// focus; when several claim it (headless), the most recently activated;
+// when none does, the most recently activated window that shows a page.
+// tabs is how many tabs the browser has (ranks run below it).
+func focusWindow(wins []windowRead, recent func(target.ID) int, tabs int) {
+	best, bestScore := -1, [2]int{}
+	for i, w := range wins {
+		score := [2]int{0, -tabs - 1}
+		if a := w.active; a != nil && !w.w.Minimized {
+			score = [2]int{1, -recent(a.info.TargetID)}
+			if a.state.visible && a.state.focus {
+				score[0] = 2
+			}
+		}
+		if best < 0 || score[0] > bestScore[0] || (score[0] == bestScore[0] && score[1] > bestScore[1]) {
+			best, bestScore = i, score
+		}
+	}
+	if best >= 0 {
+		wins[best].w.Focused = true
+	}
+}
+
+// keyOf returns the number of a thing, handing out a new one the first
+// time it is seen.
+func keyOf[K comparable](m map[K]uint64, k K, c *counter) uint64 {
+	if n, ok := m[k]; ok {
+		return n
+	}
+	n := c.next()
+	m[k] = n
+	return n
+}

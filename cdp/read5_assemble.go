@@ -1,0 +1,196 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// Step 5 of a read: assemble the fetched frames into each tab's
+// document, numbering the documents.
+
+// docKey names a document: a frame with one loader (a navigation makes a
+// new document), in the session of the target that holds the frame.
+type docKey struct {
+	target target.ID
+	frame  cdp.FrameID
+	loader cdp.LoaderID
+}
+
+// docInfo is what locate needs to find a document again.
+type docInfo struct {
+	key    docKey
+	tab    target.ID         // the page target of the tab
+	parent uint64            // the parent document's number; 0 at the top
+	owner  cdp.BackendNodeID // the <iframe> element in the parent document
+	geo    *docGeometry      // what locate keeps of it (locate2_measure.go); nil until located
+	// base is the mapping's NodeBase for the document: its document
+	// node's backend id, taken from the first tree read of it (based), so
+	// that its ids never change.
+	base  cdp.BackendNodeID
+	based bool
+}
+
+// doc is a document being read: the mapping frame and how to reach it.
+type doc struct {
+	frame   *mapping.Frame
+	sess    *cdpSession
+	frameID cdp.FrameID
+	state   pageState // what the provider's watchers saw
+	version uint64    // of the warm tree the nodes came from; 0 when read cold
+	// focus and hover are the element chains the fetch phase read ahead;
+	// nil when it did not.
+	focus, hover *chainRead
+	children     map[cdp.BackendNodeID]*doc
+}
+
+// readDocument reads a tab's document with all its frames.
+func (p *Provider) readDocument(ctx context.Context, c *conn, r *tabRead) (*doc, error) {
+	r.mu.Lock()
+	err, ff := r.err, r.fetched[cdp.FrameID(r.tab)]
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if ff == nil {
+		return nil, fmt.Errorf("the tab's top frame is not in its frame tree")
+	}
+	return p.assemble(ctx, c, r, ff, 0, 0, 0)
+}
+
+// assemble makes the doc of a fetched frame and, recursively, of the
+// frames its <iframe> elements hold.
+func (p *Provider) assemble(ctx context.Context, c *conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdp.BackendNodeID) (*doc, error) {
+	if depth > 16 {
+		return nil, fmt.Errorf("frames nested deeper than 16")
+	}
+	if ff.err != nil {
+		return nil, ff.err
+	}
+	if r.shown == nil {
+		r.shown = map[*frameFetch]bool{}
+	}
+	r.shown[ff] = true
+	st := p.state
+	f := ff.frame
+	key := docKey{ff.target, f.ID, f.LoaderID}
+	n := keyOf(st.docs, key, &p.keys)
+	if st.docInfo[n] == nil {
+		for k, m := range st.docs { // the frame's earlier documents are gone
+			if k.target == key.target && k.frame == key.frame && k.loader != key.loader {
+				delete(st.docs, k)
+				delete(st.docInfo, m)
+			}
+		}
+		st.docInfo[n] = &docInfo{key: key, tab: r.tab, parent: parent, owner: owner}
+	}
+	info := st.docInfo[n]
+	if !info.based && len(ff.nodes) > 0 && ff.nodes[0] != nil {
+		info.base, info.based = ff.nodes[0].BackendDOMNodeID, true
+	}
+	d := &doc{
+		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: ff.nodes, ValueText: ff.valueText, NodeBase: info.base},
+		sess:     ff.sess,
+		frameID:  f.ID,
+		state:    ff.state,
+		version:  ff.version,
+		focus:    ff.focus,
+		hover:    ff.hover,
+		children: map[cdp.BackendNodeID]*doc{},
+	}
+	for _, node := range ff.nodes {
+		switch axRole(node) {
+		case "Iframe", "IframePresentational":
+		default:
+			continue
+		}
+		el := node.BackendDOMNodeID
+		if el == 0 {
+			continue
+		}
+		id := r.ownedFrame(ctx, ff, el)
+		if id == "" {
+			continue // not loaded yet
+		}
+		r.mu.Lock()
+		child := r.fetched[id]
+		r.mu.Unlock()
+		if child == nil {
+			var err error
+			if child, err = p.fetchLate(ctx, c, r, id); err != nil || child == nil {
+				if err != nil {
+					p.log.Debug("could not read an iframe", "err", err)
+				}
+				continue // not loaded yet
+			}
+		}
+		cd, err := p.assemble(ctx, c, r, child, depth+1, n, el)
+		if err != nil {
+			p.log.Debug("could not read an iframe", "err", err)
+			continue
+		}
+		d.children[el] = cd
+	}
+	if len(d.children) > 0 {
+		d.frame.Frames = map[cdp.BackendNodeID]*mapping.Frame{}
+		for owner, ch := range d.children {
+			d.frame.Frames[owner] = ch.frame
+		}
+	}
+	return d, nil
+}
+
+// ownedFrame returns the frame an <iframe> element of a document holds,
+// "" when none is loaded. Elements whose frame the fetch phase did not
+// see (added meanwhile) are asked about.
+func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdp.BackendNodeID) cdp.FrameID {
+	r.mu.Lock()
+	id := r.owners[ownerKey{ff.target, element}]
+	r.mu.Unlock()
+	if id != "" {
+		return id
+	}
+	d, err := cdp.Call(ctx, ff.sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: element})
+	if err != nil || d.Node == nil {
+		return ""
+	}
+	return d.Node.FrameID
+}
+
+// fetchLate fetches a frame the fetch phase did not know of: an
+// out-of-process iframe that appeared meanwhile. It returns nil when the
+// frame has no target yet (not loaded).
+func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.FrameID) (*frameFetch, error) {
+	ti := r.live[target.ID(id)]
+	if ti == nil || ti.Type != "iframe" {
+		return nil, nil
+	}
+	s, err := p.attach(ctx, c, p.state, ti.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	// (Its owner is the element the assembly asked about already.)
+	if err := p.fetchSession(ctx, r, tabSession{ti.TargetID, s, p.axOf(s)}, tabSession{}, false); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fetched[id], nil
+}
+
+// forgetHidden cancels the walks the fetch phase asked for the frames the
+// document does not show (a hidden <iframe>): nothing reads them.
+func (r *tabRead) forgetHidden() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ff := range r.fetched {
+		if !r.shown[ff] && ff.ax != nil {
+			ff.ax.CancelWalk(ff.frame.ID)
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package cdp
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// The provider's isolated world: its name, its scripts (js/), evaluating
+// them and describing the elements they return.
+
+// worldName names the isolated world the provider reads pages in. The
+// page's own scripts cannot see or change it.
+const worldName = "cdpprovider"
+
+// The scripts the provider runs in its isolated world of a page live in
+// js/, one file each, embedded in the binary; the Go side names each one
+// as a variable (stateScript, focusScript, …) whose comment says what it
+// does and returns. A file's leading // lines say which variable it is
+// and are not sent. A script names a Go-side value as {{name}}, the one
+// way one is put in: the binding name, a script it includes (chain.js,
+// page.js), a key. fill puts the values in and panics when a placeholder
+// is left, so a script missing a value stops the program as it starts
+// (every fixed script is filled at package initialisation), not a read.
+
+//go:embed js/*.js
+var jsFiles embed.FS
+
+// jsTemplate returns a script of js/ without its leading comment lines.
+func jsTemplate(file string) string {
+	b, err := jsFiles.ReadFile("js/" + file)
+	if err != nil {
+		panic(fmt.Sprintf("cdp: script %s: %v", file, err))
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for len(lines) > 0 && strings.HasPrefix(lines[0], "//") {
+		lines = lines[1:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// placeholder matches a {{name}} a script has left to fill.
+var placeholder = regexp.MustCompile(`\{\{[A-Za-z]+\}\}`)
+
+// fill puts values in a script's placeholders: pairs are name, value,
+// name, value, …; {{name}} becomes value. It panics when a placeholder is
+// left unfilled.
+func fill(script string, pairs ...string) string {
+	if len(pairs)%2 != 0 {
+		panic("cdp: fill wants name, value pairs")
+	}
+	for i := 0; i < len(pairs); i += 2 {
+		script = strings.ReplaceAll(script, "{{"+pairs[i]+"}}", pairs[i+1])
+	}
+	if left := placeholder.FindString(script); left != "" {
+		panic("cdp: script placeholder " + left + " left unfilled")
+	}
+	return script
+}
+
+// objectGroups numbers the object groups of the remote objects the
+// provider makes, so that scripts run side by side in one session do not
+// release each other's objects.
+var objectGroups atomic.Uint64
+
+// newObjectGroup returns an object group of its own.
+func newObjectGroup() string {
+	return "cdpprovider-" + strconv.FormatUint(objectGroups.Add(1), 36)
+}
+
+// describeWidth is how many DOM.describeNode calls elementIDs keeps in
+// flight in one document.
+const describeWidth = 16
+
+// elementIDs runs expr, which returns an array of elements, in a frame's
+// isolated world and returns the backend node ids of its elements from
+// index from on, in order (0 for one that could not be described),
+// describing describeWidth of them at a time. Its remote objects are
+// released without waiting.
+func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
+	group := newObjectGroup()
+	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	arr, err := evalObject(ctx, s, frame, expr, group, false)
+	if err != nil || arr.ObjectID == "" {
+		return nil
+	}
+	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
+	if err != nil {
+		return nil
+	}
+	var objs []runtime.RemoteObjectID
+	for _, pr := range props.Result {
+		if i, err := strconv.Atoi(pr.Name); err == nil && i >= from && pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
+			objs = append(objs, pr.Value.ObjectID)
+		}
+	}
+	ids := make([]cdp.BackendNodeID, len(objs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(describeWidth, len(objs)) {
+		wg.Go(func() {
+			for i := range next {
+				if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
+					ids[i] = n.Node.BackendNodeID
+				}
+			}
+		})
+	}
+	for i := range objs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return ids
+}
+
+// evalIn evaluates a side-effect-free expression in the provider's
+// isolated world of a frame and decodes its value into out.
+func evalIn(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, out any) error {
+	r, err := evalObject(ctx, s, frame, expr, "", true)
+	if err != nil {
+		return err
+	}
+	return jsonv2.Unmarshal(r.Value, out, chromedp.DefaultUnmarshalOptions)
+}
+
+// evalObject evaluates expr in the isolated world of frame. With byValue
+// false the result stays a remote object in the object group. The world's
+// context id is kept on the session; when the frame has navigated since,
+// the world is made again once.
+func evalObject(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
+	for attempt := 0; ; attempt++ {
+		w, err := s.world(ctx, frame, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		r, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
+			Expression:    expr,
+			ContextID:     w,
+			ReturnByValue: ptr(byValue),
+			ObjectGroup:   group,
+			Silent:        ptr(true),
+		})
+		if err != nil && attempt == 0 && ctx.Err() == nil {
+			continue // most likely a context the navigation destroyed
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.ExceptionDetails != nil {
+			return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
+		}
+		return r.Result, nil
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
