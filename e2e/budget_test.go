@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // The budget tests read huge pages, so they cost more than the others
@@ -25,7 +27,7 @@ func TestBudgetKeepsFocusAndHover(t *testing.T) {
 	tb.mouseMove(t, center(rectOf(t, tb.ctx, `document.getElementById("end")`)))
 
 	start := time.Now()
-	cur := p.current(t)
+	cur := readAnswering(t, p, tb.url)
 	t.Logf("read in %v", time.Since(start))
 	if len(cur.raw) > 100000 {
 		t.Errorf("answer is %d bytes, want at most 100000", len(cur.raw))
@@ -59,6 +61,17 @@ func TestBudgetKeepsFocusAndHover(t *testing.T) {
 	t.Logf("%d bytes, %d elements, %d omitted", len(cur.raw), n, omitted)
 }
 
+// readAnswering reads current until the page at url answers: laying out a
+// huge page can keep it from answering for a while after its load, and a
+// read meanwhile says it is not responding.
+func readAnswering(t testing.TB, p *provider, url string) *answer {
+	t.Helper()
+	return readUntil(t, p, "the page at "+url+" answering", func(a *answer) bool {
+		d, _ := docOfTab(a.Root, url)
+		return d != nil && d.Description != mapping.NotResponding
+	})
+}
+
 // TestBudgetHugeText reads a page whose one text node is 5 MB with the
 // default budgets, twice in a row (the second read comes while the
 // provider is still learning the page in the background): each answer is
@@ -70,7 +83,7 @@ func TestBudgetHugeText(t *testing.T) {
 	tb := openTab(t, env.rootCtx, env.pageA+"/pages/huge-text.html")
 	for _, read := range []string{"first", "second"} {
 		start := time.Now()
-		cur := p.current(t)
+		cur := readAnswering(t, p, tb.url)
 		t.Logf("%s read in %v: %d bytes", read, time.Since(start), len(cur.raw))
 		doc := findDoc(t, cur.Root, tb.url)
 		find(t, doc, "Button", "Top button")
@@ -106,7 +119,7 @@ func TestDefaultBudgetsBind(t *testing.T) {
 	t.Run("50,000 elements", func(t *testing.T) {
 		tb := openTab(t, env.rootCtx, env.pageA+"/pages/big.html?rows=25010")
 		start := time.Now()
-		cur := p.current(t)
+		cur := readAnswering(t, p, tb.url)
 		n, omitted := count(cur.Root)
 		t.Logf("read in %v: %d bytes, %d elements, %d omitted", time.Since(start), len(cur.raw), n, omitted)
 		if n > 50000 {
@@ -121,7 +134,7 @@ func TestDefaultBudgetsBind(t *testing.T) {
 	t.Run("8 MiB", func(t *testing.T) {
 		tb := openTab(t, env.rootCtx, env.pageA+"/pages/wide-text.html")
 		start := time.Now()
-		cur := p.current(t)
+		cur := readAnswering(t, p, tb.url)
 		n, omitted := count(cur.Root)
 		t.Logf("read in %v: %d bytes, %d elements, %d omitted", time.Since(start), len(cur.raw), n, omitted)
 		if len(cur.raw) > 8<<20 {
