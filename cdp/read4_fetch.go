@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"sync"
 	"time"
@@ -373,7 +372,7 @@ var rangeRoles = map[string]bool{
 func valueTexts(ctx context.Context, s *cdpSession, nodes []*accessibility.Node) map[cdp.BackendNodeID]string {
 	var out map[cdp.BackendNodeID]string
 	for _, n := range nodes {
-		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[axRole(n)] {
+		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[warm.Role(n)] {
 			continue
 		}
 		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID})
@@ -390,14 +389,4 @@ func valueTexts(ctx context.Context, s *cdpSession, nodes []*accessibility.Node)
 		}
 	}
 	return out
-}
-
-// axRole returns the role name of an accessibility node.
-func axRole(n *accessibility.Node) string {
-	if n.Role == nil {
-		return ""
-	}
-	var s string
-	json.Unmarshal(n.Role.Value, &s)
-	return s
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -104,7 +105,7 @@ func (p *Provider) assemble(ctx context.Context, c *conn, r *tabRead, ff *frameF
 		children: map[cdp.BackendNodeID]*doc{},
 	}
 	for _, node := range ff.nodes {
-		switch axRole(node) {
+		switch warm.Role(node) {
 		case "Iframe", "IframePresentational":
 		default:
 			continue

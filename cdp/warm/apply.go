@@ -137,10 +137,10 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 		return nil
 	}
 	if Trace != nil {
-		Trace("update %s %s: flipped %v, children %v -> %v", n.NodeID, axRole(n), flipped(old, n), old.ChildIDs, n.ChildIDs)
+		Trace("update %s %s: flipped %v, children %v -> %v", n.NodeID, Role(n), flipped(old, n), old.ChildIDs, n.ChildIDs)
 	}
 	switch {
-	case flipped(old, n) || selectLike[axRole(n)]:
+	case flipped(old, n) || selectLike[Role(n)]:
 		if err := a.fetchBelow(ctx, t, []accessibility.NodeID{n.NodeID}, incremental); err != nil {
 			return err
 		}
@@ -166,7 +166,7 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 // flipped reports whether a node's role, ignored or hidden state changed:
 // what can change its whole subtree without events for it.
 func flipped(old, n *accessibility.Node) bool {
-	return axRole(old) != axRole(n) || old.Ignored != n.Ignored ||
+	return Role(old) != Role(n) || old.Ignored != n.Ignored ||
 		axBool(old, accessibility.PropertyNameHidden) != axBool(n, accessibility.PropertyNameHidden)
 }
 
@@ -203,7 +203,7 @@ func (a *Trees) refreshChildren(ctx context.Context, t *tree, old, n *accessibil
 	}
 	if Trace != nil {
 		for _, c := range kids {
-			Trace("  child of %s: %s %s %v", n.NodeID, c.NodeID, axRole(c), c.ChildIDs)
+			Trace("  child of %s: %s %s %v", n.NodeID, c.NodeID, Role(c), c.ChildIDs)
 		}
 	}
 	var deeper []accessibility.NodeID

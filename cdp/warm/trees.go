@@ -489,7 +489,7 @@ const incremental = 1500
 // children are its InlineTextBoxes, which no answer shows and whose
 // changes Chrome reports on the StaticText: skipping them halves a walk.
 func hasChildrenToFetch(n *accessibility.Node) bool {
-	return len(n.ChildIDs) > 0 && axRole(n) != "StaticText"
+	return len(n.ChildIDs) > 0 && Role(n) != "StaticText"
 }
 
 // ordered returns the tree's nodes reachable from the root, root first,
@@ -574,8 +574,8 @@ func call[P, R any](ctx context.Context, c Caller, cmd cdp.Command[P, R], params
 	return res, nil
 }
 
-// axRole returns the role name of an accessibility node.
-func axRole(n *accessibility.Node) string {
+// Role returns the role name of an accessibility node.
+func Role(n *accessibility.Node) string {
 	if n.Role == nil {
 		return ""
 	}
