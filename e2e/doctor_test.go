@@ -91,11 +91,7 @@ func TestDoctorStaleFile(t *testing.T) {
 // own: doctor finds it there, and so does --connect auto.
 func TestDoctorDebugPortBrowser(t *testing.T) {
 	needEnv(t)
-	br, err := startChrome(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.stop()
+	br := chromeFor(t, 0)
 	out, code := runDoctor(t, t.TempDir(), "--user-data-dir", br.profile)
 	if code != 0 {
 		t.Errorf("exit status %d with a browser started with a debugging port, want 0", code)

@@ -89,11 +89,7 @@ func withoutIDs(e *mapping.Element) string {
 
 func TestNeverHang(t *testing.T) {
 	needEnv(t)
-	br, err := startChrome(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.stop()
+	br := chromeFor(t, 0)
 	user := userOf(t, br)
 	up := newUpdates()
 	p := startProviderWith(t, br.httpURL(), up.handler())

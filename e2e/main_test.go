@@ -262,7 +262,21 @@ func startChrome(port int) (*chrome, error) {
 	}
 }
 
-// stop kills the browser and its children and removes its profile.
+// chromeFor starts a browser on the port (0: any) for the test, and
+// stops it when the test ends; the test may stop it earlier (stop may be
+// called again).
+func chromeFor(t testing.TB, port int) *chrome {
+	t.Helper()
+	br, err := startChrome(port)
+	if err != nil {
+		t.Fatalf("start Chromium on port %d: %v", port, err)
+	}
+	t.Cleanup(br.stop)
+	return br
+}
+
+// stop kills the browser and its children and removes its profile. A
+// second call finds it stopped and does nothing more.
 func (c *chrome) stop() {
 	killGroup(c.cmd)
 	select {

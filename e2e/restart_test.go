@@ -73,16 +73,7 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 	p.wantBrowserError(t, "with no browser on the port")
 	p.wantBrowserError(t, "again with no browser on the port")
 
-	br, err := startChrome(port)
-	if err != nil {
-		t.Fatalf("start Chromium on port %d: %v", port, err)
-	}
-	stopped := false
-	t.Cleanup(func() {
-		if !stopped {
-			br.stop()
-		}
-	})
+	br := chromeFor(t, port)
 	user := userOf(t, br)
 	tb := openTab(t, user, env.pageA+"/plain.html")
 
@@ -95,7 +86,6 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 
 	// The browser dies mid-session.
 	br.stop()
-	stopped = true
 	p.wantBrowserError(t, "after the browser was killed")
 	// Locate of an id this run issued, with no browser to ask: not gone
 	// (the browser may come back with the page) nor not-found (the id was
@@ -104,11 +94,7 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 	p.wantBrowserErrorOn(t, descriptorURI, "(the descriptor) with the browser down")
 
 	// It comes back on the same port.
-	br2, err := startChrome(port)
-	if err != nil {
-		t.Fatalf("restart Chromium on port %d: %v", port, err)
-	}
-	t.Cleanup(br2.stop)
+	br2 := chromeFor(t, port)
 	user2 := userOf(t, br2)
 	tb2 := openTab(t, user2, env.pageA+"/plain.html")
 
@@ -140,16 +126,7 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 func TestBrowserDiesDuringARead(t *testing.T) {
 	needEnv(t)
 	port := freePort(t)
-	br, err := startChrome(port)
-	if err != nil {
-		t.Fatalf("start Chromium on port %d: %v", port, err)
-	}
-	stopped := false
-	t.Cleanup(func() {
-		if !stopped {
-			br.stop()
-		}
-	})
+	br := chromeFor(t, port)
 	rl := startRelay(t, "127.0.0.1:0", fmt.Sprintf("127.0.0.1:%d", port))
 	p := startProvider(t, "http://"+rl.addr())
 	tb := openTab(t, userOf(t, br), env.pageA+"/plain.html")
@@ -180,7 +157,6 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 		t.Fatalf("the read sent no Target.getTargets within %v", waitLimit)
 	}
 	br.stop() // the relay passes the end of the connection on
-	stopped = true
 	var r result
 	select {
 	case r = <-done:
@@ -201,11 +177,7 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 	rl.release()
 	p.wantBrowserError(t, "with the browser dead")
 
-	br2, err := startChrome(port)
-	if err != nil {
-		t.Fatalf("restart Chromium on port %d: %v", port, err)
-	}
-	t.Cleanup(br2.stop)
+	br2 := chromeFor(t, port)
 	tb2 := openTab(t, userOf(t, br2), env.pageA+"/other.html")
 	find(t, findDoc(t, p.current(t).Root, tb2.url), "Heading", "Other heading")
 }
@@ -216,16 +188,7 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	needEnv(t)
 	port := freePort(t)
-	br, err := startChrome(port)
-	if err != nil {
-		t.Fatalf("start Chromium on port %d: %v", port, err)
-	}
-	stopped := false
-	t.Cleanup(func() {
-		if !stopped {
-			br.stop()
-		}
-	})
+	br := chromeFor(t, port)
 	user := userOf(t, br)
 	tb := openTab(t, user, env.pageA+"/notify.html")
 	u := newUpdates()
@@ -244,7 +207,6 @@ func TestBrowserDiesWhileSubscribed(t *testing.T) {
 
 	t0 = time.Now()
 	br.stop()
-	stopped = true
 	if !p.running() {
 		t.Fatalf("the provider exited when the browser died; stderr:\n%s", p.stderr.String())
 	}
