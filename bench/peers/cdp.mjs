@@ -108,3 +108,29 @@ export async function navigate(b, tab, url, timeoutMs) {
   if (r.errorText) throw new Error(`navigate to ${url}: ${r.errorText}`);
   await loaded;
 }
+
+// sessionFor returns a flat session attached to the tab that shows url:
+// tab's own when it does (a subject that loads pages with its own tool may
+// open a tab of its own), else the one other page tab that does, attached
+// once and kept in tab.others.
+export async function sessionFor(b, tab, url) {
+  const { targetInfos } = await b.call('Target.getTargets');
+  const showing = targetInfos.filter((t) => t.type === 'page' && t.url === url);
+  if (showing.some((t) => t.targetId === tab.targetId)) return tab.sessionId;
+  if (showing.length !== 1) throw new Error(`${showing.length} tabs show ${url}, not the harness's own`);
+  tab.others ??= new Map();
+  const { targetId } = showing[0];
+  if (!tab.others.has(targetId)) {
+    const { sessionId } = await b.call('Target.attachToTarget', { targetId, flatten: true });
+    tab.others.set(targetId, sessionId);
+  }
+  return tab.others.get(targetId);
+}
+
+// evaluate runs expression in the main world of the session's page (its
+// top frame's default context) and returns its value.
+export async function evaluate(b, sessionId, expression) {
+  const r = await b.call('Runtime.evaluate', { expression, returnByValue: true }, sessionId);
+  if (r.exceptionDetails) throw new Error(`evaluate: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+  return r.result.value;
+}

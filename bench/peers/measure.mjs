@@ -5,6 +5,11 @@
 //   node measure.mjs --subject raw|cdmcp|pwmcp|ours --cdp http://127.0.0.1:PORT
 //                    --pages http://127.0.0.1:PORT/ --page p1k [--page p10k ...]
 //                    --out DIR [--provider /path/to/cdpprovider] [--work DIR] [-n 7]
+//                    [--loop 15] [--loop-pause 1000 [--loop-pause 100 ...]] [--afterload 5]
+//
+// --loop, --loop-pause and --afterload default to $LOOP, $LOOP_PAUSE and
+// $AFTERLOAD, else 15, 1000 and 5; 0 turns the loop or the after-load
+// reads off.
 //
 // Subjects:
 //   raw    Accessibility.getFullAXTree of the tab's main frame, over this
@@ -22,11 +27,29 @@
 // request to having decoded the answer. Every answer must contain the
 // page's title, or the run fails: a fast answer about the wrong page is no
 // result.
+//
+// Then, per page, two more measurements:
+//
+// The agent loop, once per --loop-pause: --loop turns of a pause (untimed),
+// a change to the text of the page's first visible paragraph or heading
+// (its first text node's data set to a new string with the turn's number,
+// in the page's main world over this script's own websocket), and at once
+// one call, timed. An answer that does not contain the new text is stale:
+// counted, the first one kept in SUBJECT-PAGE-loopPAUSE-stale.txt.
+//
+// The first read after a load, --afterload times: the same text changed
+// (untimed), the page loaded again as above, 1000 ms, one call, timed. An
+// answer without the page's title, or still with the text changed before
+// the load, is stale: counted, the first kept in
+// SUBJECT-PAGE-afterload-stale.txt.
+//
+// Stale answers do not stop the run: they are in the JSON and the tables,
+// named on stderr, and the script exits with status 3.
 
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Browser, oneTab, navigate } from './cdp.mjs';
+import { Browser, oneTab, navigate, sessionFor, evaluate } from './cdp.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
@@ -44,11 +67,16 @@ const OUT = value('--out');
 const WORK = value('--work', OUT);
 const PROVIDER = value('--provider');
 const N = Number(value('-n', '7'));
+const LOOP = Number(value('--loop', process.env.LOOP || '15'));
+const LOOP_PAUSES = (values('--loop-pause').length ? values('--loop-pause') : [process.env.LOOP_PAUSE || '1000']).map(Number);
+const AFTERLOAD = Number(value('--afterload', process.env.AFTERLOAD || '5'));
+const AFTERLOAD_WAIT_MS = 1000; // after the load, before the after-load read
 const SETTLE_MS = 300; // after the load event, before the first call
 const TIMEOUT_MS = 10 * 60 * 1000; // of one call or one navigation
 const BIN = new URL('./node_modules/.bin/', import.meta.url).pathname;
 
-if (!['raw', 'cdmcp', 'pwmcp', 'ours'].includes(SUBJECT) || !CDP || !PAGES || !NAMES.length || !OUT || (SUBJECT === 'ours' && !PROVIDER)) {
+const count = (x) => Number.isInteger(x) && x >= 0;
+if (!['raw', 'cdmcp', 'pwmcp', 'ours'].includes(SUBJECT) || ![N, LOOP, AFTERLOAD, ...LOOP_PAUSES].every(count) || !CDP || !PAGES || !NAMES.length || !OUT || (SUBJECT === 'ours' && !PROVIDER)) {
   console.error(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).join('\n'));
   process.exit(2);
 }
@@ -135,6 +163,81 @@ function subjects(b, tab) {
   };
 }
 
+// editScript is the script that changes the page: the first text node of
+// its first visible paragraph or heading in <main> (not the h1, which holds
+// the title every answer must show) gets the data text. It returns the
+// element's tag, or null when there is none.
+const editScript = (text) => `(() => {
+  for (const el of document.querySelectorAll('main p, main h2, main h3, main h4')) {
+    if (el.firstChild?.nodeType === Node.TEXT_NODE && el.checkVisibility()) {
+      el.firstChild.data = ${JSON.stringify(text)};
+      return el.tagName;
+    }
+  }
+  return null;
+})()`;
+
+// edit sets the text of the page's first visible paragraph or heading.
+async function edit(b, tab, url, text) {
+  const sessionId = await sessionFor(b, tab, url);
+  const tag = await evaluate(b, sessionId, editScript(text));
+  if (!tag) throw new Error(`${url}: no visible paragraph or heading with text to change`);
+}
+
+// nonce tells one run's changes from another's.
+const nonce = () => Math.random().toString(36).slice(2, 8);
+
+// keepStale writes the first stale answer of a measurement beside the
+// others, and says so on stderr.
+function keepStale(name, what, turn, text, why) {
+  const file = path.join(OUT, `${SUBJECT}-${name}-${what}-stale.txt`);
+  if (!fs.existsSync(file)) fs.writeFileSync(file, text);
+  console.error(`[${SUBJECT}] STALE ${name} ${what} turn ${turn}: ${why} (${path.basename(file)})`);
+}
+
+// agentLoop times LOOP turns of: pause, change one text of the page, one
+// call at once. Answers without the new text are stale.
+async function agentLoop(b, tab, s, name, url, pauseMs) {
+  const times = [], staleTurns = [];
+  const id = nonce();
+  for (let turn = 1; turn <= LOOP; turn++) {
+    await sleep(pauseMs);
+    const text = `Loop ${id} turn ${turn} after ${pauseMs} ms`;
+    await edit(b, tab, url, text);
+    const a = now();
+    const answer = await s.snap();
+    times.push(now() - a);
+    if (!answer.includes(text)) {
+      staleTurns.push(turn);
+      keepStale(name, `loop${pauseMs}`, turn, answer, `the answer lacks "${text}"`);
+    }
+  }
+  return { pauseMs, ...summary(times), stale: staleTurns.length, staleTurns };
+}
+
+// afterLoad times AFTERLOAD reads, each AFTERLOAD_WAIT_MS after the page
+// was loaded again. The text changed before the load must be gone, and the
+// title there.
+async function afterLoad(b, tab, s, name, url) {
+  const times = [], staleTurns = [];
+  const id = nonce();
+  for (let turn = 1; turn <= AFTERLOAD; turn++) {
+    const before = `Before load ${id} turn ${turn} gone`;
+    await edit(b, tab, url, before);
+    await s.load(url);
+    await sleep(AFTERLOAD_WAIT_MS);
+    const a = now();
+    const answer = await s.snap();
+    times.push(now() - a);
+    const title = titleOf(name);
+    if (!answer.includes(title) || answer.includes(before)) {
+      staleTurns.push(turn);
+      keepStale(name, 'afterload', turn, answer, answer.includes(title) ? `the answer still has "${before}", from before the load` : `the answer lacks "${title}"`);
+    }
+  }
+  return { waitMs: AFTERLOAD_WAIT_MS, ...summary(times), stale: staleTurns.length, staleTurns };
+}
+
 // axCount counts the AX nodes of the tab's page, and of its iframes.
 async function axCount(b, tab) {
   const { nodes } = await b.call('Accessibility.getFullAXTree', {}, tab.sessionId);
@@ -158,7 +261,12 @@ async function main() {
   const b = await Browser.connect(CDP);
   const tab = await oneTab(b);
   const s = subjects(b, tab)[SUBJECT];
-  const result = { subject: SUBJECT, label: s.label, browser: b.product, when: new Date().toISOString(), n: N, pages: [] };
+  const loopPauses = LOOP ? LOOP_PAUSES : [];
+  const result = {
+    subject: SUBJECT, label: s.label, browser: b.product, when: new Date().toISOString(), n: N,
+    loop: LOOP, loopPauses, afterLoad: AFTERLOAD, afterLoadWaitMs: AFTERLOAD_WAIT_MS, pages: [],
+  };
+  let stale = 0;
   try {
     await s.start?.();
     await s.ready?.();
@@ -185,12 +293,29 @@ async function main() {
       result.pages.push(row);
       fs.writeFileSync(path.join(OUT, `${SUBJECT}-${name}.txt`), text);
       console.log(`${SUBJECT}\t${name}\tmedian ${row.median} ms\tmin ${row.min}\tmax ${row.max}\tfirst ${row.firstMs} ms\t${row.textBytes} B`);
+      if (loopPauses.length) row.loops = [];
+      for (const pauseMs of loopPauses) {
+        const l = await agentLoop(b, tab, s, name, url, pauseMs);
+        row.loops.push(l);
+        stale += l.stale;
+        console.log(`${SUBJECT}\t${name}\tloop ${pauseMs} ms\tmedian ${l.median} ms\tmin ${l.min}\tmax ${l.max}\tstale ${l.stale}/${l.n}`);
+      }
+      if (AFTERLOAD) {
+        const l = (row.afterLoad = await afterLoad(b, tab, s, name, url));
+        stale += l.stale;
+        console.log(`${SUBJECT}\t${name}\tafter load\tmedian ${l.median} ms\tmin ${l.min}\tmax ${l.max}\tstale ${l.stale}/${l.n}`);
+      }
     }
   } finally {
     await s.stop?.();
     b.close();
   }
+  result.stale = stale;
   fs.writeFileSync(path.join(OUT, `${SUBJECT}.json`), JSON.stringify(result, null, 2) + '\n');
+  if (stale) {
+    console.error(`[${SUBJECT}] STALE ANSWERS: ${stale} (see ${SUBJECT}.json and the *-stale.txt files)`);
+    process.exitCode = 3;
+  }
 }
 
 main().catch((e) => {

@@ -9,6 +9,8 @@
 #   PAGES="p100 p1k" bash bench/peers/run.sh         # some pages
 #   SUBJECTS="raw ours" bash bench/peers/run.sh      # some subjects: raw cdmcp pwmcp ours
 #   N=15 bash bench/peers/run.sh                     # timed calls per cell (default 7)
+#   LOOP=30 LOOPS="1000" bash bench/peers/run.sh     # agent-loop turns (default 15; 0: off), pauses in ms (default "1000 100")
+#   AFTERLOAD=10 bash bench/peers/run.sh             # reads after a load (default 5; 0: off)
 #   CHROME=/path/to/chromium bash bench/peers/run.sh
 #
 # Needs Go, Node.js (20.19 or later) with npm, and a Chromium: $CHROME, else
@@ -18,7 +20,9 @@
 # its own Chromium (temporary profile) and page server, both on 127.0.0.1
 # with ports of their own, so it disturbs no browser already running. It
 # stops what it started when it ends. Work files and results go to $WORK
-# (default bench/peers/.work): results in $WORK/out.
+# (default bench/peers/.work): results in $WORK/out. It exits with status 3
+# when a subject gave stale answers in the agent loop or after a load (the
+# tables name them), 0 otherwise.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -27,7 +31,10 @@ OUT="$WORK/out"
 PAGES="${PAGES:-p100 p1k p10k p50k}"
 SUBJECTS="${SUBJECTS:-raw cdmcp pwmcp ours}"
 N="${N:-7}"
-TIMEOUT="${TIMEOUT:-1800}" # seconds, for each subject's whole run
+LOOP="${LOOP:-15}"               # agent-loop turns per page and pause; 0: no loop
+LOOPS="${LOOPS-1000 100}"        # the loop's pauses, ms: one loop per pause
+AFTERLOAD="${AFTERLOAD:-5}"      # reads after a load per page; 0: none
+TIMEOUT="${TIMEOUT:-3600}" # seconds, for each subject's whole run
 export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS=1
 
 die() { echo "bench/peers: $*" >&2; exit 1; }
@@ -84,12 +91,24 @@ CDP="http://127.0.0.1:$PORT"
 curl -sf "$CDP/json/version" | grep '"Browser"' || die "no answer from $CDP"
 
 pages=(); for p in $PAGES; do pages+=(--page "$p"); done
+loop=(--loop "$LOOP"); [ -n "$LOOPS" ] || loop=(--loop 0)
+for pause in $LOOPS; do loop+=(--loop-pause "$pause"); done
+stale=()
 for subject in $SUBJECTS; do
   echo "== $subject"
+  rc=0
   timeout "$TIMEOUT" node "$HERE/measure.mjs" --subject "$subject" --cdp "$CDP" --pages "$PAGE_URL" "${pages[@]}" \
-    --out "$OUT" --work "$WORK" --provider "$WORK/cdpprovider" -n "$N" ||
-    echo "bench/peers: $subject failed (see $OUT/$subject.stderr.log)" >&2
+    --out "$OUT" --work "$WORK" --provider "$WORK/cdpprovider" -n "$N" "${loop[@]}" --afterload "$AFTERLOAD" || rc=$?
+  case "$rc" in
+  0) ;;
+  3) stale+=("$subject"); echo "bench/peers: $subject gave STALE answers (see $OUT/$subject.json and $OUT/$subject-*-stale.txt)" >&2 ;;
+  *) echo "bench/peers: $subject failed (see $OUT/$subject.stderr.log)" >&2 ;;
+  esac
 done
 
 echo
 node "$HERE/table.mjs" "$OUT" | tee "$OUT/table.md"
+if [ "${#stale[@]}" -gt 0 ]; then
+  echo "bench/peers: STALE answers from ${stale[*]}: their numbers are not of the page as it was" >&2
+  exit 3
+fi

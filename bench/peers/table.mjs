@@ -24,6 +24,7 @@ const raw = runs.find((r) => r.subject === 'raw');
 const names = [...new Set(runs.flatMap((r) => r.pages.map((p) => p.page)))];
 const row = (run, name) => run.pages.find((p) => p.page === name);
 const ms = (x) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const size = (b) => (b >= 1e6 ? `${(b / 1e6).toFixed(2)} MB` : `${(b / 1e3).toFixed(1)} kB`);
 
 function pageCell(name) {
@@ -42,7 +43,11 @@ function table(title, cell) {
 }
 
 const first = runs[0];
-console.log(`${first.browser}, headless; ${first.n} timed calls per cell, ${new Date(first.when).toISOString().slice(0, 16).replace('T', ' ')} UTC.`);
+const extra = [
+  first.loop && first.loopPauses?.length ? `the agent loop: ${plural(first.loop, 'turn')} per pause (${first.loopPauses.join(' and ')} ms)` : '',
+  first.afterLoad ? `${plural(first.afterLoad, 'read')} after a load` : '',
+].filter(Boolean);
+console.log(`${first.browser}, headless; ${first.n} timed calls per cell${extra.map((e) => `; ${e}`).join('')}, ${new Date(first.when).toISOString().slice(0, 16).replace('T', ' ')} UTC.`);
 console.log('Servers: ' + runs.filter((r) => r.server).map((r) => `${r.server.name} ${r.server.version}`).join('; ') + '.');
 console.log();
 console.log(table('Median (min–max) of the timed calls, after the first:', (p) => `${ms(p.median)} ms (${ms(p.min)}–${ms(p.max)})`));
@@ -50,3 +55,38 @@ console.log();
 console.log(table('The first call, 300 ms after the page loaded:', (p) => `${ms(p.firstMs)} ms`));
 console.log();
 console.log(table('Answer size (text of the result; raw: the JSON of the call):', (p) => size(p.textBytes)));
+
+// The agent loop and the first read after a load: median (min–max), its
+// ratio to raw's median on the same page in the same run, and the stale
+// answers, loudly.
+const ratio = (m, run, name, pick) => {
+  const r = raw && run !== raw && row(raw, name) && pick(row(raw, name));
+  return r ? `, ${(m.median / r.median).toFixed(2)}× raw` : '';
+};
+const staleCell = (m) => (m.stale ? ` **STALE ${m.stale}/${m.n}**` : '');
+const measured = (pick) => (p, run) => {
+  const m = pick(p);
+  return m ? `${ms(m.median)} ms (${ms(m.min)}–${ms(m.max)})${ratio(m, run, p.page, pick)}${staleCell(m)}` : 'n/a';
+};
+const stale = [];
+const pauses = [...new Set(runs.flatMap((r) => r.pages.flatMap((p) => (p.loops ?? []).map((l) => l.pauseMs))))];
+for (const pause of pauses) {
+  const pick = (p) => p.loops?.find((l) => l.pauseMs === pause);
+  const turns = Math.max(...runs.flatMap((r) => r.pages.map((p) => pick(p)?.n ?? 0)));
+  console.log();
+  console.log(table(`The agent loop, ${plural(turns, 'turn')} of a ${pause} ms pause, a change to one paragraph's text, one call at once; median (min–max), × raw:`, measured(pick)));
+  for (const r of runs) for (const p of r.pages) if (pick(p)?.stale) stale.push(`${r.subject} ${p.page} loop ${pause} ms: ${pick(p).stale} of ${pick(p).n} (turns ${pick(p).staleTurns.join(', ')})`);
+}
+if (runs.some((r) => r.pages.some((p) => p.afterLoad))) {
+  const pick = (p) => p.afterLoad;
+  const reads = Math.max(...runs.flatMap((r) => r.pages.map((p) => pick(p)?.n ?? 0)));
+  const wait = runs.find((r) => r.afterLoadWaitMs)?.afterLoadWaitMs;
+  console.log();
+  console.log(table(`The first read ${wait} ms after the page loaded again (${plural(reads, 'load')}); median (min–max), × raw:`, measured(pick)));
+  for (const r of runs) for (const p of r.pages) if (pick(p)?.stale) stale.push(`${r.subject} ${p.page} after load: ${pick(p).stale} of ${pick(p).n} (turns ${pick(p).staleTurns.join(', ')})`);
+}
+if (stale.length) {
+  console.log();
+  console.log('**STALE ANSWERS** (answers that did not show the page as it was; their times are in the medians above):');
+  for (const line of stale) console.log(`- ${line}`);
+}
