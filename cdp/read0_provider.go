@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -71,6 +72,9 @@ type Provider struct {
 
 	// dialogs numbers the JavaScript dialogs seen; never reset.
 	dialogs atomic.Uint64
+
+	// answers counts how the warm trees answered each document's read.
+	answers warm.Counts
 
 	mu      sync.Mutex // serialises reads; guards the fields below
 	dialing *dialing   // the connection being opened, if any
@@ -206,3 +210,7 @@ func (p *Provider) failure(what string, err error) error {
 // readUnderWay says a read or locate is under way, for the warm trees'
 // walks to give way.
 func (p *Provider) readUnderWay() bool { return p.reading.Load() > 0 }
+
+// Answers tells how the documents of every read so far were answered:
+// from the kept accessibility trees, or whole (warm.Counts).
+func (p *Provider) Answers() warm.Tally { return p.answers.Tally() }

@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -170,7 +171,17 @@ func (p *Provider) axOf(s *cdpSession) *warm.Trees {
 	if a := s.ax.Load(); a != nil {
 		return a
 	}
-	a := warm.New(s, p.readUnderWay)
+	a := warm.New(s, p.readUnderWay, &p.answers)
+	a.LoaderOf = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, error) {
+		frames, err := frameTree(ctx, s)
+		if err != nil {
+			return "", err
+		}
+		if f := frames[frame]; f != nil {
+			return f.LoaderID, nil
+		}
+		return "", fmt.Errorf("no frame %s", frame)
+	}
 	s.ax.Store(a)
 	return a
 }

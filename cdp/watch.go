@@ -2,12 +2,14 @@ package cdp
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 )
 
 // bindingName is the function stateScript's watchers call, in the
@@ -53,10 +55,33 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		}
 		p.changed()
 	case "Runtime.bindingCalled":
-		if strings.Contains(string(params), `"`+bindingName+`"`) {
-			p.changed()
+		if !strings.Contains(string(params), `"`+bindingName+`"`) {
+			return
 		}
+		if a := s.ax.Load(); a != nil {
+			if watcher, count, ok := parseSignal(params); ok {
+				a.OnSignal(watcher, count)
+			}
+		}
+		p.changed()
 	}
+}
+
+// parseSignal reads the "id count" the page's watchers pass the binding.
+func parseSignal(params jsonv2.Value) (watcher, count int64, ok bool) {
+	var b struct {
+		Payload string `json:"payload"`
+	}
+	if jsonv2.Unmarshal(params, &b, chromedp.DefaultUnmarshalOptions) != nil {
+		return 0, 0, false
+	}
+	id, n, found := strings.Cut(b.Payload, " ")
+	if !found {
+		return 0, 0, false
+	}
+	w, err1 := strconv.ParseInt(id, 10, 64)
+	c, err2 := strconv.ParseInt(n, 10, 64)
+	return w, c, err1 == nil && err2 == nil
 }
 
 // onBrowserEvent sees the browser session's events: the target events

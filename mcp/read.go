@@ -54,14 +54,28 @@ func (s *Server) readLocation(ctx context.Context, req *sdk.ReadResourceRequest)
 
 // contents is the result of a read: one item holding v as compact JSON.
 func (s *Server) contents(uri string, v any) (*sdk.ReadResourceResult, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // page text is full of & and <; keep it readable and short
-	if err := enc.Encode(v); err != nil {
+	text, err := encode(v)
+	if err != nil {
 		return nil, s.internalError(uri, fmt.Errorf("encoding the answer: %w", err))
 	}
-	text := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{
-		{URI: uri, MIMEType: MIMEType, Text: string(text)},
+		{URI: uri, MIMEType: MIMEType, Text: text},
 	}}, nil
+}
+
+// encode is v as the compact JSON of a resource's text. Page text is full
+// of & and <: HTML escaping is off, to keep it readable and short. The
+// answer of current, the big one, has an encoder of its own, which writes
+// the same bytes many times faster (mapping.Current.AppendJSON).
+func encode(v any) (string, error) {
+	if cur, ok := v.(*mapping.Current); ok {
+		return string(cur.AppendJSON(make([]byte, 0, 4096))), nil
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }

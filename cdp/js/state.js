@@ -4,13 +4,14 @@
 (() => {
   let s = globalThis.__cdpprovider;
   if (!s) {
-    s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, last: 0, said: 0, later: 0 };
+    // id names these watchers in what they tell the binding: 'id m'.
+    s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, last: 0, said: 0, later: 0, id: 1 + Math.floor(Math.random() * 2 ** 52) };
     const say = () => {
       const f = globalThis.{{bindingName}};
       if (typeof f !== 'function' || s.later) return;
       const wait = s.said + 20 - Date.now();
-      if (wait <= 0) { s.said = Date.now(); f(''); return; }
-      s.later = setTimeout(() => { s.later = 0; s.said = Date.now(); f(''); }, wait);
+      if (wait <= 0) { s.said = Date.now(); f(s.id + ' ' + s.m); return; }
+      s.later = setTimeout(() => { s.later = 0; s.said = Date.now(); f(s.id + ' ' + s.m); }, wait);
     };
     const bump = () => { s.m++; s.last = Date.now(); say(); };
     const opts = { capture: true, passive: true };
@@ -21,5 +22,5 @@
     document.addEventListener('visibilitychange', say, opts);
     new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   }
-  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i];
+  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i, s.id || 0];
 })()

@@ -38,6 +38,7 @@ func (a *Trees) apply(ctx context.Context) error {
 		}
 		n := o.node
 		t.version = versions.Add(1)
+		t.touched = max(t.touched, o.seq)
 		if err := a.update(ctx, t, n); err != nil {
 			a.drop(t) // cannot be made exact: walk it again
 		}
@@ -53,12 +54,13 @@ func (a *Trees) apply(ctx context.Context) error {
 		case accessibility.LoadComplete.Method:
 			// A new document: its tree is walked again from the root (the
 			// subscriptions restart there too).
+			// A tree walked since (after the load) is of the new document.
 			e, err := decode[slimLoad](ev.params)
 			a.mu.Lock()
-			if err != nil || e.Root == nil || e.Root.FrameID == "" {
-				clear(a.trees)
-			} else {
-				delete(a.trees, e.Root.FrameID)
+			for frame, t := range a.trees {
+				if t.since <= ev.seq && (err != nil || e.Root == nil || e.Root.FrameID == "" || e.Root.FrameID == frame) {
+					delete(a.trees, frame)
+				}
 			}
 			a.mu.Unlock()
 		case accessibility.NodesUpdated.Method:

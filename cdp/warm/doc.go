@@ -16,7 +16,7 @@
 // (Trees.StartWalks once the read is over, Trees.CancelWalk for a document
 // not shown).
 //
-//	t := warm.New(session, readUnderWay) // one per target session
+//	t := warm.New(session, readUnderWay, counts) // one per target session
 //	// on the connection's read loop, for Accessibility events:
 //	t.OnEvent(method, params)
 //	// in a read, per frame:

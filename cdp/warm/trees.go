@@ -36,6 +36,17 @@ type tree struct {
 	// fresh says nodes were added since the last read: a moved element
 	// may have left its old node behind (settleMoves).
 	fresh bool
+	// touched is the sequence number of the last nodesUpdated event that
+	// changed a node of this tree.
+	touched uint64
+}
+
+// signal is a call of the page's watchers to the provider's binding: the
+// count of changes they had seen then, and where it came among the
+// session's events.
+type signal struct {
+	count int64
+	seq   uint64
 }
 
 // event is an Accessibility event not yet applied, in arrival order.
@@ -65,6 +76,9 @@ type Activity struct {
 	// shown without a mutation (the pointer entering an element, focus,
 	// an animation ending, a resize, a details toggle).
 	Interactions int64
+	// Watcher names the document's watchers in the signals they send
+	// (OnSignal); 0 when unknown.
+	Watcher int64
 }
 
 // Trees keeps the accessibility trees of the documents of one target
@@ -82,15 +96,80 @@ type Trees struct {
 	read sync.Mutex
 
 	mu       sync.Mutex
-	enabled  bool                         // Accessibility.enable done; guarded by mu
-	enabling chan struct{}                // closed when the enable under way ends; guarded by mu
-	trees    map[cdp.FrameID]*tree        // walked documents; guarded by mu
-	walking  map[cdp.FrameID]bool         // walks under way; guarded by mu
-	fetched  map[cdp.FrameID]*fetched     // last full fetches of unwalked documents; guarded by mu
-	deferred map[cdp.FrameID]cdp.LoaderID // walks to start after the read; guarded by mu
-	events   []event                      // guarded by mu
-	orphans  []orphan                     // nodes of applied events no tree held (apply); guarded by mu
-	seq      uint64                       // sequence of the last event; guarded by mu
+	enabled  bool                          // Accessibility.enable done; guarded by mu
+	enabling chan struct{}                 // closed when the enable under way ends; guarded by mu
+	trees    map[cdp.FrameID]*tree         // walked documents; guarded by mu
+	walking  map[cdp.FrameID]bool          // walks under way; guarded by mu
+	fetched  map[cdp.FrameID]*fetched      // last full fetches of unwalked documents; guarded by mu
+	deferred map[cdp.FrameID]cdp.LoaderID  // walks to start after the read; guarded by mu
+	events   []event                       // guarded by mu
+	orphans  []orphan                      // nodes of applied events no tree held (apply); guarded by mu
+	seq      uint64                        // sequence of the last event; guarded by mu
+	signals  map[int64][]signal            // the last signals of each document's watchers; guarded by mu
+	arrived  chan struct{}                 // closed when a nodesUpdated arrives; guarded by mu
+	lastSent time.Time                     // when the last nodesUpdated arrived; guarded by mu
+	cost     map[cdp.FrameID]time.Duration // how long a document's last getFullAXTree took; guarded by mu
+
+	counts *Counts
+	// loaded is, for each frame, the sequence number of its last
+	// loadComplete; guarded by mu.
+	loaded map[cdp.FrameID]uint64
+
+	// LoaderOf, when set, tells the loader of a frame's document now: with
+	// it, a document that loads in a frame a read has asked for is walked
+	// at once in the background, so that the first read after a load is
+	// warm. Set it before the first event.
+	LoaderOf func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, error)
+}
+
+// Counts tells how the reads of documents were answered; tests and
+// benchmarks read it to know which path answered, not only what.
+type Counts struct {
+	// Quiet: from the kept tree, the page unchanged since the tree last
+	// knew it complete.
+	Quiet atomic.Int64
+	// Changed: from the kept tree right after a change, Chrome's events
+	// for it seen (after the barrier).
+	Changed atomic.Int64
+	// Waited: from the kept tree after waiting for Chrome's events for a
+	// change (inside its 250 ms throttle window).
+	Waited atomic.Int64
+	// Fetched: the last getFullAXTree of a document whose walk is not
+	// done, unchanged since.
+	Fetched atomic.Int64
+	// Whole: a new getFullAXTree.
+	Whole atomic.Int64
+	// Sooner: of Whole, the reads of a walked document right after a
+	// change that read it whole because that is quicker than waiting for
+	// Chrome's events (a small document).
+	Sooner atomic.Int64
+}
+
+// Tally is the counts as they are now.
+func (c *Counts) Tally() Tally {
+	return Tally{c.Quiet.Load(), c.Changed.Load(), c.Waited.Load(), c.Fetched.Load(), c.Whole.Load(), c.Sooner.Load()}
+}
+
+// Tally is Counts at one moment, as numbers.
+type Tally struct{ Quiet, Changed, Waited, Fetched, Whole, Sooner int64 }
+
+// Minus is what was counted since b.
+func (a Tally) Minus(b Tally) Tally {
+	return Tally{a.Quiet - b.Quiet, a.Changed - b.Changed, a.Waited - b.Waited, a.Fetched - b.Fetched, a.Whole - b.Whole, a.Sooner - b.Sooner}
+}
+
+// Plus adds two tallies.
+func (a Tally) Plus(b Tally) Tally {
+	return Tally{a.Quiet + b.Quiet, a.Changed + b.Changed, a.Waited + b.Waited, a.Fetched + b.Fetched, a.Whole + b.Whole, a.Sooner + b.Sooner}
+}
+
+// Kept is how many reads the kept trees answered; All counts every read.
+func (a Tally) Kept() int64 { return a.Quiet + a.Changed + a.Waited }
+func (a Tally) All() int64  { return a.Kept() + a.Fetched + a.Whole }
+
+func (a Tally) String() string {
+	return fmt.Sprintf("kept tree: %d unchanged, %d right after a change, %d after waiting for Chrome's events; %d last full fetch again, %d getFullAXTree (%d of them quicker than waiting)",
+		a.Quiet, a.Changed, a.Waited, a.Fetched, a.Whole, a.Sooner)
 }
 
 // Settle is how long after a DOM mutation Chrome has sent its
@@ -98,6 +177,13 @@ type Trees struct {
 // accessibility update that follows the change at the latest
 // (inspector_accessibility_agent.cc); the rest is room for that update.
 const Settle = 600 * time.Millisecond
+
+// throttle is Chrome's window: it sends a document's nodesUpdated at most
+// once in it, at the first update of the accessibility tree after it
+// ends, and every update outside it starts a new one. A call made later
+// than throttle after the last update it can know of makes the update
+// that sends what is pending (window).
+const throttle = 250*time.Millisecond + 15*time.Millisecond
 
 // versions numbers the states of the warm trees.
 var versions atomic.Uint64
@@ -109,8 +195,14 @@ const walkWidth = 8
 // through c; busy (nil: never) says a read is under way, for the walks to
 // give way. The caller feeds it the session's Accessibility events
 // (OnEvent) and asks it for documents (Nodes).
-func New(c Caller, busy func() bool) *Trees {
-	return &Trees{c: c, busy: busy, trees: map[cdp.FrameID]*tree{}, walking: map[cdp.FrameID]bool{}, fetched: map[cdp.FrameID]*fetched{}}
+// counts (nil: not counted) is told how each read was answered.
+func New(c Caller, busy func() bool, counts *Counts) *Trees {
+	if counts == nil {
+		counts = new(Counts)
+	}
+	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdp.FrameID]*tree{}, walking: map[cdp.FrameID]bool{},
+		fetched: map[cdp.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdp.FrameID]time.Duration{}, arrived: make(chan struct{}),
+		loaded: map[cdp.FrameID]uint64{}}
 }
 
 // OnEvent queues an Accessibility event of the session
@@ -125,7 +217,68 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 	if len(a.trees) > 0 || len(a.walking) > 0 {
 		a.events = append(a.events, event{a.seq, method, params})
 	}
+	close(a.arrived)
+	a.arrived = make(chan struct{})
+	a.lastSent = time.Now()
+	if method == accessibility.LoadComplete.Method {
+		a.onLoad(params)
+	}
 	a.mu.Unlock()
+}
+
+// onLoad starts the walk of a document that loaded in a frame the reads
+// have asked for (LoaderOf), holding mu. A walk under way of the frame's
+// document before is not kept (startWalk), and starts this one when it
+// ends.
+func (a *Trees) onLoad(params jsonv2.Value) {
+	e, err := decode[slimLoad](params)
+	if err != nil || e.Root == nil || e.Root.FrameID == "" || a.LoaderOf == nil {
+		return
+	}
+	frame := e.Root.FrameID
+	a.loaded[frame] = a.seq
+	_, read := a.cost[frame]
+	if a.trees[frame] == nil && !read && !a.walking[frame] {
+		return // never read: walked when a read asks
+	}
+	if !a.walking[frame] {
+		go a.walkLoaded(frame)
+	}
+}
+
+// walkLoaded walks the document now in a frame, in the background.
+func (a *Trees) walkLoaded(frame cdp.FrameID) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	loader, err := a.LoaderOf(ctx, frame)
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	if t := a.trees[frame]; t != nil && t.since <= a.loaded[frame] {
+		delete(a.trees, frame) // the document before
+	}
+	a.mu.Unlock()
+	a.startWalk(frame, loader)
+}
+
+// OnSignal records a call of a document's watchers to the provider's
+// binding, with the count of changes they had seen (Activity.Mutations).
+// The caller delivers it on the read loop like the events (OnEvent): a
+// nodesUpdated that comes after it in the session's stream was sent by an
+// update of the accessibility tree made after those changes.
+func (a *Trees) OnSignal(watcher, count int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.seq++
+	if len(a.signals) > 64 { // documents long gone
+		clear(a.signals)
+	}
+	sig := append(a.signals[watcher], signal{count, a.seq})
+	if len(sig) > 16 {
+		sig = slices.Delete(sig, 0, len(sig)-16)
+	}
+	a.signals[watcher] = sig
 }
 
 // Nodes returns the accessibility tree of a frame's document, root first:
@@ -134,6 +287,9 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 //
 // The version is that of the warm tree the nodes come from, and 0 when
 // they come from getFullAXTree.
+//
+// A read right after a change waits, when it must, for Chrome's events
+// for it (fresh), or reads the document whole when that is cheaper.
 func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	if err := a.Enable(ctx); err != nil {
 		return nil, 0, err
@@ -148,28 +304,40 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 	if t == nil {
 		return a.untilWalked(ctx, frame, loader, seen)
 	}
-	if !seen.OK || (seen.Mutations != t.mutations && seen.Quiet < Settle) {
-		// The page changed a moment ago: Chrome may not have sent the
-		// events yet, so this read is cold (the events update the warm
-		// tree for the next one). Waiting for them instead would be
-		// cheaper on big pages, but how long is enough depends on how
-		// busy the machine is.
-		r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
-		if err != nil {
-			return nil, 0, err
-		}
-		return r.nodes(), 0, nil
+	if !seen.OK { // the watchers did not answer: nothing says what changed
+		nodes, err := a.whole(ctx, frame)
+		return nodes, 0, err
 	}
 	// Documents of one session are read side by side (by the caller), but
 	// the events are applied by one of them at a time, and each returns
 	// its tree as the events left it.
 	a.read.Lock()
 	defer a.read.Unlock()
-	if err := a.barrier(ctx, t); err != nil {
-		return nil, 0, err
-	}
-	if err := a.apply(ctx); err != nil {
-		return nil, 0, err
+	answered := &a.counts.Quiet
+	if seen.Mutations != t.mutations {
+		answered = &a.counts.Changed
+		fresh, err := a.fresh(ctx, t, seen, time.Time{})
+		if err != nil {
+			return nil, 0, err
+		}
+		if !fresh {
+			answered = &a.counts.Waited
+			if fresh, err = a.waitFresh(ctx, t, seen); err != nil {
+				return nil, 0, err
+			}
+		}
+		if !fresh { // reading it whole is quicker than waiting
+			a.counts.Sooner.Add(1)
+			nodes, err := a.whole(ctx, frame)
+			return nodes, 0, err
+		}
+	} else {
+		if err := a.barrier(ctx, t); err != nil {
+			return nil, 0, err
+		}
+		if err := a.apply(ctx); err != nil {
+			return nil, 0, err
+		}
 	}
 	a.mu.Lock()
 	t = a.trees[frame]
@@ -182,17 +350,110 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 		}
 	}
 	if t == nil { // a new document, or a change too big to follow
-		r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+		nodes, err := a.whole(ctx, frame)
 		a.deferWalk(frame, loader)
-		if err != nil {
-			return nil, 0, err
-		}
-		return r.nodes(), 0, nil
+		return nodes, 0, err
 	}
-	if seen.OK {
-		t.mutations = seen.Mutations
-	}
+	t.mutations = seen.Mutations
+	answered.Add(1)
 	return t.ordered(), t.version, nil
+}
+
+// whole reads a document with getFullAXTree, and remembers how long that
+// took, for the choice between waiting for events and reading whole.
+func (a *Trees) whole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.Node, error) {
+	t0 := time.Now()
+	r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.cost[frame] = time.Since(t0)
+	a.mu.Unlock()
+	a.counts.Whole.Add(1)
+	return r.nodes(), nil
+}
+
+// fresh makes the barrier, applies the events, and reports whether Chrome
+// has sent its events for every change the page's watchers had counted
+// (seen.Mutations):
+//   - a nodesUpdated that changed this tree came after the watchers'
+//     signal for that count: Chrome sent it from an update of the
+//     accessibility tree made after the changes, which sent every node
+//     they made dirty (one update sends all a document has pending);
+//   - or the last change is older than Settle, or than throttle before
+//     calm (a time when a call of the barrier was sure to find Chrome's
+//     window over).
+//
+// When neither holds, the change made no node dirty, or Chrome holds its
+// events back until its throttle window ends (waitFresh).
+func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Time) (bool, error) {
+	if err := a.barrier(ctx, t); err != nil {
+		return false, err
+	}
+	if err := a.apply(ctx); err != nil {
+		return false, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if seen.Quiet >= Settle || !calm.IsZero() {
+		return true, nil
+	}
+	for _, s := range a.signals[seen.Watcher] {
+		if s.count >= seen.Mutations {
+			return a.trees[t.frame] != t || t.touched > s.seq, nil
+		}
+	}
+	return false, nil
+}
+
+// waitFresh waits, when that is quicker than reading the document whole,
+// for Chrome's events for the changes the watchers counted, and tries
+// again (fresh):
+//   - when a nodesUpdated arrives: perhaps the events held back;
+//   - throttle after the last nodesUpdated arrived, when the window that
+//     one started is over, unless an update the provider did not see
+//     started another; a barrier then makes the update that sends what
+//     is pending;
+//   - at the latest throttle after the barrier just made: the window
+//     starts again at each update of the accessibility tree Chrome makes
+//     outside it, the barrier's own is the last one it can have started
+//     from, so a barrier then is sure to send what is pending.
+func (a *Trees) waitFresh(ctx context.Context, t *tree, seen Activity) (bool, error) {
+	calm := time.Now().Add(throttle)
+	a.mu.Lock()
+	cost := a.cost[t.frame]
+	early := a.lastSent.Add(throttle)
+	a.mu.Unlock()
+	if cost > 0 && cost < throttle {
+		return false, nil
+	}
+	for {
+		a.mu.Lock()
+		arrived := a.arrived
+		a.mu.Unlock()
+		at, sure := calm, true
+		if now := time.Now(); early.After(now) && early.Before(calm) {
+			at, sure = early, false
+		}
+		timer := time.NewTimer(time.Until(at))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return false, ctx.Err()
+		case <-timer.C:
+			if sure {
+				return a.fresh(ctx, t, seen, calm)
+			}
+			early = time.Time{}
+		case <-arrived:
+			timer.Stop()
+		}
+		fresh, err := a.fresh(ctx, t, seen, time.Time{})
+		if fresh || err != nil {
+			return fresh, err
+		}
+	}
 }
 
 // settleMoves finishes the moves of DOM elements. A moved element comes
@@ -265,13 +526,13 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 	f := a.fetched[frame]
 	a.mu.Unlock()
 	if f != nil && seen.OK && f.loader == loader && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
+		a.counts.Fetched.Add(1)
 		return f.nodes, f.version, nil
 	}
-	r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
+	nodes, err := a.whole(ctx, frame)
 	if err != nil {
 		return nil, 0, err
 	}
-	nodes := r.nodes()
 	if seen.OK {
 		a.mu.Lock()
 		a.fetched[frame] = &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions, version: versions.Add(1)}
@@ -387,6 +648,11 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		delete(a.walking, frame)
+		if loaded := a.loaded[frame]; loaded >= since && a.LoaderOf != nil {
+			// A new document loaded meanwhile: walk that one.
+			go a.walkLoaded(frame)
+			return
+		}
 		if err != nil {
 			return // the next read tries again
 		}
@@ -541,6 +807,17 @@ func (a *Trees) Walked(frame cdp.FrameID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.trees[frame] != nil
+}
+
+// WalkedDocument is the loader of the document of a frame whose kept
+// (walked) tree is that of, "" when none is kept.
+func (a *Trees) WalkedDocument(frame cdp.FrameID) cdp.LoaderID {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if t := a.trees[frame]; t != nil {
+		return t.loader
+	}
+	return ""
 }
 
 // WalkAsked reports whether a walk of a frame's document is under way or

@@ -58,7 +58,7 @@ func TestTwinParents(t *testing.T) {
 // events, also while another document's walk is under way: the events
 // of nodes that walk fetched must wait for its tree, not be lost.
 func TestEventsOfAWalkUnderWayWait(t *testing.T) {
-	a := New(noCalls{t}, nil)
+	a := New(noCalls{t}, nil, nil)
 	ctx := context.Background()
 	event := func(checked string) jsonv2.Value {
 		return jsonv2.Value(`{"nodes":[{"nodeId":"7","ignored":false,"role":{"type":"role","value":"checkbox"},"properties":[{"name":"checked","value":{"type":"tristate","value":"` + checked + `"}}],"parentId":"1","backendDOMNodeId":70}]}`)
