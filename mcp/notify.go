@@ -51,9 +51,9 @@ func newNotifier(w Watcher, send func()) *notifier {
 	return &notifier{w: w, send: send, sessions: map[subscriber]bool{}, after: time.After, now: time.Now}
 }
 
-// subscribe subscribes a session (again: a session is subscribed or
-// not, as the SDK keeps it); the first subscribed session starts the
-// watch.
+// subscribe marks a session subscribed; the first subscribed session
+// starts the watch. A session subscribes once: subscribing again changes
+// nothing, and one unsubscribe ends it, as the SDK keeps subscriptions.
 func (n *notifier) subscribe(ss subscriber) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
