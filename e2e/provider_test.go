@@ -209,11 +209,17 @@ func (p *provider) running() bool {
 // item, application/json, the JSON in text.
 func (p *provider) readRaw(t testing.TB, uri string) ([]byte, error) {
 	t.Helper()
+	return readSession(t, p.session, uri)
+}
+
+// readSession is readRaw on any client session (one over HTTP, say).
+func readSession(t testing.TB, session *mcp.ClientSession, uri string) ([]byte, error) {
+	t.Helper()
 	// Generous: a 50,000-element answer takes tens of seconds to decode
 	// under -race on a busy machine.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := p.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	res, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
 		return nil, err
 	}

@@ -4,10 +4,19 @@
 //
 // It owns the wire: the resources uicontext://current and
 // uicontext://descriptor, the resource template uicontext://locate/{id},
-// the extension declared at initialize, the descriptor document, and the
-// mapping of every failure to an MCP error. It offers no tools and no
-// prompts: the operations are reads performed by the host's code, so they
-// are resources (§4).
+// the extension declared at initialize, the descriptor document, the
+// mapping of every failure to an MCP error, and the change notifications
+// of each session subscribed. The operations are reads performed by the
+// host's code, so they are resources (§4); it offers no prompts, and no
+// tools unless asked for the tool mirror (Options.Tools: ui_current and
+// ui_locate, whose text is the resources' text, for hosts whose model is
+// given tools only). The mirror is outside the protocol's binding:
+// neither the descriptor nor the extension names it.
+//
+// One Server serves one session over a transport (Run, for stdio) or any
+// number of them over Streamable HTTP (Handler), all reading one Source.
+// Listening, and checking who may connect (tokens, Origin), are its
+// caller's.
 //
 // It does not touch the browser. Everything it reports comes from a
 // [Source] (the cdp package's Provider, or a fake in tests); it makes no
@@ -18,6 +27,10 @@
 //
 //	srv := mcp.NewServer(provider, mcp.Options{Locate: true, ProviderName: "cdpprovider", ProviderVersion: version})
 //	err := srv.Run(ctx, &sdk.StdioTransport{})
+//
+// or, for HTTP clients, behind the caller's checks:
+//
+//	http.Handle("/mcp", checks(srv.Handler()))
 //
 // The URI scheme and the extension identifier are spelled once, in
 // binding.go, because a later text of the protocol may rename them.

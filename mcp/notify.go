@@ -20,30 +20,54 @@ type Watcher interface {
 const coalesce = 100 * time.Millisecond
 
 // notifier turns a Watcher's signals into notifications/resources/updated
-// for uicontext://current while anyone is subscribed: the first change
-// after a quiet spell at once, then at most one per coalesce interval, the
-// last change of a burst never lost.
+// for uicontext://current while any session is subscribed: the first
+// change after a quiet spell at once, then at most one per coalesce
+// interval, the last change of a burst never lost. The SDK server sends
+// each notification to the sessions subscribed to current; the notifier
+// keeps one watch of the source for all of them, from the first
+// subscription until the last session subscribed unsubscribes or ends.
 type notifier struct {
 	w    Watcher
 	send func()
 
-	mu    sync.Mutex
-	subs  int    // subscriptions; guarded by mu
-	stop  func() // stops the watch while subs > 0; guarded by mu
-	kick  chan struct{}
-	quit  chan struct{}
-	after func(time.Duration) <-chan time.Time // time.After, or a test clock
-	now   func() time.Time                     // time.Now, or a test clock
+	mu sync.Mutex
+	// sessions are the sessions that subscribed, each true while it is
+	// subscribed; a session stays until it ends, so that it is waited
+	// for once. Guarded by mu.
+	sessions map[subscriber]bool
+	subs     int    // sessions subscribed; guarded by mu
+	stop     func() // stops the watch while subs > 0; guarded by mu
+	kick     chan struct{}
+	quit     chan struct{}
+	after    func(time.Duration) <-chan time.Time // time.After, or a test clock
+	now      func() time.Time                     // time.Now, or a test clock
 }
+
+// subscriber is one client's session: *sdk.ServerSession, or a test's.
+// Wait returns when the session has ended.
+type subscriber interface{ Wait() error }
 
 func newNotifier(w Watcher, send func()) *notifier {
-	return &notifier{w: w, send: send, after: time.After, now: time.Now}
+	return &notifier{w: w, send: send, sessions: map[subscriber]bool{}, after: time.After, now: time.Now}
 }
 
-// subscribe counts a subscription; the first starts the watch.
-func (n *notifier) subscribe() {
+// subscribe marks a session subscribed; the first subscribed session
+// starts the watch. A session subscribes once: subscribing again changes
+// nothing, and one unsubscribe ends it, as the SDK keeps subscriptions.
+func (n *notifier) subscribe(ss subscriber) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	subscribed, known := n.sessions[ss]
+	if subscribed {
+		return
+	}
+	n.sessions[ss] = true
+	if !known {
+		go func() {
+			ss.Wait()
+			n.end(ss)
+		}()
+	}
 	if n.subs++; n.subs == 1 {
 		n.kick, n.quit = make(chan struct{}, 1), make(chan struct{})
 		go n.loop(n.kick, n.quit)
@@ -57,13 +81,28 @@ func (n *notifier) subscribe() {
 	}
 }
 
-// unsubscribe drops a subscription; the last stops the watch.
-func (n *notifier) unsubscribe() {
+// unsubscribe unsubscribes a session; a session that is not subscribed
+// changes nothing. The last subscribed session stops the watch.
+func (n *notifier) unsubscribe(ss subscriber) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.subs == 0 {
+	n.drop(ss)
+}
+
+// end forgets a session that has ended, subscribed or not.
+func (n *notifier) end(ss subscriber) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.drop(ss)
+	delete(n.sessions, ss)
+}
+
+// drop unsubscribes ss; n.mu is held.
+func (n *notifier) drop(ss subscriber) {
+	if !n.sessions[ss] {
 		return
 	}
+	n.sessions[ss] = false
 	if n.subs--; n.subs == 0 {
 		n.stop()
 		close(n.quit)
@@ -94,7 +133,9 @@ func (n *notifier) loop(kick <-chan struct{}, quit <-chan struct{}) {
 }
 
 // watch wires subscriptions into the SDK server options when src can
-// watch: subscribing is offered for uicontext://current only.
+// watch: subscribing is offered for uicontext://current only. The SDK
+// keeps who is subscribed, per session, and sends each notification to
+// them; the handlers tell the notifier, which keeps the one watch.
 func (s *Server) watch(opts *sdk.ServerOptions, caps *sdk.ServerCapabilities) {
 	w, ok := s.src.(Watcher)
 	if !ok {
@@ -108,14 +149,14 @@ func (s *Server) watch(opts *sdk.ServerOptions, caps *sdk.ServerCapabilities) {
 		if req.Params == nil || req.Params.URI != CurrentURI {
 			return sdk.ResourceNotFoundError(subscribedURI(req.Params))
 		}
-		s.notify.subscribe()
+		s.notify.subscribe(req.Session)
 		return nil
 	}
 	opts.UnsubscribeHandler = func(ctx context.Context, req *sdk.UnsubscribeRequest) error {
 		if req.Params == nil || req.Params.URI != CurrentURI {
 			return sdk.ResourceNotFoundError(subscribedURI((*sdk.SubscribeParams)(req.Params)))
 		}
-		s.notify.unsubscribe()
+		s.notify.unsubscribe(req.Session)
 		return nil
 	}
 }

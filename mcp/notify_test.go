@@ -20,18 +20,30 @@ type watchingFake struct {
 	*fakeSource
 	mu      sync.Mutex
 	changed func()
-	stops   int
+	watches int           // calls of Watch
+	stops   int           // calls of the stops it returned
+	flipped chan struct{} // closed (and dropped) when a watch starts or stops
 }
 
 func (w *watchingFake) Watch(changed func()) (stop func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.changed = changed
+	w.watches++
+	w.flipLocked()
 	return func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.changed = nil
 		w.stops++
+		w.flipLocked()
+	}
+}
+
+func (w *watchingFake) flipLocked() {
+	if w.flipped != nil {
+		close(w.flipped)
+		w.flipped = nil
 	}
 }
 
@@ -48,6 +60,51 @@ func (w *watchingFake) watching() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.changed != nil
+}
+
+// await waits until the source is watched (want true) or not.
+func (w *watchingFake) await(t *testing.T, want bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		w.mu.Lock()
+		if (w.changed != nil) == want {
+			w.mu.Unlock()
+			return
+		}
+		if w.flipped == nil {
+			w.flipped = make(chan struct{})
+		}
+		flipped := w.flipped
+		w.mu.Unlock()
+		select {
+		case <-flipped:
+		case <-deadline:
+			t.Fatalf("the source is not watched = %v after 10 s", want)
+		}
+	}
+}
+
+// counts returns how many watches were started and stopped.
+func (w *watchingFake) counts() (watches, stops int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.watches, w.stops
+}
+
+// fakeSession is a session for the notifier alone; it ends when the test
+// does.
+type fakeSession struct{ done chan struct{} }
+
+func newFakeSession(t *testing.T) *fakeSession {
+	s := &fakeSession{done: make(chan struct{})}
+	t.Cleanup(func() { close(s.done) })
+	return s
+}
+
+func (s *fakeSession) Wait() error {
+	<-s.done
+	return nil
 }
 
 // connectWatching serves src in memory and returns a client session whose
@@ -92,12 +149,7 @@ func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 			}
 			// Under the newest MCP a subscription is a listening request
 			// the server acknowledges asynchronously.
-			for deadline := time.Now().Add(5 * time.Second); !src.watching() && time.Now().Before(deadline); {
-				time.Sleep(5 * time.Millisecond)
-			}
-			if !src.watching() {
-				t.Fatal("subscribing did not start the watch")
-			}
+			src.await(t, true)
 			src.change()
 			select {
 			case uri := <-updates:
@@ -111,9 +163,7 @@ func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Likewise an unsubscribe cancels the listening request.
-			for deadline := time.Now().Add(5 * time.Second); src.watching() && time.Now().Before(deadline); {
-				time.Sleep(5 * time.Millisecond)
-			}
+			src.await(t, false)
 			src.mu.Lock()
 			defer src.mu.Unlock()
 			if src.changed != nil || src.stops != 1 {
@@ -187,8 +237,9 @@ func TestNotifierCoalesces(t *testing.T) {
 		waited <- d
 		return tick
 	}
-	n.subscribe()
-	defer n.unsubscribe()
+	ss := newFakeSession(t)
+	n.subscribe(ss)
+	defer n.unsubscribe(ss)
 
 	received := func(what string) {
 		t.Helper()
@@ -249,8 +300,9 @@ func TestNotifierIsQuietWithoutChanges(t *testing.T) {
 	src := &watchingFake{fakeSource: newFake()}
 	sent := make(chan struct{}, 1)
 	n := newNotifier(src, func() { sent <- struct{}{} })
-	n.subscribe()
-	defer n.unsubscribe()
+	ss := newFakeSession(t)
+	n.subscribe(ss)
+	defer n.unsubscribe(ss)
 	select {
 	case <-sent:
 		t.Fatal("a notification with no change")
@@ -333,9 +385,7 @@ func TestNotificationsAreNotLoggedAtInfo(t *testing.T) {
 	if err := cs.Subscribe(ctx, &sdk.SubscribeParams{URI: CurrentURI}); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); !src.watching() && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
-	}
+	src.await(t, true)
 	src.change()
 	select {
 	case <-updates:

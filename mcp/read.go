@@ -10,27 +10,52 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// Each operation is answered in two steps: a ...Text function reads the
+// source and returns the answer's JSON text, or the error the host gets;
+// the resource handler puts that text in a read's one content item. The
+// tool mirror (tools.go) calls the same ...Text functions, so a tool's
+// text is the resource's text, byte for byte.
+
 // readCurrent answers uicontext://current.
 func (s *Server) readCurrent(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
-	cur, err := s.src.Current(ctx)
-	if err != nil {
-		return nil, s.internalError(uri, err)
-	}
-	s.failMu.Lock()
-	s.lastFailure = "" // a failure after this one is news again
-	s.failMu.Unlock()
-	return s.contents(uri, cur)
+	text, err := s.currentText(ctx, uri)
+	return contents(uri, text, err)
 }
 
 // readDescriptor answers uicontext://descriptor (section 8).
 func (s *Server) readDescriptor(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
+	text, err := s.descriptorText(ctx, uri)
+	return contents(uri, text, err)
+}
+
+// readLocation answers uicontext://locate/{id}.
+func (s *Server) readLocation(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	text, err := s.locationText(ctx, uri)
+	return contents(uri, text, err)
+}
+
+// currentText is the answer of current, read as uri.
+func (s *Server) currentText(ctx context.Context, uri string) (string, error) {
+	cur, err := s.src.Current(ctx)
+	if err != nil {
+		return "", s.internalError(uri, err)
+	}
+	s.failMu.Lock()
+	s.lastFailure = "" // a failure after this one is news again
+	s.failMu.Unlock()
+	return s.encode(uri, cur)
+}
+
+// descriptorText is the descriptor, read as uri.
+func (s *Server) descriptorText(ctx context.Context, uri string) (string, error) {
 	app, err := s.src.App(ctx)
 	if err != nil {
-		return nil, s.internalError(uri, err)
+		return "", s.internalError(uri, err)
 	}
-	return s.contents(uri, mapping.Descriptor{
+	return s.encode(uri, mapping.Descriptor{
 		Protocol:   mapping.Protocol,
 		App:        app,
 		Provider:   mapping.ProviderInfo{Name: s.opts.ProviderName, Version: s.opts.ProviderVersion},
@@ -38,36 +63,25 @@ func (s *Server) readDescriptor(ctx context.Context, req *sdk.ReadResourceReques
 	})
 }
 
-// readLocation answers uicontext://locate/{id}.
-func (s *Server) readLocation(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
-	uri := req.Params.URI
+// locationText is the answer of locate for the locate URI uri.
+func (s *Server) locationText(ctx context.Context, uri string) (string, error) {
 	id, err := route(uri, s.opts.Locate)
 	if err != nil {
-		return nil, s.readError(uri, id, err)
+		return "", s.readError(uri, id, err)
 	}
 	loc, err := s.src.Locate(ctx, id)
 	if err != nil {
-		return nil, s.readError(uri, id, err)
+		return "", s.readError(uri, id, err)
 	}
-	return s.contents(uri, loc)
+	return s.encode(uri, loc)
 }
 
-// contents is the result of a read: one item holding v as compact JSON.
-func (s *Server) contents(uri string, v any) (*sdk.ReadResourceResult, error) {
-	text, err := encode(v)
-	if err != nil {
-		return nil, s.internalError(uri, fmt.Errorf("encoding the answer: %w", err))
-	}
-	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{
-		{URI: uri, MIMEType: MIMEType, Text: text},
-	}}, nil
-}
-
-// encode is v as the compact JSON of a resource's text. Page text is full
-// of & and <: HTML escaping is off, to keep it readable and short. The
-// answer of current, the big one, has an encoder of its own, which writes
-// the same bytes many times faster (mapping.Current.AppendJSON).
-func encode(v any) (string, error) {
+// encode is the text of an answer: v as compact JSON. Every answer a
+// host gets, as a resource or from a tool, is encoded here. Page text is
+// full of & and <: HTML escaping is off, to keep it readable and short.
+// The answer of current, the big one, has an encoder of its own, which
+// writes the same bytes many times faster (mapping.Current.AppendJSON).
+func (s *Server) encode(uri string, v any) (string, error) {
 	if cur, ok := v.(*mapping.Current); ok {
 		return string(cur.AppendJSON(make([]byte, 0, 4096))), nil
 	}
@@ -75,7 +89,18 @@ func encode(v any) (string, error) {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return "", err
+		return "", s.internalError(uri, fmt.Errorf("encoding the answer: %w", err))
 	}
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+}
+
+// contents is the result of a read of uri: one item holding text, or
+// err when the read failed.
+func contents(uri, text string, err error) (*sdk.ReadResourceResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{
+		{URI: uri, MIMEType: MIMEType, Text: text},
+	}}, nil
 }

@@ -19,14 +19,21 @@ type Options struct {
 	// ProviderName and ProviderVersion name the provider in the descriptor
 	// and in the MCP server info. Empty, they are "cdpprovider" and "devel".
 	ProviderName, ProviderVersion string
+	// Tools also offers current and locate as the read-only tools
+	// ui_current and ui_locate (tools.go), for hosts whose model is given
+	// tools only. Off, the server has no tools and declares no tools
+	// capability. The descriptor and the extension never name them.
+	Tools bool
 	// Logger receives diagnostics: every failed read, and the SDK's own
 	// logs (its Info as Debug). Nil means slog.Default().
 	Logger *slog.Logger
 }
 
 // Server is the provider's MCP server: the SDK server with the binding's
-// resources, and change notifications for current (7.4) when the source
-// is a Watcher; nothing else.
+// resources, change notifications for current (7.4) when the source is a
+// Watcher, and the tool mirror when asked for; nothing else. One Server
+// serves any number of sessions (Run for one over stdio, Handler for
+// many over HTTP), all reading the one Source.
 type Server struct {
 	src  Source
 	opts Options
@@ -36,6 +43,9 @@ type Server struct {
 
 	ops []string // the operations offered, for the descriptor and the extension
 	mcp *sdk.Server
+	// sdkLog is opts.Logger with the SDK's Info lowered to Debug, for the
+	// SDK's server and HTTP handler.
+	sdkLog *slog.Logger
 	// notify sends the change notifications of 7.4; nil when the source
 	// cannot watch.
 	notify *notifier
@@ -57,15 +67,19 @@ func NewServer(src Source, opts Options) *Server {
 		s.ops = append(s.ops, opLocate)
 	}
 
-	// Only resources, and an unchanging list of them; no logging
-	// capability either (the SDK's default).
+	// Only resources (and tools, when mirrored), and an unchanging list
+	// of them; no logging capability either (the SDK's default).
 	caps := &sdk.ServerCapabilities{Resources: &sdk.ResourceCapabilities{}}
+	if opts.Tools {
+		caps.Tools = &sdk.ToolCapabilities{}
+	}
 	caps.AddExtension(ExtensionID, map[string]any{
 		"protocol":   mapping.Protocol,
 		"operations": s.ops,
 		"descriptor": DescriptorURI,
 	})
-	sopts := &sdk.ServerOptions{Logger: slog.New(sdkHandler{opts.Logger.Handler()}), Capabilities: caps}
+	s.sdkLog = slog.New(sdkHandler{opts.Logger.Handler()})
+	sopts := &sdk.ServerOptions{Logger: s.sdkLog, Capabilities: caps}
 	s.watch(sopts, caps)
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: opts.ProviderName, Version: opts.ProviderVersion}, sopts)
 	s.mcp.AddReceivingMiddleware(s.screenReads)
@@ -91,6 +105,9 @@ func NewServer(src Source, opts Options) *Server {
 			Description: "The location of an element by the id current gave it: onscreen, offscreen or gone, with its frame in screen points.",
 			MIMEType:    MIMEType,
 		}, s.readLocation)
+	}
+	if opts.Tools {
+		s.addTools()
 	}
 	return s
 }

@@ -27,9 +27,45 @@ func TestWire(t *testing.T) {
 			`{"id":3,"result":{"contents":[{"uri":"uicontext://locate/n1.7_AAAAAAAA","mimeType":"application/json","text":"{\"state\":\"gone\"}"}]}}`},
 	}
 
+	runScript(t, Options{Locate: true}, script)
+}
+
+// TestWireTools pins the tool mirror as a host's model sees it: the tools
+// capability, the list with its schemas and annotations, a result and an
+// error.
+func TestWireTools(t *testing.T) {
+	script := []struct{ send, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"host","version":"0"}}}`,
+			`{"id":1,"result":{"capabilities":{"resources":{},"tools":{},"extensions":{"uicontext/provider":` +
+				`{"protocol":"0.2.0","operations":["current","locate"],"descriptor":"uicontext://descriptor"}}}}}`},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`, ""},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`,
+			`{"id":2,"result":{"tools":[` +
+				`{"name":"ui_current","title":"What the user sees in the browser",` +
+				`"description":"What the user has open in their browser now: windows, tabs and the active page as a tree of elements (role, title, value, states, id). ` +
+				`The focus path, the hovered and the selected elements are marked with the states focused, hovered and selected. The same JSON as the resource uicontext://current.",` +
+				`"inputSchema":{"type":"object","properties":{},"additionalProperties":false},` +
+				`"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}},` +
+				`{"name":"ui_locate","title":"Where an element is on screen",` +
+				`"description":"Where an element is on screen, by the id ui_current gave it: onscreen (with its frame and visible part in screen points), offscreen, or gone. ` +
+				`The same JSON as the resource uicontext://locate/{id}.",` +
+				`"inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"An element id from ui_current."}},"required":["id"],"additionalProperties":false},` +
+				`"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}}]}}`},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ui_locate","arguments":{"id":"n1.7_AAAAAAAA"}}}`,
+			`{"id":3,"result":{"content":[{"type":"text","text":"{\"state\":\"gone\"}"}]}}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"ui_locate","arguments":{"id":"n9_AAAAAAAA"}}}`,
+			`{"id":4,"result":{"isError":true,"content":[{"type":"text","text":"resource not found: element id \"n9_AAAAAAAA\" was not issued by this run of the provider; read uicontext://current for the ids of this run"}]}}`},
+	}
+	runScript(t, Options{Locate: true, Tools: true}, script)
+}
+
+// runScript serves a fake with opts and plays the script to it.
+func runScript(t *testing.T, opts Options, script []struct{ send, want string }) {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := sdk.NewInMemoryTransports()
-	srv := NewServer(newFake(), Options{Locate: true, Logger: slog.New(slog.DiscardHandler)})
+	opts.Logger = slog.New(slog.DiscardHandler)
+	srv := NewServer(newFake(), opts)
 	ss, err := srv.mcp.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package provider
 import (
 	"fmt"
 	"log/slog"
+	"net"
+	"strconv"
 	"strings"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
@@ -11,7 +13,8 @@ import (
 
 // Commands Run knows.
 const (
-	// Serve serves MCP on stdin/stdout until the client disconnects.
+	// Serve serves MCP on stdin/stdout until the client disconnects, or
+	// over HTTP (Config.HTTP) until stopped.
 	Serve = "serve"
 	// Current prints one read of current and exits.
 	Current = "current"
@@ -54,9 +57,25 @@ type Config struct {
 	// URLs are opened by the launched browser, one tab each; none opens
 	// the built-in demo page. Only with Launch.
 	URLs []string
-	// AllowRemote permits a Connect address that is not on loopback. The
-	// endpoint is as powerful as the browser itself, hence opt-in.
+	// AllowRemote permits a Connect address that is not on loopback, and
+	// an HTTP address that is not: either endpoint is as powerful as
+	// reading the browser, hence opt-in.
 	AllowRemote bool
+
+	// HTTP makes Serve serve MCP over Streamable HTTP at
+	// http://HTTP/mcp instead of on stdin/stdout, to any number of
+	// clients at once, all reading the one browser connection: host:port,
+	// port 0 for any free port. The host must be on loopback unless
+	// AllowRemote. Only with Serve.
+	HTTP string
+	// TokenFile holds the bearer token every HTTP request must carry
+	// (white space around it is dropped). Empty means a random token,
+	// printed on stderr at start. Only with HTTP.
+	TokenFile string
+	// Tools also offers current and locate as the read-only MCP tools
+	// ui_current and ui_locate, for hosts whose model is given tools
+	// only. Off, the server has no tools. Only with Serve.
+	Tools bool
 
 	// NoLocate turns off locate (section 7.3): the template is not
 	// listed and the descriptor does not name it.
@@ -107,6 +126,17 @@ func (c Config) Validate() error {
 		}
 		return nil
 	}
+	if c.Command != Serve && (c.HTTP != "" || c.TokenFile != "" || c.Tools) {
+		return fmt.Errorf("--http, --token-file and --tools are for serve: current reads once and prints")
+	}
+	if c.TokenFile != "" && c.HTTP == "" {
+		return fmt.Errorf("--token-file needs --http: over stdio the host that starts the provider is its only client")
+	}
+	if c.HTTP != "" {
+		if err := checkListen(c.HTTP, c.AllowRemote); err != nil {
+			return err
+		}
+	}
 	if c.Connect != "" && c.Launch {
 		return fmt.Errorf("--connect and --launch together: give --connect to read a running browser, or --launch to start one, not both")
 	}
@@ -146,6 +176,26 @@ func (c Config) Validate() error {
 	}
 	if c.JSON && c.Command != Current {
 		return fmt.Errorf("--json is for current only: serve always speaks JSON")
+	}
+	return nil
+}
+
+// checkListen checks an --http address: host:port, the host on loopback
+// unless allowRemote.
+func checkListen(addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		_, err = strconv.ParseUint(port, 10, 16)
+	}
+	if err != nil {
+		return fmt.Errorf("--http %q: give host:port, as in 127.0.0.1:8377 (port 0: any free port)", addr)
+	}
+	if !allowRemote && !cdp.IsLoopback(host) {
+		where := "not on loopback"
+		if host == "" {
+			where = "every interface"
+		}
+		return fmt.Errorf("--http %q is %s: whoever reaches it with the token reads the browser; give 127.0.0.1:PORT, or pass --allow-remote to serve it anyway", addr, where)
 	}
 	return nil
 }

@@ -43,6 +43,20 @@ func TestValidate(t *testing.T) {
 		{Config{Command: Serve, Launch: true, MaxBytes: -1}, "--max-bytes -1"},
 		{Config{Command: Serve, Launch: true, JSON: true}, "--json is for current only"},
 		{Config{Command: Serve, Launch: true, LogLevel: "loud"}, `--log-level "loud"`},
+		{Config{Command: Serve, Launch: true, HTTP: "127.0.0.1:0", TokenFile: "/t", Tools: true}, ""},
+		{Config{Command: Serve, HTTP: "localhost:8377"}, ""},
+		{Config{Command: Serve, HTTP: "[::1]:8377"}, ""},
+		{Config{Command: Serve, HTTP: "0.0.0.0:8377", AllowRemote: true}, ""},
+		{Config{Command: Serve, Tools: true}, ""},
+		{Config{Command: Serve, HTTP: "192.168.1.2:8377"}, "is not on loopback"},
+		{Config{Command: Serve, HTTP: "box.example:8377"}, "pass --allow-remote"},
+		{Config{Command: Serve, HTTP: ":8377"}, "every interface"},
+		{Config{Command: Serve, HTTP: "127.0.0.1"}, "give host:port"},
+		{Config{Command: Serve, HTTP: "127.0.0.1:http"}, "give host:port"},
+		{Config{Command: Serve, HTTP: "127.0.0.1:70000"}, "give host:port"},
+		{Config{Command: Serve, TokenFile: "/t"}, "--token-file needs --http"},
+		{Config{Command: Current, Launch: true, HTTP: "127.0.0.1:0"}, "are for serve"},
+		{Config{Command: Current, Launch: true, Tools: true}, "are for serve"},
 	}
 	for _, tt := range tests {
 		err := tt.cfg.Validate()

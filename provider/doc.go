@@ -1,7 +1,14 @@
 // Package provider wires the cdp, mapping and mcp packages into the
 // cdpprovider program. It owns the program's Config and its one Run
 // function: it checks the settings, sets up logging, launches a browser
-// when asked, and then serves MCP on stdio or prints one read of current.
+// when asked, and then serves MCP on stdio, serves it over HTTP, or prints
+// one read of current.
+//
+// Over HTTP (Config.HTTP) it owns the listening and who may come in:
+// the address (loopback unless AllowRemote), the bearer token, the checks
+// of Host and Origin (guard.go), and stopping gracefully. The MCP sessions
+// themselves, and their subscriptions, are the mcp package's: every
+// client is a session of one mcp.Server on the one browser connection.
 //
 // It exists because Run needs a home that imports both cdp (which must
 // not import mcp) and mcp (which knows the browser only as a Source),

@@ -39,9 +39,10 @@ func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
 // Run runs the command of cfg: it validates cfg, logs to stderr (or
 // cfg.LogFile), launches a browser when cfg.Launch (closed again before
 // Run returns), and then serves MCP on stdin/stdout until the client
-// disconnects or ctx ends (Serve), prints one read of current to stdout
-// (Current), or prints the version (PrintVersion). stdout carries nothing
-// but the protocol or the answer.
+// disconnects or ctx ends (Serve), or with cfg.HTTP over HTTP until ctx
+// ends, prints one read of current to stdout (Current), or prints the
+// version (PrintVersion). stdout carries nothing but the protocol, the
+// answer, or (serving HTTP) the endpoint's URL.
 func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	// A provider sits beside the user's browser for hours: keep its heap
 	// near what is live rather than letting garbage double it (a 50,000
@@ -72,6 +73,16 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 		return err
 	}
 	defer func() { err = errors.Join(err, closeLog()) }()
+
+	// serve --http listens first: a taken port or an unreadable token
+	// file fails before a browser is launched.
+	var ep *endpoint
+	if cfg.Command == Serve && cfg.HTTP != "" {
+		if ep, err = listen(cfg); err != nil {
+			return err
+		}
+		defer ep.ln.Close()
+	}
 
 	connect := cfg.Connect
 	if cfg.Launch {
@@ -113,7 +124,11 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 	switch cfg.Command {
 	case Serve:
 		ignoreSIGPIPE()
-		err = serve(ctx, cfg, src, stdin, stdout, log)
+		if ep != nil {
+			err = serveHTTP(ctx, cfg, ep, src, stdout, stderr, log)
+		} else {
+			err = serve(ctx, cfg, src, stdin, stdout, log)
+		}
 	case Current:
 		err = current(ctx, cfg, src, stdout, log)
 	}

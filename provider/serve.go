@@ -16,14 +16,9 @@ import (
 // serve serves MCP over stdin/stdout until the client disconnects or ctx
 // ends.
 func serve(ctx context.Context, cfg Config, src mcp.Source, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
-	server := mcp.NewServer(src, mcp.Options{
-		Locate:          !cfg.NoLocate,
-		ProviderName:    Name,
-		ProviderVersion: Version,
-		Logger:          log,
-	})
+	server := mcp.NewServer(src, mcpOptions(cfg, log))
 	t := &sdkmcp.IOTransport{Reader: nopReadCloser{stdin}, Writer: nopWriteCloser{stdout}}
-	log.Info("serving MCP on stdio", "locate", !cfg.NoLocate)
+	log.Info("serving MCP on stdio", "locate", !cfg.NoLocate, "tools", cfg.Tools)
 	err := server.Run(ctx, t)
 	switch {
 	case err == nil, errors.Is(err, io.EOF), errors.Is(err, sdkmcp.ErrConnectionClosed),
@@ -35,6 +30,17 @@ func serve(ctx context.Context, cfg Config, src mcp.Source, stdin io.Reader, std
 		return nil
 	default:
 		return fmt.Errorf("serve: %w", err)
+	}
+}
+
+// mcpOptions are the MCP server's options for cfg, over stdio and HTTP.
+func mcpOptions(cfg Config, log *slog.Logger) mcp.Options {
+	return mcp.Options{
+		Locate:          !cfg.NoLocate,
+		Tools:           cfg.Tools,
+		ProviderName:    Name,
+		ProviderVersion: Version,
+		Logger:          log,
 	}
 }
 

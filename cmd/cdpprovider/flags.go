@@ -14,14 +14,14 @@ import (
 const usage = `cdpprovider reports what a person sees in a Chromium-based browser over MCP.
 
 Usage:
-  cdpprovider serve   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [flags]
+  cdpprovider serve   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]
   cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [flags]
   cdpprovider doctor  [--user-data-dir DIR]
   cdpprovider version
   cdpprovider help [command]
 
 Commands:
-  serve    serve the UI context protocol over MCP on stdin/stdout
+  serve    serve the UI context protocol over MCP on stdin/stdout, or over HTTP with --http
   current  read current once and print it (an outline, or JSON with --json)
   doctor   say what it sees of the browsers here, and what to do to read one
   version  print the name and version
@@ -36,7 +36,7 @@ Run "cdpprovider COMMAND --help" for a command's flags.
 
 // commands are the commands with a one-line description.
 var commands = map[string]string{
-	provider.Serve:        "serve the UI context protocol over MCP on stdin/stdout until the client disconnects",
+	provider.Serve:        "serve the UI context protocol over MCP on stdin/stdout until the client disconnects, or with --http over Streamable HTTP until stopped",
 	provider.Current:      "read current once and print it: an outline a person can read, or the JSON with --json",
 	provider.Doctor:       "say what it sees of the browsers on this machine, and the one next step that makes one readable",
 	provider.PrintVersion: "print the name and version",
@@ -102,6 +102,10 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		if name == provider.Serve || name == provider.Current {
 			fmt.Fprint(stderr, "\nWithout --connect or --launch, the browser you use is found (--connect auto).\n")
 			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n")
+			if name == provider.Serve {
+				fmt.Fprint(stderr, "With --http, stdout carries one line, the endpoint's URL, once it serves; without --token-file\n"+
+					"a random bearer token is printed on stderr with it. SIGINT or SIGTERM stops it.\n")
+			}
 			if name == provider.Current {
 				fmt.Fprintf(stderr, "With --launch, current reads once the pages have loaded (waiting at most %v).\n", provider.LoadWait)
 			}
@@ -126,12 +130,17 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	fs.BoolVar(&cfg.Launch, "launch", false, "start a browser of our own (temporary profile, dies with the provider) on the URLs given, or on the demo page")
 	fs.BoolVar(&cfg.Headed, "headed", false, "with --launch: show the browser's windows instead of running headless")
 	fs.StringVar(&cfg.Chrome, "chrome", "", "with --launch: the browser executable (default: $CHROME, then chromium, chromium-browser, google-chrome, ... on PATH)")
-	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a --connect address that is not on loopback (the endpoint is as powerful as the browser)")
+	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "allow a --connect address that is not on loopback (the endpoint is as powerful as the browser), and for serve an --http address that is not")
 	fs.BoolVar(&cfg.NoLocate, "no-locate", false, "do not offer locate (no positions on screen)")
 	fs.StringVar(&cfg.BundleID, "bundle-id", "", "the app's bundle `identifier` in the descriptor (default: derived from the browser, e.g. org.chromium.Chromium)")
 	fs.IntVar(&cfg.MaxText, "max-text", 0, "most characters of one string (0: 4096)")
 	fs.IntVar(&cfg.MaxElements, "max-elements", 0, "most elements of one answer (0: 50000)")
 	fs.IntVar(&cfg.MaxBytes, "max-bytes", 0, "most bytes of one answer's JSON (0: 8 MiB)")
+	if name == provider.Serve {
+		fs.StringVar(&cfg.HTTP, "http", "", "serve MCP over Streamable HTTP at http://`HOST:PORT`/mcp instead of on stdin/stdout, to several clients at once (port 0: any free port; loopback only unless --allow-remote)")
+		fs.StringVar(&cfg.TokenFile, "token-file", "", "with --http: the bearer token every request must carry, read from this `file` (default: a random one, printed on stderr at start)")
+		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, for hosts whose model is given tools only")
+	}
 	if name == provider.Current {
 		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
 	}

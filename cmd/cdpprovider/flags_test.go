@@ -60,6 +60,18 @@ func TestParseArgs(t *testing.T) {
 			want: provider.Config{Command: "serve", Connect: "wss://browser.example/s", AllowRemote: true, Headers: []string{"Authorization: Bearer t", "X-Team: a"}, LogLevel: "info"},
 		},
 		{
+			args: []string{"serve", "--launch", "--http", "127.0.0.1:0", "--token-file", "/run/tok", "--tools"},
+			want: provider.Config{Command: "serve", Launch: true, HTTP: "127.0.0.1:0", TokenFile: "/run/tok", Tools: true, LogLevel: "info"},
+		},
+		{
+			args: []string{"serve", "--tools"},
+			want: provider.Config{Command: "serve", Tools: true, LogLevel: "info"},
+		},
+		{
+			args: []string{"serve", "--launch", "--http", "0.0.0.0:8377", "--allow-remote"},
+			want: provider.Config{Command: "serve", Launch: true, HTTP: "0.0.0.0:8377", AllowRemote: true, LogLevel: "info"},
+		},
+		{
 			args: []string{"doctor", "--user-data-dir", "/tmp/p"},
 			want: provider.Config{Command: "doctor", UserDataDir: "/tmp/p", LogLevel: "info"},
 		},
@@ -96,6 +108,11 @@ func TestParseArgsErrors(t *testing.T) {
 		{[]string{"current", "--launch", "--log-level", "loud"}, "--log-level"},
 		{[]string{"version", "--launch"}, "flag provided but not defined: -launch"},
 		{[]string{"version", "extra"}, "no arguments"},
+		{[]string{"current", "--launch", "--http", "127.0.0.1:0"}, "flag provided but not defined: -http"},
+		{[]string{"current", "--launch", "--tools"}, "flag provided but not defined: -tools"},
+		{[]string{"serve", "--launch", "--http", "192.168.1.2:8377"}, "--allow-remote"},
+		{[]string{"serve", "--launch", "--http", "8377"}, "give host:port"},
+		{[]string{"serve", "--launch", "--token-file", "/run/tok"}, "--token-file needs --http"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
@@ -125,6 +142,13 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	// Every flag of a command is in its help.
+	var serveHelp bytes.Buffer
+	parseArgs([]string{"serve", "--help"}, &serveHelp)
+	for _, f := range []string{"--http", "--token-file", "--tools", "--allow-remote"} {
+		if !strings.Contains(serveHelp.String(), f+" ") && !strings.Contains(serveHelp.String(), f+"\n") {
+			t.Errorf("serve --help lacks %s:\n%s", f, serveHelp.String())
+		}
+	}
 	var stderr bytes.Buffer
 	parseArgs([]string{"current", "--help"}, &stderr)
 	for _, f := range []string{"--connect", "--launch", "--headed", "--chrome", "--allow-remote", "--no-locate",

@@ -6,6 +6,7 @@
 //
 //	cdpprovider serve   --connect http://127.0.0.1:9222
 //	cdpprovider serve   --launch [--headed] [--chrome PATH] [URL ...]
+//	cdpprovider serve   --http 127.0.0.1:8377 [--token-file FILE] [--tools]
 //	cdpprovider current --launch [--json]
 //	cdpprovider version
 //

@@ -1,0 +1,236 @@
+package provider
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cdpprovider/cdpprovider/cdp"
+)
+
+// syncBuffer is a bytes.Buffer for one writer and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// bearer adds the token to every request, and says on streams when the
+// server has opened a stream of notifications (a GET answered 200).
+type bearer struct {
+	token   string
+	streams chan struct{}
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && r.Method == http.MethodGet && resp.StatusCode == http.StatusOK && b.streams != nil {
+		b.streams <- struct{}{}
+	}
+	return resp, err
+}
+
+// httpRun is serve --http run with a fake source.
+type httpRun struct {
+	url    string
+	stdout *bufio.Reader // after the URL
+	stderr *syncBuffer
+	cancel context.CancelFunc
+	done   chan struct{} // closed when run has returned err
+	err    error
+}
+
+// startHTTP runs cfg (a serve --http) and waits for the URL on stdout.
+func startHTTP(t *testing.T, cfg Config) *httpRun {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, stdout := io.Pipe()
+	r := &httpRun{stderr: &syncBuffer{}, cancel: cancel, done: make(chan struct{}), stdout: bufio.NewReader(out)}
+	go func() {
+		r.err = run(ctx, cfg, nil, stdout, r.stderr, opener(&fakeSource{}))
+		stdout.Close()
+		close(r.done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-r.done
+	})
+	line, err := r.stdout.ReadString('\n')
+	if err != nil {
+		t.Fatalf("no URL on stdout: %v\nstderr:\n%s", err, r.stderr)
+	}
+	r.url = strings.TrimSuffix(line, "\n")
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+/mcp$`).MatchString(r.url) {
+		t.Fatalf("stdout's first line %q, want http://127.0.0.1:PORT/mcp", line)
+	}
+	return r
+}
+
+// stop cancels the run and returns its error.
+func (r *httpRun) stop(t *testing.T) error {
+	t.Helper()
+	r.cancel()
+	<-r.done
+	return r.err
+}
+
+// connectHTTP initializes an MCP session at url with the token.
+func connectHTTP(t *testing.T, url string, b bearer) *sdkmcp.ClientSession {
+	t.Helper()
+	client := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test", Version: "0"}, nil)
+	cs, err := client.Connect(context.Background(), &sdkmcp.StreamableClientTransport{
+		Endpoint: url, HTTPClient: &http.Client{Transport: b}, MaxRetries: -1,
+	}, nil)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", url, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func writeToken(t *testing.T, content string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(f, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Two clients at once on one source, the tools among what they read;
+// stopping ends their open streams at once, not after a timeout.
+func TestServeHTTP(t *testing.T) {
+	cfg := Config{Command: Serve, Connect: "127.0.0.1:9222", HTTP: "127.0.0.1:0", TokenFile: writeToken(t, "  tok-1234\n"), Tools: true}
+	r := startHTTP(t, cfg)
+	streams := make(chan struct{}, 2)
+	var texts []string
+	for range 2 {
+		cs := connectHTTP(t, r.url, bearer{"tok-1234", streams})
+		res, err := cs.ReadResource(context.Background(), &sdkmcp.ReadResourceParams{URI: "uicontext://current"})
+		if err != nil {
+			t.Fatalf("read current over HTTP: %v", err)
+		}
+		tool, err := cs.CallTool(context.Background(), &sdkmcp.CallToolParams{Name: "ui_current"})
+		if err != nil {
+			t.Fatalf("call ui_current over HTTP: %v", err)
+		}
+		if got := tool.Content[0].(*sdkmcp.TextContent).Text; got != res.Contents[0].Text {
+			t.Errorf("ui_current %s, current %s", got, res.Contents[0].Text)
+		}
+		texts = append(texts, res.Contents[0].Text)
+	}
+	if texts[0] != texts[1] || !strings.Contains(texts[0], `"role":"Application"`) {
+		t.Errorf("the two clients read %q and %q", texts[0], texts[1])
+	}
+
+	resp, err := http.Post(r.url, "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "Bearer" {
+		t.Errorf("POST without the token: %s, WWW-Authenticate %q; want 401 and Bearer", resp.Status, resp.Header.Get("WWW-Authenticate"))
+	}
+
+	// Both clients hold a stream open for notifications.
+	for range 2 {
+		<-streams
+	}
+	if err := r.stop(t); err != nil {
+		t.Fatalf("serve --http stopped with %v, want nil\nstderr:\n%s", err, r.stderr)
+	}
+	if log := r.stderr.String(); strings.Contains(log, "still under way") || !strings.Contains(log, "stopping") {
+		t.Errorf("stopping waited for the open streams, or was not logged:\n%s", log)
+	}
+	if rest, _ := io.ReadAll(r.stdout); len(rest) > 0 {
+		t.Errorf("stdout after the URL: %q, want nothing", rest)
+	}
+	if strings.Contains(r.stderr.String(), "tok-1234") {
+		t.Errorf("the token of --token-file is on stderr:\n%s", r.stderr)
+	}
+	if _, err := http.Post(r.url, "application/json", strings.NewReader(`{}`)); err == nil {
+		t.Error("the endpoint still answers after serve stopped")
+	}
+}
+
+// Without --token-file a random token is made and printed once on
+// stderr, with the URL.
+func TestServeHTTPRandomToken(t *testing.T) {
+	r := startHTTP(t, Config{Command: Serve, Connect: "127.0.0.1:9222", HTTP: "127.0.0.1:0"})
+	m := regexp.MustCompile(`Authorization: Bearer ([0-9a-f]+)`).FindAllStringSubmatch(r.stderr.String(), -1)
+	if len(m) != 1 || len(m[0][1]) != 64 {
+		t.Fatalf("stderr has %d bearer tokens, want one of 64 hex digits:\n%s", len(m), r.stderr)
+	}
+	if !strings.Contains(r.stderr.String(), "serving MCP at "+r.url+"\n") {
+		t.Errorf("stderr does not give the URL with the token:\n%s", r.stderr)
+	}
+	cs := connectHTTP(t, r.url, bearer{token: m[0][1]})
+	if _, err := cs.ReadResource(context.Background(), &sdkmcp.ReadResourceParams{URI: "uicontext://descriptor"}); err != nil {
+		t.Errorf("read with the printed token: %v", err)
+	}
+	cs.Close()
+	if err := r.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	other := startHTTP(t, Config{Command: Serve, Connect: "127.0.0.1:9222", HTTP: "127.0.0.1:0"})
+	if strings.Contains(other.stderr.String(), m[0][1]) {
+		t.Error("a second start has the same token")
+	}
+}
+
+// A port in use and a token file that cannot serve fail before the
+// browser is opened, saying what is wrong.
+func TestServeHTTPFails(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	for _, tt := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{HTTP: taken.Addr().String()}, "address already in use"},
+		{Config{HTTP: "127.0.0.1:0", TokenFile: filepath.Join(t.TempDir(), "none")}, "--token-file: open "},
+		{Config{HTTP: "127.0.0.1:0", TokenFile: writeToken(t, " \n")}, "is empty"},
+		{Config{HTTP: "127.0.0.1:0", TokenFile: writeToken(t, "a\nb\n")}, "more than one line"},
+		{Config{HTTP: "192.0.2.1:8377"}, "--allow-remote"},
+	} {
+		tt.cfg.Command, tt.cfg.Connect = Serve, "127.0.0.1:9222"
+		f := &fakeSource{}
+		opened := false
+		open := func(cdp.Options) (source, error) { opened = true; return f, nil }
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), tt.cfg, nil, &stdout, &stderr, open)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: %v, want an error with %q", tt.cfg, err, tt.want)
+		}
+		if opened || stdout.Len() > 0 {
+			t.Errorf("%+v: source opened %v, stdout %q; want neither", tt.cfg, opened, stdout.String())
+		}
+	}
+}
