@@ -38,8 +38,9 @@
 //     active tab (planTab, attaching its out-of-process iframes), then
 //     fetches all of them side by side (fetch, fetchSession, fetchFrame:
 //     page state, the accessibility tree from the warm trees (axOf,
-//     warm.Trees.Nodes), value texts, frame owners, focus and hover
-//     chains read ahead).
+//     warm.Trees.Nodes, which after a change makes sure Chrome's events
+//     for it came, told by the watchers' signals in watch.go), value
+//     texts, frame owners, focus and hover chains read ahead).
 //  5. assemble (read5_assemble.go): readDocument and assemble stitch each
 //     tab's frames into one doc tree and number the documents, reading
 //     late a frame the fetch did not know (fetchLate); forgetHidden drops
@@ -71,7 +72,9 @@
 // # Beside the read
 //
 // watch.go tells a subscribed host of changes (Provider.Watch, the
-// session events that feed the warm trees and the health); launch*.go and
+// session events that feed the warm trees and the health, and the page
+// watchers' signals); a document that loads in a tab a read has asked
+// for is walked at once (warm.Trees.LoaderOf, set in axOf); launch*.go and
 // installed.go start and find browsers; rawtree.go is the benchmarks'
 // baseline call.
 package cdp

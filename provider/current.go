@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,12 +61,8 @@ func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer, 
 			}
 		}
 	}
-	if cfg.JSON {
-		b, err := json.Marshal(cur)
-		if err != nil {
-			return fmt.Errorf("encode current: %w", err)
-		}
-		_, err = stdout.Write(append(b, '\n'))
+	if cfg.JSON { // the resource's text, byte for byte
+		_, err := stdout.Write(append(cur.AppendJSON(nil), '\n'))
 		return err
 	}
 	if err := mapping.Outline(stdout, cur.Root); err != nil {

@@ -1,0 +1,194 @@
+package warm
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/chromedp"
+)
+
+// chrome is a Caller that answers as Chrome would for a one-document
+// page, and lets a test send events before an answer (Chrome sends a
+// session's events in order with its answers).
+type chrome struct {
+	t      *testing.T
+	mu     sync.Mutex
+	calls  map[string]int
+	before func(method string, n int) // called before each answer, with the method's count
+}
+
+func (c *chrome) Call(ctx context.Context, method string, params, res any) error {
+	c.mu.Lock()
+	if c.calls == nil {
+		c.calls = map[string]int{}
+	}
+	c.calls[method]++
+	n := c.calls[method]
+	c.mu.Unlock()
+	if c.before != nil {
+		c.before(method, n)
+	}
+	answer := `{}`
+	switch method {
+	case accessibility.CommandGetPartialAXTree:
+		answer = `{"nodes":[]}`
+	case accessibility.CommandGetFullAXTree:
+		answer = `{"nodes":[` + rootJSON + `,` + textJSON("Whole") + `]}`
+	case accessibility.CommandEnable:
+	default:
+		c.t.Errorf("unexpected call %s", method)
+	}
+	return jsonv2.Unmarshal([]byte(answer), res, chromedp.DefaultUnmarshalOptions)
+}
+
+func (c *chrome) count(method string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[method]
+}
+
+const rootJSON = `{"nodeId":"1","ignored":false,"role":{"type":"role","value":"RootWebArea"},"childIds":["2"],"backendDOMNodeId":10}`
+
+func textJSON(name string) string {
+	return `{"nodeId":"2","ignored":false,"role":{"type":"role","value":"StaticText"},"name":{"type":"computedString","value":"` + name + `"},"parentId":"1","backendDOMNodeId":20}`
+}
+
+// updated is Chrome's nodesUpdated for the text's new name.
+func updated(name string) jsonv2.Value {
+	return jsonv2.Value(`{"nodes":[` + textJSON(name) + `]}`)
+}
+
+// walked returns trees holding a walked document F of loader L whose text
+// reads "Before", known complete at 4 changes of the page's watchers.
+func walked(c *chrome) *Trees {
+	a := New(c, nil, nil)
+	a.enabled = true
+	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"2"}, BackendDOMNodeID: 10,
+		Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"RootWebArea"`)}}
+	text := &accessibility.Node{NodeID: "2", ParentID: "1", BackendDOMNodeID: 20,
+		Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"StaticText"`)},
+		Name: &accessibility.Value{Type: "computedString", Value: jsonv2.Value(`"Before"`)}}
+	a.trees["F"] = &tree{frame: "F", loader: "L", root: "1", since: 1, born: versions.Add(1), mutations: 4,
+		nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "2": text}}
+	return a
+}
+
+// textOf is the name of node 2 in an answer.
+func textOf(t *testing.T, nodes []*accessibility.Node) string {
+	t.Helper()
+	for _, n := range nodes {
+		if n.NodeID == "2" && n.Name != nil {
+			var s string
+			jsonv2.Unmarshal(n.Name.Value, &s)
+			return s
+		}
+	}
+	t.Fatalf("no node 2 in %v", nodes)
+	return ""
+}
+
+// The page changed (its watchers counted a fifth change and signalled it);
+// Chrome's event for it came after the signal: the kept tree answers at
+// once, without waiting.
+func TestReadRightAfterAChangeWithItsEvents(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	a.OnSignal(77, 5)
+	a.OnEvent(accessibility.NodesUpdated.Method, updated("After"))
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "After" {
+		t.Errorf("text %q, want After", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Changed: 1}) {
+		t.Errorf("answered: %v, want one right after a change", got)
+	}
+	if n := c.count(accessibility.CommandGetPartialAXTree); n != 2 {
+		t.Errorf("%d barrier calls, want the 2 of one barrier", n)
+	}
+}
+
+// Chrome's last event came before the signal: it is not the one for the
+// change. Chrome holds that one back in its throttle window and sends it
+// later; the read waits for it.
+func TestReadRightAfterAChangeWaitsForHeldEvents(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	a.OnEvent(accessibility.NodesUpdated.Method, updated("Earlier"))
+	a.OnSignal(77, 5)
+	c.before = func(method string, n int) {
+		if method == accessibility.CommandGetPartialAXTree && n == 2 {
+			// Chrome's timer sends what it held back, while the read waits.
+			go a.OnEvent(accessibility.NodesUpdated.Method, updated("After"))
+		}
+	}
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "After" {
+		t.Errorf("text %q, want After (the held-back event)", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Waited: 1}) {
+		t.Errorf("answered: %v, want one after waiting", got)
+	}
+}
+
+// No event follows the signal (the change touched nothing Chrome
+// reports, or Chrome holds it back): a small document is read whole, as
+// that is quicker than waiting out Chrome's window.
+func TestReadRightAfterAChangeOfASmallDocumentReadsWhole(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	a.cost["F"] = 5 * 1e6 // 5 ms
+	a.OnSignal(77, 5)
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "Whole" {
+		t.Errorf("text %q, want Whole (getFullAXTree)", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Whole: 1, Sooner: 1}) {
+		t.Errorf("answered: %v, want whole, as quicker", got)
+	}
+}
+
+// No event follows the signal and none comes: once Chrome's window must
+// be over, a barrier is sure to have sent what was pending, and the kept
+// tree answers.
+func TestReadRightAfterAChangeWithNoEvents(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	a.OnSignal(77, 5)
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "Before" {
+		t.Errorf("text %q, want Before (nothing changed in the tree)", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Waited: 1}) {
+		t.Errorf("answered: %v, want one after waiting", got)
+	}
+	if n := c.count(accessibility.CommandGetPartialAXTree); n != 4 {
+		t.Errorf("%d barrier calls, want 4: one barrier at once, one once the window was over", n)
+	}
+}
+
+// A read of an unchanged page makes the barrier and waits for nothing.
+func TestReadOfAnUnchangedPage(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	if _, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 4, Watcher: 77}); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.counts.Tally(); got != (Tally{Quiet: 1}) {
+		t.Errorf("answered: %v, want one unchanged", got)
+	}
+}
