@@ -20,7 +20,12 @@ func TestValidate(t *testing.T) {
 		{Config{Command: Serve, Connect: "http://example.com:9222", AllowRemote: true}, ""},
 		{Config{Command: PrintVersion}, ""},
 		{Config{}, "no command"},
-		{Config{Command: "watch"}, `unknown command "watch"`},
+		{Config{Command: "tail"}, `unknown command "tail"`},
+		{Config{Command: Watch}, ""},
+		{Config{Command: Watch, Launch: true, JSON: true, PNG: "/tmp/p.png"}, ""},
+		{Config{Command: Current, Connect: "auto", PNG: "p.png"}, ""},
+		{Config{Command: Serve, Launch: true, PNG: "p.png"}, "--png is for current and watch only"},
+		{Config{Command: Current, Launch: true, PNG: "p.png", NoLocate: true}, "leave out --no-locate"},
 		{Config{Command: Serve}, ""}, // the browser the person uses: --connect auto
 		{Config{Command: Current, Connect: "auto", UserDataDir: "/home/ann/.config/chromium"}, ""},
 		{Config{Command: Serve, Connect: "wss://browser.example/s", AllowRemote: true, Headers: []string{"Authorization: Bearer x"}}, ""},
@@ -41,7 +46,7 @@ func TestValidate(t *testing.T) {
 		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", Chrome: "/x"}, "--chrome needs --launch"},
 		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", URLs: []string{"http://a.test/"}}, "open them in the browser yourself"},
 		{Config{Command: Serve, Launch: true, MaxBytes: -1}, "--max-bytes -1"},
-		{Config{Command: Serve, Launch: true, JSON: true}, "--json is for current only"},
+		{Config{Command: Serve, Launch: true, JSON: true}, "--json is for current and watch only"},
 		{Config{Command: Serve, Launch: true, LogLevel: "loud"}, `--log-level "loud"`},
 	}
 	for _, tt := range tests {

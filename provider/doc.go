@@ -1,7 +1,12 @@
 // Package provider wires the cdp, mapping and mcp packages into the
 // cdpprovider program. It owns the program's Config and its one Run
 // function: it checks the settings, sets up logging, launches a browser
-// when asked, and then serves MCP on stdio or prints one read of current.
+// when asked, and then serves MCP on stdio, prints one read of current, or
+// watches: prints current again on every change the browser tells of, on
+// a terminal in place (watch.go, screen.go). With --png it also writes a
+// picture of what locate says (picture.go: which elements, located
+// through the Source, mapped from screen points to the screenshot's
+// pixels; package picture draws).
 //
 // It exists because Run needs a home that imports both cdp (which must
 // not import mcp) and mcp (which knows the browser only as a Source),

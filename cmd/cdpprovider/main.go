@@ -6,7 +6,8 @@
 //
 //	cdpprovider serve   --connect http://127.0.0.1:9222
 //	cdpprovider serve   --launch [--headed] [--chrome PATH] [URL ...]
-//	cdpprovider current --launch [--json]
+//	cdpprovider current --launch [--json] [--png FILE]
+//	cdpprovider watch   --launch [--json] [--png FILE]
 //	cdpprovider version
 //
 // Run "cdpprovider help COMMAND" for a command's flags. This package only
