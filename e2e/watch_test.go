@@ -30,8 +30,10 @@ import (
 // stepsPage is a page that changes when the test says so: each message
 // of its event stream becomes the text of its status paragraph. A
 // message "burst N" makes it "Step N" and then changes an attribute ten
-// times over about 100 ms, so that the page's watchers tell of a change
-// several times while the answer stays that of "Step N".
+// times over 100 ms, so that the page's watchers tell of a change several
+// times while the answer stays that of "Step N"; 300 ms after the last
+// one (past Chrome's 250 ms between accessibility events) it asks for
+// /settled, so the test knows the burst is over.
 const stepsPage = `<!doctype html><title>Steps</title>
 <h1>Watched page</h1><p id="status">Waiting</p>
 <script>
@@ -39,24 +41,30 @@ const status = document.getElementById('status');
 new EventSource('/events').onmessage = (e) => {
   const burst = e.data.startsWith('burst ');
   status.textContent = 'Step ' + (burst ? e.data.slice(6) : e.data);
-  for (let i = 1; burst && i <= 10; i++) setTimeout(() => status.dataset.n = i, 10 * i);
+  if (!burst) return;
+  for (let i = 1; i <= 10; i++) setTimeout(() => status.dataset.n = i, 10 * i);
+  setTimeout(() => fetch('/settled'), 400);
 };
 </script>`
 
-// stepsServer serves stepsPage and its event stream; send makes the page
-// show a step. The stream opens with step 0.
+// stepsServer serves stepsPage and its event stream; a step sent on
+// steps makes the page show it, and settled tells when a burst is over.
+// The stream opens with step 0.
 type stepsServer struct {
 	*httptest.Server
-	steps chan string
+	steps   chan string
+	settled chan struct{}
 }
 
 func startStepsServer(t *testing.T) *stepsServer {
-	s := &stepsServer{steps: make(chan string, 16)}
+	s := &stepsServer{steps: make(chan string, 16), settled: make(chan struct{}, 16)}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			io.WriteString(w, stepsPage)
+		case "/settled":
+			s.settled <- struct{}{}
 		case "/events":
 			w.Header().Set("Content-Type", "text/event-stream")
 			w.Header().Set("Cache-Control", "no-store")
@@ -206,11 +214,20 @@ func watchSteps(t *testing.T, s *stepsServer, p *watchProcess, show func(t *test
 	}
 	// Then one answer per change: a burst of the page's watchers telling
 	// of it, and Chrome's accessibility events after them, is one change.
+	// The next step is sent once a burst is over, so that an answer too
+	// many, printed for its tail, would come before the next step's.
 	for i, step := range []string{"burst 1", "burst 2", "3", "burst 4", "5"} {
 		s.steps <- step
 		want := fmt.Sprintf("Step %d", i+1)
 		if out := p.next(t, want); !matches(t, show, out, want) {
 			t.Fatalf("after the page changed to %s, watch showed another answer first, want one answer with %s:\n%s\nstderr:\n%s", want, want, out, p.stderr.String())
+		}
+		if strings.HasPrefix(step, "burst ") {
+			select {
+			case <-s.settled:
+			case <-time.After(waitLimit):
+				t.Fatalf("the page did not end its burst of %s in %v", want, waitLimit)
+			}
 		}
 	}
 }

@@ -297,6 +297,9 @@ func TestWatchTerminalEndsCleanly(t *testing.T) {
 				if !strings.HasSuffix(got, showCursor+altScreenOff) {
 					t.Errorf("watch did not end with the cursor shown and the normal screen: %q", got[max(0, len(got)-40):])
 				}
+				if strings.Contains(got, "failed") {
+					t.Errorf("the read stopped by Ctrl-C is shown as a failure:\n%q", got)
+				}
 				for _, want := range []string{
 					styleFocused + `      TextField "Email" [focused] #n2` + reset,
 					styleHovered + `      Button "Pay" [hovered] #n3` + reset,
