@@ -38,10 +38,11 @@ func watch(ctx context.Context, cfg Config, src source, scr *screen, log *slog.L
 	})
 	defer stop()
 	w := &watching{cfg: cfg, src: src, scr: scr, log: log}
-	if err := scr.begin(); err != nil {
+	err := scr.begin()
+	defer scr.end()
+	if err != nil {
 		return w.ended(err)
 	}
-	defer scr.end()
 	at, read := time.Now(), true
 	for {
 		if read {
