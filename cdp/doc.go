@@ -1,7 +1,7 @@
 // Package cdp owns everything that talks to Chrome over the DevTools
 // protocol: launching a browser, connecting to one, the flat sessions of
 // page and iframe targets, windows and tabs, per-frame accessibility
-// trees, box models, focus and the pointer.
+// trees, box models, focus and the pointer, and screenshots of a tab.
 //
 // Its Provider gathers what the browser shows into the data types of the
 // mapping package and lets mapping build the answers; it never decides a
@@ -75,6 +75,8 @@
 // session events that feed the warm trees and the health, and the page
 // watchers' signals); a document that loads in a tab a read has asked
 // for is walked at once (warm.Trees.LoaderOf, set in axOf); launch*.go and
-// installed.go start and find browsers; rawtree.go is the benchmarks'
-// baseline call.
+// installed.go start and find browsers; picture.go takes the screenshot
+// of a tab that a picture of what locate says is drawn on
+// (Provider.Screenshot: Page.captureScreenshot of what the tab shows,
+// nothing else); rawtree.go is the benchmarks' baseline call.
 package cdp

@@ -18,6 +18,8 @@ const (
 	Serve = "serve"
 	// Current prints one read of current and exits.
 	Current = "current"
+	// Watch prints current, and again on every change, until stopped.
+	Watch = "watch"
 	// PrintVersion prints the provider's name and version.
 	PrintVersion = "version"
 	// Doctor says what it sees of the browsers on this machine and the
@@ -28,7 +30,7 @@ const (
 // Config is everything Run needs; cmd/cdpprovider fills it from flags.
 // The zero value of every field but Command is a working default.
 type Config struct {
-	// Command is Serve, Current, Doctor or PrintVersion.
+	// Command is Serve, Current, Watch, Doctor or PrintVersion.
 	Command string
 
 	// Connect is a running browser's debugging address: "auto" (find the
@@ -91,8 +93,16 @@ type Config struct {
 	MaxBytes int
 
 	// JSON makes Current print the compact JSON answer instead of the
-	// outline.
+	// outline, and Watch one compact JSON answer per line, one per
+	// change.
 	JSON bool
+	// PNG is a file Current writes, and Watch writes again after every
+	// read, with a picture of what locate says: a screenshot of the
+	// focused window's active tab with the frame of each element of the
+	// answer that is on screen drawn on it (provider/picture.go). Empty
+	// means no picture. Only with Current and Watch, and not with
+	// NoLocate.
+	PNG string
 
 	// LogLevel is debug, info, warn or error; empty means info.
 	LogLevel string
@@ -108,11 +118,11 @@ func (c Config) Budget() mapping.Budget {
 // Validate checks the config; each error names the fix.
 func (c Config) Validate() error {
 	switch c.Command {
-	case Serve, Current, Doctor, PrintVersion:
+	case Serve, Current, Watch, Doctor, PrintVersion:
 	case "":
-		return fmt.Errorf("no command: give serve, current, doctor or version")
+		return fmt.Errorf("no command: give serve, current, watch, doctor or version")
 	default:
-		return fmt.Errorf("unknown command %q: give serve, current, doctor or version", c.Command)
+		return fmt.Errorf("unknown command %q: give serve, current, watch, doctor or version", c.Command)
 	}
 	if _, err := c.logLevel(); err != nil {
 		return err
@@ -174,8 +184,16 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s %d: give a positive number, or 0 for the default", b.flag, b.v)
 		}
 	}
-	if c.JSON && c.Command != Current {
-		return fmt.Errorf("--json is for current only: serve always speaks JSON")
+	if c.JSON && c.Command != Current && c.Command != Watch {
+		return fmt.Errorf("--json is for current and watch only: serve always speaks JSON")
+	}
+	if c.PNG != "" {
+		switch {
+		case c.Command != Current && c.Command != Watch:
+			return fmt.Errorf("--png is for current and watch only: serve offers locate to the host instead")
+		case c.NoLocate:
+			return fmt.Errorf("--png draws what locate says: leave out --no-locate")
+		}
 	}
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp"
 	"github.com/cdpprovider/cdpprovider/mapping"
-	"github.com/cdpprovider/cdpprovider/mcp"
 )
 
 // LoadWait bounds how long current waits for the pages a launched browser
@@ -26,12 +25,13 @@ const ConsentWait = 2 * time.Minute
 const loadPoll = 100 * time.Millisecond
 
 // current reads current once and prints it: the outline a person reads,
-// or with cfg.JSON the compact JSON answer and a newline. With --launch
+// or with cfg.JSON the compact JSON answer and a newline; with cfg.PNG it
+// then writes the picture of what locate says of it. With --launch
 // and URLs it first waits, up to LoadWait, until the pages look loaded
 // (settled), so it prints the pages it was asked for rather than the
 // empty documents of their first moments. (The demo page is waited for
 // in launch; with --connect the browser is read as it is.)
-func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer, log *slog.Logger) error {
+func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log *slog.Logger) error {
 	cur, err := src.Current(ctx)
 	// A browser that asks its person first: tell them to click Allow, and
 	// wait for that (each read waits a moment for the answer).
@@ -62,17 +62,26 @@ func current(ctx context.Context, cfg Config, src mcp.Source, stdout io.Writer, 
 		}
 	}
 	if cfg.JSON { // the resource's text, byte for byte
-		_, err := stdout.Write(append(cur.AppendJSON(nil), '\n'))
-		return err
-	}
-	if err := mapping.Outline(stdout, cur.Root); err != nil {
+		if _, err := stdout.Write(append(cur.AppendJSON(nil), '\n')); err != nil {
+			return err
+		}
+	} else if err := mapping.Outline(stdout, cur.Root); err != nil {
 		return fmt.Errorf("print current: %w", err)
+	}
+	if cfg.PNG != "" {
+		drawn, err := writePicture(ctx, src, cur, cfg.PNG)
+		if err != nil {
+			return fmt.Errorf("--png %s: %w", cfg.PNG, err)
+		}
+		logPicture(log, cfg.PNG, drawn, slog.LevelInfo)
 	}
 	return nil
 }
 
 // settled reports whether the pages of root look loaded: no Document is
-// busy (Chrome's tree says so until the load event), and every window
+// busy (Chrome's tree says so until the load event) or reported as not
+// responding (on a busy machine a page just launched can keep the first
+// call of a read waiting past the provider's patience, 5.5), and every window
 // that is not minimised shows a document of its selected tab's own: right
 // after a launch a tab can already have its URL while its frame still
 // holds the initial empty document (no URL, or about:blank), which is
@@ -84,7 +93,7 @@ func settled(root *mapping.Element) bool {
 	visit = func(e *mapping.Element) {
 		switch e.Role {
 		case "Document":
-			ok = ok && !slices.Contains(e.States, "busy")
+			ok = ok && !slices.Contains(e.States, "busy") && e.Description != mapping.NotResponding
 		case "Window":
 			var tab, doc *mapping.Element
 			for _, c := range e.Children {

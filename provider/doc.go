@@ -1,8 +1,12 @@
 // Package provider wires the cdp, mapping and mcp packages into the
 // cdpprovider program. It owns the program's Config and its one Run
 // function: it checks the settings, sets up logging, launches a browser
-// when asked, and then serves MCP on stdio, serves it over HTTP, or prints
-// one read of current.
+// when asked, and then serves MCP on stdio, serves it over HTTP, prints
+// one read of current, or watches: prints current again on every change
+// the browser tells of, on a terminal in place (watch.go, screen.go).
+// With --png it also writes a picture of what locate says (picture.go:
+// which elements, located through the Source, mapped from screen points
+// to the screenshot's pixels; package picture draws).
 //
 // Over HTTP (Config.HTTP) it owns the listening and who may come in:
 // the address (loopback unless AllowRemote), the bearer token, the checks

@@ -16,9 +16,14 @@ import (
 )
 
 // source is what Run reads the browser through: the mcp package's Source
-// and a Close. *cdp.Provider is the real one.
+// and Watcher, a screenshot of a tab for --png, and a Close.
+// *cdp.Provider is the real one.
 type source interface {
 	mcp.Source
+	mcp.Watcher
+	// Screenshot is a PNG of what the tab of a top Document shows
+	// (cdp.Provider.Screenshot).
+	Screenshot(ctx context.Context, doc string) ([]byte, error)
 	Close() error
 }
 
@@ -40,9 +45,10 @@ func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
 // cfg.LogFile), launches a browser when cfg.Launch (closed again before
 // Run returns), and then serves MCP on stdin/stdout until the client
 // disconnects or ctx ends (Serve), or with cfg.HTTP over HTTP until ctx
-// ends, prints one read of current to stdout (Current), or prints the
-// version (PrintVersion). stdout carries nothing but the protocol, the
-// answer, or (serving HTTP) the endpoint's URL.
+// ends, prints one read of current to stdout (Current), prints current
+// again on every change until ctx ends (Watch), or prints the version
+// (PrintVersion). stdout carries nothing but the protocol, the answers,
+// or (serving HTTP) the endpoint's URL.
 func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	// A provider sits beside the user's browser for hours: keep its heap
 	// near what is live rather than letting garbage double it (a 50,000
@@ -68,7 +74,15 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 	if cfg.Command == Doctor {
 		return doctor(ctx, cfg, stdout)
 	}
-	log, closeLog, err := newLogger(cfg, stderr)
+	var scr *screen
+	logTo := stderr
+	if cfg.Command == Watch {
+		// On a terminal the log waits while the screen is redrawn in
+		// place, and follows it when watch ends.
+		scr = newScreen(stdout, stderr, cfg)
+		logTo = scr.logWriter()
+	}
+	log, closeLog, err := newLogger(cfg, logTo)
 	if err != nil {
 		return err
 	}
@@ -131,6 +145,9 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 		}
 	case Current:
 		err = current(ctx, cfg, src, stdout, log)
+	case Watch:
+		ignoreSIGPIPE()
+		err = watch(ctx, cfg, src, scr, log)
 	}
 	if errors.Is(context.Cause(ctx), errBrowserExited) {
 		return errors.Join(err, errBrowserExited)

@@ -48,6 +48,12 @@ func (f *fakeSource) App(ctx context.Context) (mapping.App, error) {
 	return mapping.App{Title: "Chromium", Bundle: "org.chromium.Chromium"}, nil
 }
 
+func (f *fakeSource) Watch(changed func()) (stop func()) { return func() {} }
+
+func (f *fakeSource) Screenshot(ctx context.Context, doc string) ([]byte, error) {
+	return nil, errors.New("no screenshots here")
+}
+
 func (f *fakeSource) Close() error { f.closed = true; return nil }
 
 // opener returns an openSource that hands out f.

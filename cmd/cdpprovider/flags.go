@@ -15,7 +15,8 @@ const usage = `cdpprovider reports what a person sees in a Chromium-based browse
 
 Usage:
   cdpprovider serve   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]
-  cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [flags]
+  cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--png FILE] [flags]
+  cdpprovider watch   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--png FILE] [flags]
   cdpprovider doctor  [--user-data-dir DIR]
   cdpprovider version
   cdpprovider help [command]
@@ -23,10 +24,11 @@ Usage:
 Commands:
   serve    serve the UI context protocol over MCP on stdin/stdout, or over HTTP with --http
   current  read current once and print it (an outline, or JSON with --json)
+  watch    print current, and again on every change, until Ctrl-C
   doctor   say what it sees of the browsers here, and what to do to read one
   version  print the name and version
 
-Without --connect or --launch, serve and current read the browser you use
+Without --connect or --launch, serve, current and watch read the browser you use
 (--connect auto): the one whose person allowed remote debugging at
 chrome://inspect/#remote-debugging, or that was started with a debugging
 port, found by its DevToolsActivePort file.
@@ -38,6 +40,7 @@ Run "cdpprovider COMMAND --help" for a command's flags.
 var commands = map[string]string{
 	provider.Serve:        "serve the UI context protocol over MCP on stdin/stdout until the client disconnects, or with --http over Streamable HTTP until stopped",
 	provider.Current:      "read current once and print it: an outline a person can read, or the JSON with --json",
+	provider.Watch:        "print current, and again on every change the browser tells of, until Ctrl-C: redrawn in place on a terminal, one outline (or --json line) per change elsewhere",
 	provider.Doctor:       "say what it sees of the browsers on this machine, and the one next step that makes one readable",
 	provider.PrintVersion: "print the name and version",
 }
@@ -90,7 +93,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	fs.Usage = func() {
 		args := ""
 		switch name {
-		case provider.Serve, provider.Current:
+		case provider.Serve, provider.Current, provider.Watch:
 			args = " [--connect auto|URL | --launch [URL ...]] [flags]"
 		case provider.Doctor:
 			args = " [--user-data-dir DIR]"
@@ -99,7 +102,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		if name == provider.Doctor {
 			fmt.Fprint(stderr, "\nExit status 0 when a browser can be read, 1 when not.\n\nFlags:\n")
 		}
-		if name == provider.Serve || name == provider.Current {
+		if name == provider.Serve || name == provider.Current || name == provider.Watch {
 			fmt.Fprint(stderr, "\nWithout --connect or --launch, the browser you use is found (--connect auto).\n")
 			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n")
 			if name == provider.Serve {
@@ -108,6 +111,11 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 			}
 			if name == provider.Current {
 				fmt.Fprintf(stderr, "With --launch, current reads once the pages have loaded (waiting at most %v).\n", provider.LoadWait)
+			}
+			if name == provider.Watch {
+				fmt.Fprint(stderr, "\nOn a terminal, watch redraws in place: the focused element's line in orange, the\n"+
+					"hovered one's in magenta. Elsewhere (a pipe, a file) it prints each answer after a\n"+
+					"line of dashes, ending with an empty line. Ctrl-C ends it (exit status 0).\n")
 			}
 			fmt.Fprint(stderr, "\nFlags:\n")
 		}
@@ -136,13 +144,17 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	fs.IntVar(&cfg.MaxText, "max-text", 0, "most characters of one string (0: 4096)")
 	fs.IntVar(&cfg.MaxElements, "max-elements", 0, "most elements of one answer (0: 50000)")
 	fs.IntVar(&cfg.MaxBytes, "max-bytes", 0, "most bytes of one answer's JSON (0: 8 MiB)")
-	if name == provider.Serve {
+	switch name {
+	case provider.Serve:
 		fs.StringVar(&cfg.HTTP, "http", "", "serve MCP over Streamable HTTP at http://`HOST:PORT`/mcp instead of on stdin/stdout, to several clients at once (port 0: any free port; loopback only unless --allow-remote)")
 		fs.StringVar(&cfg.TokenFile, "token-file", "", "with --http: the bearer token every request must carry, read from this `file` (default: a random one, printed on stderr at start)")
 		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, for hosts whose model is given tools only")
-	}
-	if name == provider.Current {
+	case provider.Current:
 		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
+		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
+	case provider.Watch:
+		fs.BoolVar(&cfg.JSON, "json", false, "print one compact JSON answer per line, one per change, instead of the outline")
+		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`, again after every read: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
 	}
 	return fs
 }

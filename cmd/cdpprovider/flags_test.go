@@ -43,6 +43,18 @@ func TestParseArgs(t *testing.T) {
 			want: provider.Config{Command: "current", Launch: true, JSON: true, MaxText: 80, MaxElements: 500, MaxBytes: 100000, LogLevel: "info"},
 		},
 		{
+			args: []string{"current", "--connect", "auto", "--png", "/tmp/p.png"},
+			want: provider.Config{Command: "current", Connect: "auto", PNG: "/tmp/p.png", LogLevel: "info"},
+		},
+		{
+			args: []string{"watch", "--launch", "http://a.test/", "--json", "--png", "w.png", "--max-elements", "500"},
+			want: provider.Config{Command: "watch", Launch: true, URLs: []string{"http://a.test/"}, JSON: true, PNG: "w.png", MaxElements: 500, LogLevel: "info"},
+		},
+		{
+			args: []string{"watch"},
+			want: provider.Config{Command: "watch", LogLevel: "info"},
+		},
+		{
 			args: []string{"version"},
 			want: provider.Config{Command: "version", LogLevel: "info"},
 		},
@@ -104,6 +116,9 @@ func TestParseArgsErrors(t *testing.T) {
 		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "http://a.test/"}, "need --launch"},
 		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "--headed"}, "--headed needs --launch"},
 		{[]string{"serve", "--launch", "--json"}, "flag provided but not defined: -json"},
+		{[]string{"serve", "--launch", "--png", "p.png"}, "flag provided but not defined: -png"},
+		{[]string{"watch", "--launch", "--png", "p.png", "--no-locate"}, "leave out --no-locate"},
+		{[]string{"watch", "--connect", "http://127.0.0.1:9222", "http://a.test/"}, "need --launch"},
 		{[]string{"current", "--launch", "--max-text", "-1"}, "--max-text -1"},
 		{[]string{"current", "--launch", "--log-level", "loud"}, "--log-level"},
 		{[]string{"version", "--launch"}, "flag provided but not defined: -launch"},
@@ -130,7 +145,7 @@ func TestParseArgsErrors(t *testing.T) {
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{
 		{"help"}, {"--help"}, {"-h"},
-		{"help", "serve"}, {"serve", "--help"}, {"current", "-h"}, {"version", "--help"}, {"doctor", "--help"}, {"help", "doctor"},
+		{"help", "serve"}, {"serve", "--help"}, {"current", "-h"}, {"watch", "--help"}, {"help", "watch"}, {"version", "--help"}, {"doctor", "--help"}, {"help", "doctor"},
 	} {
 		var stderr bytes.Buffer
 		_, err := parseArgs(args, &stderr)
@@ -149,13 +164,15 @@ func TestHelp(t *testing.T) {
 			t.Errorf("serve --help lacks %s:\n%s", f, serveHelp.String())
 		}
 	}
-	var stderr bytes.Buffer
-	parseArgs([]string{"current", "--help"}, &stderr)
-	for _, f := range []string{"--connect", "--launch", "--headed", "--chrome", "--allow-remote", "--no-locate",
-		"--bundle-id", "--max-text", "--max-elements", "--max-bytes", "--json", "--log-level", "--log-file",
-		"--user-data-dir", "--header"} {
-		if !strings.Contains(stderr.String(), f+" ") && !strings.Contains(stderr.String(), f+"\n") {
-			t.Errorf("current --help lacks %s:\n%s", f, stderr.String())
+	for _, cmd := range []string{"current", "watch"} {
+		var stderr bytes.Buffer
+		parseArgs([]string{cmd, "--help"}, &stderr)
+		for _, f := range []string{"--connect", "--launch", "--headed", "--chrome", "--allow-remote", "--no-locate",
+			"--bundle-id", "--max-text", "--max-elements", "--max-bytes", "--json", "--png", "--log-level", "--log-file",
+			"--user-data-dir", "--header"} {
+			if !strings.Contains(stderr.String(), f+" ") && !strings.Contains(stderr.String(), f+"\n") {
+				t.Errorf("%s --help lacks %s:\n%s", cmd, f, stderr.String())
+			}
 		}
 	}
 }
