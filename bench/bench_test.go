@@ -467,10 +467,13 @@ func benchAfterLoad(b *testing.B, w *warm) {
 const afterLoad = time.Second
 
 // reportKept adds the share of the documents read that the kept trees
-// answered: a fast path that did not answer is not measured by the time.
+// answered, and that the last full fetch answered again (a fetch made
+// after a load, say): a fast path that did not answer is not measured by
+// the time.
 func reportKept(b *testing.B, t axwarm.Tally) {
 	if t.All() > 0 {
 		b.ReportMetric(float64(t.Kept())/float64(t.All()), "kept-share")
+		b.ReportMetric(float64(t.Fetched)/float64(t.All()), "fetched-share")
 	}
 	b.Logf("documents read: %v", t)
 }

@@ -172,15 +172,16 @@ func (p *Provider) axOf(s *cdpSession) *warm.Trees {
 		return a
 	}
 	a := warm.New(s, p.readUnderWay, &p.answers)
-	a.LoaderOf = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, error) {
+	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, warm.Activity, error) {
 		frames, err := frameTree(ctx, s)
 		if err != nil {
-			return "", err
+			return "", warm.Activity{}, err
 		}
-		if f := frames[frame]; f != nil {
-			return f.LoaderID, nil
+		f := frames[frame]
+		if f == nil {
+			return "", warm.Activity{}, fmt.Errorf("no frame %s", frame)
 		}
-		return "", fmt.Errorf("no frame %s", frame)
+		return f.LoaderID, readPageState(ctx, s, frame).activity(), nil
 	}
 	s.ax.Store(a)
 	return a

@@ -56,7 +56,7 @@ type stepsServer struct {
 	settled chan struct{}
 }
 
-func startStepsServer(t *testing.T) *stepsServer {
+func startStepsServer(t testing.TB) *stepsServer {
 	s := &stepsServer{steps: make(chan string, 16), settled: make(chan struct{}, 16)}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -117,7 +117,7 @@ func (s *syncBuf) String() string {
 
 // startWatch starts the binary's watch with args; its output is split
 // into blocks ending with an empty line, or with --json into lines.
-func startWatch(t *testing.T, args ...string) *watchProcess {
+func startWatch(t testing.TB, args ...string) *watchProcess {
 	t.Helper()
 	cmd := exec.Command(env.bin, append([]string{"watch"}, args...)...)
 	setProcAttr(cmd)
@@ -161,7 +161,7 @@ func startWatch(t *testing.T, args ...string) *watchProcess {
 
 // next returns the next block or line watch printed, failing the test
 // when none comes within waitLimit.
-func (p *watchProcess) next(t *testing.T, what string) string {
+func (p *watchProcess) next(t testing.TB, what string) string {
 	t.Helper()
 	select {
 	case s := <-p.out:
@@ -372,4 +372,27 @@ func TestPNGFrames(t *testing.T) {
 			t.Errorf("%s: pixel at CSS (%v, %v) is a frame's colour %v", c.what, c.x, c.y, got)
 		}
 	}
+}
+
+// BenchmarkWatchLatency times, through the binary, a change in the page
+// to watch printing the answer that shows it (--json, on a pipe): what a
+// person looking at watch waits for.
+func BenchmarkWatchLatency(b *testing.B) {
+	needEnv(b)
+	s := startStepsServer(b)
+	p := startWatch(b, "--json", "--launch", s.URL)
+	for !strings.Contains(p.next(b, "step 0"), `"Step 0"`) {
+	}
+	var lat []time.Duration
+	for i := 1; b.Loop(); i++ {
+		want := fmt.Sprintf(`"Step %d"`, i)
+		t0 := time.Now()
+		s.steps <- strconv.Itoa(i)
+		for !strings.Contains(p.next(b, want), want) {
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds())/1000, "p90-ms")
 }

@@ -115,11 +115,15 @@ type Trees struct {
 	// loadComplete; guarded by mu.
 	loaded map[cdp.FrameID]uint64
 
-	// LoaderOf, when set, tells the loader of a frame's document now: with
-	// it, a document that loads in a frame a read has asked for is walked
-	// at once in the background, so that the first read after a load is
-	// warm. Set it before the first event.
-	LoaderOf func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, error)
+	// Loaded, when set, tells the loader of a frame's document now and what
+	// its watchers saw (installing them): with it, a document that loads
+	// in a session a read has asked for is read whole and then walked at
+	// once in the background, so that the first read after a load is
+	// answered from that fetch, or the walk, when the page is unchanged.
+	// Set it before the first event.
+	Loaded func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error)
+	// fetching are the background fetches under way, by frame; guarded by mu.
+	fetching map[cdp.FrameID]*fetching
 }
 
 // Counts tells how the reads of documents were answered; tests and
@@ -202,7 +206,7 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 	}
 	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdp.FrameID]*tree{}, walking: map[cdp.FrameID]bool{},
 		fetched: map[cdp.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdp.FrameID]time.Duration{}, arrived: make(chan struct{}),
-		loaded: map[cdp.FrameID]uint64{}}
+		loaded: map[cdp.FrameID]uint64{}, fetching: map[cdp.FrameID]*fetching{}}
 }
 
 // OnEvent queues an Accessibility event of the session
@@ -226,31 +230,33 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 	a.mu.Unlock()
 }
 
-// onLoad starts the walk of a document that loaded in a frame the reads
-// have asked for (LoaderOf), holding mu. A walk under way of the frame's
+// onLoad starts the walk of a document that loaded in a session the
+// reads have asked for (Loaded), holding mu: a page loaded again has
+// new frames for its iframes. A walk under way of the frame's
 // document before is not kept (startWalk), and starts this one when it
 // ends.
 func (a *Trees) onLoad(params jsonv2.Value) {
 	e, err := decode[slimLoad](params)
-	if err != nil || e.Root == nil || e.Root.FrameID == "" || a.LoaderOf == nil {
+	if err != nil || e.Root == nil || e.Root.FrameID == "" || a.Loaded == nil {
 		return
 	}
 	frame := e.Root.FrameID
 	a.loaded[frame] = a.seq
-	_, read := a.cost[frame]
-	if a.trees[frame] == nil && !read && !a.walking[frame] {
-		return // never read: walked when a read asks
+	if len(a.trees) == 0 && len(a.cost) == 0 && len(a.walking) == 0 {
+		return // the session was never read: walked when a read asks
 	}
 	if !a.walking[frame] {
 		go a.walkLoaded(frame)
 	}
 }
 
-// walkLoaded walks the document now in a frame, in the background.
+// walkLoaded reads the document now in a frame whole, then walks it, in
+// the background. A read meanwhile waits for that fetch rather than make
+// its own (untilWalked).
 func (a *Trees) walkLoaded(frame cdp.FrameID) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	loader, err := a.LoaderOf(ctx, frame)
+	loader, seen, err := a.Loaded(ctx, frame)
 	if err != nil {
 		return
 	}
@@ -258,8 +264,26 @@ func (a *Trees) walkLoaded(frame cdp.FrameID) {
 	if t := a.trees[frame]; t != nil && t.since <= a.loaded[frame] {
 		delete(a.trees, frame) // the document before
 	}
+	if seen.OK && a.fetching[frame] == nil {
+		f := &fetching{loader: loader, done: make(chan struct{})}
+		a.fetching[frame] = f
+		a.mu.Unlock()
+		nodes, err := a.fetchWhole(ctx, frame)
+		a.mu.Lock()
+		if err == nil {
+			a.fetched[frame] = &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions, version: versions.Add(1)}
+		}
+		delete(a.fetching, frame)
+		close(f.done)
+	}
 	a.mu.Unlock()
 	a.startWalk(frame, loader)
+}
+
+// fetching is a getFullAXTree of a document made in the background.
+type fetching struct {
+	loader cdp.LoaderID
+	done   chan struct{} // closed when it ended, its nodes in fetched
 }
 
 // OnSignal records a call of a document's watchers to the provider's
@@ -359,9 +383,18 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 	return t.ordered(), t.version, nil
 }
 
-// whole reads a document with getFullAXTree, and remembers how long that
-// took, for the choice between waiting for events and reading whole.
+// whole reads a document with getFullAXTree for a read (fetchWhole).
 func (a *Trees) whole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.Node, error) {
+	nodes, err := a.fetchWhole(ctx, frame)
+	if err == nil {
+		a.counts.Whole.Add(1)
+	}
+	return nodes, err
+}
+
+// fetchWhole reads a document with getFullAXTree, and remembers how long
+// that took, for the choice between waiting for events and reading whole.
+func (a *Trees) fetchWhole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.Node, error) {
 	t0 := time.Now()
 	r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 	if err != nil {
@@ -370,7 +403,6 @@ func (a *Trees) whole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.
 	a.mu.Lock()
 	a.cost[frame] = time.Since(t0)
 	a.mu.Unlock()
-	a.counts.Whole.Add(1)
 	return r.nodes(), nil
 }
 
@@ -523,8 +555,18 @@ func (t *tree) twinParents() []accessibility.NodeID {
 func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader)
 	a.mu.Lock()
-	f := a.fetched[frame]
+	f, bg := a.fetched[frame], a.fetching[frame]
 	a.mu.Unlock()
+	if bg != nil && bg.loader == loader { // fetched in the background after its load
+		select {
+		case <-bg.done:
+		case <-ctx.Done():
+			return nil, 0, ctx.Err()
+		}
+		a.mu.Lock()
+		f = a.fetched[frame]
+		a.mu.Unlock()
+	}
 	if f != nil && seen.OK && f.loader == loader && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
 		a.counts.Fetched.Add(1)
 		return f.nodes, f.version, nil
@@ -648,7 +690,7 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		delete(a.walking, frame)
-		if loaded := a.loaded[frame]; loaded >= since && a.LoaderOf != nil {
+		if loaded := a.loaded[frame]; loaded >= since && a.Loaded != nil {
 			// A new document loaded meanwhile: walk that one.
 			go a.walkLoaded(frame)
 			return
