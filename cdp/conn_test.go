@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +12,9 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
 // fakeTransport is a browser on the other end of a conn: the test reads
@@ -371,5 +375,78 @@ func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
 	probe := <-tr.out
 	if probe.Method != "Page.getFrameTree" {
 		t.Fatalf("after marking it stuck: sent %s, want the probe", probe.Method)
+	}
+}
+
+// heldFetch is a warm.Caller whose getFullAXTree calls after the first
+// wait for release.
+type heldFetch struct {
+	mu      sync.Mutex
+	fetches int
+	asked   chan struct{}
+	release chan struct{}
+}
+
+func (h *heldFetch) Call(ctx context.Context, method string, params, res any) error {
+	answer := `{}`
+	switch method {
+	case "Accessibility.getFullAXTree":
+		h.mu.Lock()
+		h.fetches++
+		n := h.fetches
+		h.mu.Unlock()
+		if n > 1 {
+			close(h.asked)
+			<-h.release
+		}
+		answer = `{"nodes":[{"nodeId":"1","ignored":false,"role":{"type":"role","value":"RootWebArea"},"backendDOMNodeId":10}]}`
+	case "Accessibility.getRootAXNode":
+		return errors.New("no walks in this test")
+	}
+	return jsonv2.Unmarshal([]byte(answer), res, chromedp.DefaultUnmarshalOptions)
+}
+
+// A page busy with the provider's own getFullAXTree of a document that
+// just loaded is not frozen: the first call of a read waits for it.
+func TestFirstCallWaitsForTheFetchAfterALoad(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	p := &Provider{log: discardLogger()}
+	p.life, p.stop = context.WithCancel(context.Background())
+	defer p.stop()
+	s := c.session("S1")
+	h := &heldFetch{asked: make(chan struct{}), release: make(chan struct{})}
+	a := warm.New(h, nil, nil)
+	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, warm.Activity, error) {
+		return "L2", warm.Activity{OK: true}, nil
+	}
+	s.ax.Store(a)
+	if _, _, err := a.Nodes(context.Background(), "F", "L1", warm.Activity{OK: true}); err != nil { // a read
+		t.Fatal(err)
+	}
+	a.OnEvent("Accessibility.loadComplete", jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
+	<-h.asked
+
+	done := make(chan error, 1)
+	call := func(ctx context.Context) error {
+		_, err := cdp.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+		return err
+	}
+	go func() { done <- p.firstCall(context.Background(), s, call) }()
+	req := <-tr.out
+	time.Sleep(3 * answerWithin) // the fetch goes on, the page answers nothing else
+	select {
+	case err := <-done:
+		t.Fatalf("the first call behind the provider's own fetch ended with %v, want it to wait", err)
+	default:
+	}
+	close(h.release)
+	tr.in <- &cdproto.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+	if err := <-done; err != nil {
+		t.Fatalf("the first call behind the provider's own fetch: %v, want its answer", err)
+	}
+	if err := s.unavailable(); err != nil {
+		t.Fatalf("a page busy with the provider's fetch counts as %v", err)
 	}
 }

@@ -214,3 +214,20 @@ func (p *Provider) readUnderWay() bool { return p.reading.Load() > 0 }
 // Answers tells how the documents of every read so far were answered:
 // from the kept accessibility trees, or whole (warm.Counts).
 func (p *Provider) Answers() warm.Tally { return p.answers.Tally() }
+
+// Walking reports whether the walk of a document is under way: until it
+// ends, a read of that document right after a change reads it whole. For
+// benchmarks that measure the kept trees.
+func (p *Provider) Walking() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == nil {
+		return false
+	}
+	for _, s := range p.state.sessions {
+		if a := s.ax.Load(); a != nil && a.Walking() {
+			return true
+		}
+	}
+	return false
+}

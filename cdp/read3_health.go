@@ -170,9 +170,10 @@ func (p *Provider) probe(s *cdpSession) {
 // firstCall runs call, the first a read makes to a page, and waits for it
 // while the page answers anything: Chrome answers a page's calls one after
 // another, so this one may wait behind others (a walk's, in the
-// background) and that is no sign of trouble. A page that answers none of
-// the provider's calls for answerWithin is marked stuck, which fails call
-// at once.
+// background) and that is no sign of trouble; nor is a page busy with the
+// provider's own getFullAXTree of a document that just loaded
+// (warm.Trees.Fetching). A page that answers none of the provider's calls
+// for answerWithin otherwise is marked stuck, which fails call at once.
 func (p *Provider) firstCall(ctx context.Context, s *cdpSession, call func(context.Context) error) error {
 	done := make(chan error, 1)
 	go func() { done <- call(ctx) }()
@@ -186,6 +187,12 @@ func (p *Provider) firstCall(ctx context.Context, s *cdpSession, call func(conte
 		case <-t.C:
 			if n := s.c.progress(s.id); n != last {
 				last = n
+				t.Reset(answerWithin)
+				continue
+			}
+			if a := s.ax.Load(); a != nil && a.Fetching() {
+				// Busy with the provider's own fetch of a document that
+				// just loaded (seconds for a big one), not frozen.
 				t.Reset(answerWithin)
 				continue
 			}

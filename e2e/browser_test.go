@@ -272,7 +272,7 @@ func visibility(t testing.TB, parent context.Context, id target.ID) string {
 
 // waitLimit bounds every wait of the tests for something they observe:
 // generous, since the tests share two cores with other work.
-const waitLimit = 20 * time.Second
+const waitLimit = 60 * time.Second
 
 // waitFor polls cond until it holds, failing the test after waitLimit.
 func waitFor(t testing.TB, what string, cond func() bool) {

@@ -2,10 +2,12 @@ package warm
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/chromedp"
 )
@@ -190,5 +192,64 @@ func TestReadOfAnUnchangedPage(t *testing.T) {
 	}
 	if got := a.counts.Tally(); got != (Tally{Quiet: 1}) {
 		t.Errorf("answered: %v, want one unchanged", got)
+	}
+}
+
+// blocking answers getFullAXTree only once release is closed, and fails
+// the walk's first call (the walk is not what these tests look at).
+type blocking struct {
+	chrome
+	release chan struct{}
+	asked   chan struct{} // closed when the getFullAXTree is asked
+	once    sync.Once
+}
+
+func (c *blocking) Call(ctx context.Context, method string, params, res any) error {
+	switch method {
+	case accessibility.CommandGetFullAXTree:
+		c.once.Do(func() { close(c.asked) })
+		<-c.release
+	case accessibility.CommandGetRootAXNode:
+		return context.Canceled
+	}
+	return c.chrome.Call(ctx, method, params, res)
+}
+
+// A document that loads in a session a read has asked for
+// is read whole in the background; a read meanwhile waits for that fetch
+// and is answered from it while the page is unchanged.
+func TestDocumentReadWholeAfterItsLoad(t *testing.T) {
+	c := &blocking{chrome: chrome{t: t}, release: make(chan struct{}), asked: make(chan struct{})}
+	a := New(c, nil, nil)
+	a.enabled = true
+	a.cost["F"] = 1 // read before
+	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error) {
+		return "L2", Activity{OK: true, Mutations: 0, Interactions: 0, Watcher: 9}, nil
+	}
+	a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":`+strings.Replace(rootJSON, `"backendDOMNodeId":10`, `"backendDOMNodeId":10,"frameId":"F"`, 1)+`}`))
+	<-c.asked
+	if !a.Fetching() {
+		t.Fatal("Fetching is false while the fetch after the load is under way")
+	}
+	got := make(chan string, 1)
+	go func() {
+		nodes, _, err := a.Nodes(context.Background(), "F", "L2", Activity{OK: true, Watcher: 9})
+		if err != nil {
+			t.Error(err)
+		}
+		got <- textOf(t, nodes)
+	}()
+	close(c.release)
+	if s := <-got; s != "Whole" {
+		t.Errorf("text %q, want Whole (the background fetch)", s)
+	}
+	if a.Fetching() {
+		t.Error("Fetching is true after the fetch ended")
+	}
+	if tally := a.counts.Tally(); tally != (Tally{Fetched: 1}) {
+		t.Errorf("answered: %v, want the background fetch, once", tally)
+	}
+	if n := c.count(accessibility.CommandGetFullAXTree); n != 1 {
+		t.Errorf("%d getFullAXTree calls, want the background one alone", n)
 	}
 }

@@ -851,6 +851,15 @@ func (a *Trees) Walked(frame cdp.FrameID) bool {
 	return a.trees[frame] != nil
 }
 
+// Fetching reports whether a getFullAXTree of one of the session's
+// documents, made in the background after its load, is under way: the page
+// is busy with the provider's own call, not unresponsive.
+func (a *Trees) Fetching() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.fetching) > 0
+}
+
 // WalkedDocument is the loader of the document of a frame whose kept
 // (walked) tree is that of, "" when none is kept.
 func (a *Trees) WalkedDocument(frame cdp.FrameID) cdp.LoaderID {
