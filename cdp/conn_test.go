@@ -441,8 +441,10 @@ func TestFirstCallWaitsForTheFetchAfterALoad(t *testing.T) {
 		t.Fatalf("the first call behind the provider's own fetch ended with %v, want it to wait", err)
 	default:
 	}
-	close(h.release)
+	// The page answers the call (the fake fetch is not on the transport:
+	// its end, then, would be no sign of life), then the fetch ends.
 	tr.in <- &cdproto.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+	defer close(h.release)
 	if err := <-done; err != nil {
 		t.Fatalf("the first call behind the provider's own fetch: %v, want its answer", err)
 	}
