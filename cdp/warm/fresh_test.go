@@ -253,3 +253,53 @@ func TestDocumentReadWholeAfterItsLoad(t *testing.T) {
 		t.Errorf("%d getFullAXTree calls, want the background one alone", n)
 	}
 }
+
+// walkHeld is a Caller whose first walk waits at getRootAXNode until its
+// context ends; the walks after it fail at once.
+type walkHeld struct {
+	chrome
+	first   chan struct{} // closed when the first walk asked
+	stopped chan struct{} // closed when the first walk's context ended
+	second  chan struct{} // closed when a second walk asked
+	n       int
+}
+
+func (c *walkHeld) Call(ctx context.Context, method string, params, res any) error {
+	if method != accessibility.CommandGetRootAXNode {
+		return c.chrome.Call(ctx, method, params, res)
+	}
+	c.mu.Lock()
+	c.n++
+	n := c.n
+	c.mu.Unlock()
+	switch n {
+	case 1:
+		close(c.first)
+		<-ctx.Done()
+		close(c.stopped)
+		return ctx.Err()
+	case 2:
+		close(c.second)
+	}
+	return context.Canceled
+}
+
+// The walk of a document that is gone (the frame loaded a new one) stops,
+// and the new document is fetched and walked.
+func TestLoadStopsTheWalkOfTheDocumentBefore(t *testing.T) {
+	c := &walkHeld{chrome: chrome{t: t}, first: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{})}
+	a := New(c, nil, nil)
+	a.enabled = true
+	a.cost["F"] = 1 // read before
+	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error) {
+		return "L2", Activity{OK: true}, nil
+	}
+	a.startWalk("F", "L1")
+	<-c.first
+	a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
+	<-c.stopped
+	<-c.second
+	if n := c.count(accessibility.CommandGetFullAXTree); n != 1 {
+		t.Errorf("%d getFullAXTree calls, want the new document's, once", n)
+	}
+}

@@ -124,6 +124,9 @@ type Trees struct {
 	Loaded func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error)
 	// fetching are the background fetches under way, by frame; guarded by mu.
 	fetching map[cdp.FrameID]*fetching
+	// walks are the walks under way, by frame, to stop one whose document
+	// is gone; guarded by mu.
+	walks map[cdp.FrameID]*walkRun
 }
 
 // Counts tells how the reads of documents were answered; tests and
@@ -206,7 +209,7 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 	}
 	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdp.FrameID]*tree{}, walking: map[cdp.FrameID]bool{},
 		fetched: map[cdp.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdp.FrameID]time.Duration{}, arrived: make(chan struct{}),
-		loaded: map[cdp.FrameID]uint64{}, fetching: map[cdp.FrameID]*fetching{}}
+		loaded: map[cdp.FrameID]uint64{}, fetching: map[cdp.FrameID]*fetching{}, walks: map[cdp.FrameID]*walkRun{}}
 }
 
 // OnEvent queues an Accessibility event of the session
@@ -233,8 +236,7 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 // onLoad starts the walk of a document that loaded in a session the
 // reads have asked for (Loaded), holding mu: a page loaded again has
 // new frames for its iframes. A walk under way of the frame's
-// document before is not kept (startWalk), and starts this one when it
-// ends.
+// document before is stopped.
 func (a *Trees) onLoad(params jsonv2.Value) {
 	e, err := decode[slimLoad](params)
 	if err != nil || e.Root == nil || e.Root.FrameID == "" || a.Loaded == nil {
@@ -245,9 +247,10 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 	if len(a.trees) == 0 && len(a.cost) == 0 && len(a.walking) == 0 {
 		return // the session was never read: walked when a read asks
 	}
-	if !a.walking[frame] {
-		go a.walkLoaded(frame)
+	if w := a.walks[frame]; w != nil {
+		w.stop() // of the document before: its calls would only delay the new one's
 	}
+	go a.walkLoaded(frame)
 }
 
 // walkLoaded reads the document now in a frame whole, then walks it, in
@@ -276,8 +279,18 @@ func (a *Trees) walkLoaded(frame cdp.FrameID) {
 		delete(a.fetching, frame)
 		close(f.done)
 	}
+	w := a.walks[frame]
 	a.mu.Unlock()
+	if w != nil { // the stopped walk of the document before
+		<-w.done
+	}
 	a.startWalk(frame, loader)
+}
+
+// walkRun is a walk under way.
+type walkRun struct {
+	stop context.CancelFunc
+	done chan struct{} // closed when it ended
 }
 
 // fetching is a getFullAXTree of a document made in the background.
@@ -685,18 +698,19 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 	}
 	a.walking[frame] = true
 	since := a.seq + 1
+	ctx, stop := context.WithCancel(context.Background())
+	w := &walkRun{stop: stop, done: make(chan struct{})}
+	a.walks[frame] = w
 	go func() {
-		t, err := a.walk(context.Background(), frame)
+		t, err := a.walk(ctx, frame)
+		stop()
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		delete(a.walking, frame)
-		if loaded := a.loaded[frame]; loaded >= since && a.Loaded != nil {
-			// A new document loaded meanwhile: walk that one.
-			go a.walkLoaded(frame)
-			return
-		}
-		if err != nil {
-			return // the next read tries again
+		delete(a.walks, frame)
+		close(w.done)
+		if err != nil || a.loaded[frame] >= since {
+			return // the next read tries again; or a new document loaded meanwhile (onLoad)
 		}
 		t.since, t.loader, t.version = since, loader, versions.Add(1)
 		t.born = t.version
