@@ -124,9 +124,10 @@ func TestReadRightAfterAChangeWaitsForHeldEvents(t *testing.T) {
 	a.OnEvent(accessibility.NodesUpdated.Method, updated("Earlier"))
 	a.OnSignal(77, 5)
 	c.before = func(method string, n int) {
-		if method == accessibility.CommandGetPartialAXTree && n == 2 {
-			// Chrome's timer sends what it held back, while the read waits.
-			go a.OnEvent(accessibility.NodesUpdated.Method, updated("After"))
+		if method == accessibility.CommandGetPartialAXTree && n == 3 {
+			// The barrier once the window is over makes the update that
+			// sends what Chrome held back, before its answer.
+			a.OnEvent(accessibility.NodesUpdated.Method, updated("After"))
 		}
 	}
 	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})

@@ -444,12 +444,26 @@ func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Tim
 	if seen.Quiet >= Settle || !calm.IsZero() {
 		return true, nil
 	}
+	if seen.Mutations-t.mutations > 1 {
+		// Several changes in a row: the signal proves too little for
+		// them (a seed of the exactness test read a section still
+		// hidden); wait, as below.
+		return false, nil
+	}
 	for _, s := range a.signals[seen.Watcher] {
 		if s.count >= seen.Mutations {
 			return a.trees[t.frame] != t || t.touched > s.seq, nil
 		}
 	}
 	return false, nil
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // waitFresh waits, when that is quicker than reading the document whole,
@@ -466,11 +480,16 @@ func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Tim
 //     from, so a barrier then is sure to send what is pending.
 func (a *Trees) waitFresh(ctx context.Context, t *tree, seen Activity) (bool, error) {
 	calm := time.Now().Add(throttle)
+	if seen.Mutations-t.mutations > 1 && seen.Quiet < Settle {
+		// Several changes: until Settle after the last, as for a page
+		// whose changes are old enough.
+		calm = later(calm, time.Now().Add(Settle-seen.Quiet))
+	}
 	a.mu.Lock()
 	cost := a.cost[t.frame]
 	early := a.lastSent.Add(throttle)
 	a.mu.Unlock()
-	if cost > 0 && cost < throttle {
+	if cost > 0 && cost < time.Until(calm) {
 		return false, nil
 	}
 	for {
