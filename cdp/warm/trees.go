@@ -445,9 +445,8 @@ func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Tim
 		return true, nil
 	}
 	if seen.Mutations-t.mutations > 1 {
-		// Several changes in a row: the signal proves too little for
-		// them (a seed of the exactness test read a section still
-		// hidden); wait, as below.
+		// Several changes in a row: settled by time, not by a signal,
+		// to be safe (waitFresh).
 		return false, nil
 	}
 	for _, s := range a.signals[seen.Watcher] {
