@@ -2,7 +2,9 @@ package warm
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 
 	"github.com/chromedp/cdproto/accessibility"
 )
@@ -24,6 +26,7 @@ func (a *Trees) apply(ctx context.Context) error {
 	a.orphans = nil
 	a.mu.Unlock()
 	var left []orphan
+	var moved []*tree // trees with parents to fetch children of again
 	updateOrKeep := func(o orphan) {
 		t := a.treeOf(o.node.NodeID, o.seq)
 		if t != nil && o.after > 0 && t.born <= o.after {
@@ -41,11 +44,32 @@ func (a *Trees) apply(ctx context.Context) error {
 		t.touched = max(t.touched, o.seq)
 		if err := a.update(ctx, t, n); err != nil {
 			a.drop(t) // cannot be made exact: walk it again
+			return
 		}
+		if len(t.parents) > 0 && !slices.Contains(moved, t) {
+			moved = append(moved, t)
+		}
+	}
+	// reparent fetches again the children of the parents the nodes just
+	// applied left or joined, once per parent and event.
+	reparent := func() {
+		for _, t := range moved {
+			a.mu.Lock()
+			kept := a.trees[t.frame] == t
+			a.mu.Unlock()
+			if !kept {
+				continue // dropped since
+			}
+			if err := a.reparent(ctx, t); err != nil {
+				a.drop(t)
+			}
+		}
+		moved = moved[:0]
 	}
 	for _, o := range orphans {
 		updateOrKeep(o)
 	}
+	reparent()
 	for _, ev := range evs {
 		if Trace != nil {
 			Trace("event %d %s %s", ev.seq, ev.method, ev.params)
@@ -71,6 +95,7 @@ func (a *Trees) apply(ctx context.Context) error {
 			for _, n := range e.nodes() {
 				updateOrKeep(orphan{seq: ev.seq, node: n})
 			}
+			reparent()
 		}
 	}
 	a.mu.Lock()
@@ -131,7 +156,9 @@ func (a *Trees) drop(t *tree) {
 //     re-created; a child hidden with aria-hidden is reported only as an
 //     update of its parent, with the same children); a child whose
 //     children alone changed gets the same treatment one level down;
-//   - a node that gains focus has its ancestors fetched again.
+//   - a node that gains focus has its ancestors fetched again;
+//   - a node whose parent changed has the children of its old and its new
+//     parent fetched again, once the whole event is applied (reparent).
 func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) error {
 	old := t.nodes[n.NodeID]
 	t.nodes[n.NodeID] = n
@@ -139,7 +166,7 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 		return nil
 	}
 	if Trace != nil {
-		Trace("update %s %s: flipped %v, children %v -> %v", n.NodeID, Role(n), flipped(old, n), old.ChildIDs, n.ChildIDs)
+		Trace("update %s %s: flipped %v, parent %s -> %s, children %v -> %v", n.NodeID, Role(n), flipped(old, n), old.ParentID, n.ParentID, old.ChildIDs, n.ChildIDs)
 	}
 	switch {
 	case flipped(old, n) || selectLike[Role(n)]:
@@ -151,6 +178,16 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 			return err
 		}
 	}
+	if old.ParentID != n.ParentID {
+		if t.parents == nil {
+			t.parents = make(map[accessibility.NodeID]bool)
+		}
+		for _, p := range []accessibility.NodeID{old.ParentID, n.ParentID} {
+			if p != "" {
+				t.parents[p] = true
+			}
+		}
+	}
 	if axBool(n, accessibility.PropertyNameFocused) && !axBool(old, accessibility.PropertyNameFocused) && n.BackendDOMNodeID != 0 {
 		r, err := call(ctx, a.c, axAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: n.BackendDOMNodeID})
 		if err != nil {
@@ -160,6 +197,37 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 			if _, ok := t.nodes[m.NodeID]; ok {
 				t.nodes[m.NodeID] = m
 			}
+		}
+	}
+	return nil
+}
+
+// reparent fetches again the children of the parents that nodes of the
+// event just applied left or joined. A node can change parent with no
+// event for either parent: focus moving into an aria-hidden section makes
+// Chrome include the section, and its children, until then children of
+// the section's parent, are sent with the section as their new parent,
+// which no event names. Fetching the old parent's children again finds
+// the section, new, and fetches its subtree. A move whose parents the tree
+// holds neither of cannot be followed: the tree is dropped.
+func (a *Trees) reparent(ctx context.Context, t *tree) error {
+	var held []*accessibility.Node // those the tree holds now, not those fetched below them
+	for id := range t.parents {
+		if p := t.nodes[id]; p != nil {
+			held = append(held, p)
+		}
+	}
+	t.parents = nil
+	if len(held) == 0 {
+		return errors.New("a node moved between parents the tree does not hold")
+	}
+	slices.SortFunc(held, func(p, q *accessibility.Node) int { return strings.Compare(string(p.NodeID), string(q.NodeID)) })
+	for _, p := range held {
+		if Trace != nil {
+			Trace("  children of %s again: a child changed parent", p.NodeID)
+		}
+		if err := a.refreshChildren(ctx, t, p, p); err != nil {
+			return err
 		}
 	}
 	return nil

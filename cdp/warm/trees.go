@@ -39,6 +39,10 @@ type tree struct {
 	// touched is the sequence number of the last nodesUpdated event that
 	// changed a node of this tree.
 	touched uint64
+	// parents are the nodes whose children are fetched again once the
+	// event being applied is: each an old or new parent of a node the event
+	// moved (reparent).
+	parents map[accessibility.NodeID]bool
 }
 
 // signal is a call of the page's watchers to the provider's binding: the
@@ -444,25 +448,12 @@ func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Tim
 	if seen.Quiet >= Settle || !calm.IsZero() {
 		return true, nil
 	}
-	if seen.Mutations-t.mutations > 1 {
-		// Several changes in a row: settled by time, not by a signal,
-		// to be safe (waitFresh).
-		return false, nil
-	}
 	for _, s := range a.signals[seen.Watcher] {
 		if s.count >= seen.Mutations {
 			return a.trees[t.frame] != t || t.touched > s.seq, nil
 		}
 	}
 	return false, nil
-}
-
-// later is the later of two times.
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
 }
 
 // waitFresh waits, when that is quicker than reading the document whole,
@@ -479,16 +470,11 @@ func later(a, b time.Time) time.Time {
 //     from, so a barrier then is sure to send what is pending.
 func (a *Trees) waitFresh(ctx context.Context, t *tree, seen Activity) (bool, error) {
 	calm := time.Now().Add(throttle)
-	if seen.Mutations-t.mutations > 1 && seen.Quiet < Settle {
-		// Several changes: until Settle after the last, as for a page
-		// whose changes are old enough.
-		calm = later(calm, time.Now().Add(Settle-seen.Quiet))
-	}
 	a.mu.Lock()
 	cost := a.cost[t.frame]
 	early := a.lastSent.Add(throttle)
 	a.mu.Unlock()
-	if cost > 0 && cost < time.Until(calm) {
+	if cost > 0 && cost < throttle {
 		return false, nil
 	}
 	for {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -113,5 +115,83 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 	}
 	if n := a.trees["F"].nodes["9"]; n != fresh {
 		t.Errorf("the event older than the fetch replaced node 9: %s", n.Name.Value)
+	}
+}
+
+// children is a Caller that answers getChildAXNodes from a table, as
+// Chrome would for the page after the change, and counts the calls.
+type children struct {
+	t     *testing.T
+	kids  map[accessibility.NodeID]string // node -> its children's JSON
+	asked []accessibility.NodeID
+}
+
+func (c *children) Call(ctx context.Context, method string, params, res any) error {
+	p, ok := params.(accessibility.GetChildAXNodesParams)
+	if method != accessibility.CommandGetChildAXNodes || !ok {
+		c.t.Errorf("unexpected call %s", method)
+		return errors.New("unexpected call")
+	}
+	c.asked = append(c.asked, p.ID)
+	return jsonv2.Unmarshal([]byte(`{"nodes":[`+c.kids[p.ID]+`]}`), res)
+}
+
+// Focus moving into an aria-hidden section makes Chrome include the
+// section again: its children, until then children of the section's
+// parent, come in an event with the section as their new parent, and no
+// event names the section or that parent. The tree must gain the section.
+func TestANodeThatChangedParentHasItsParentsRefetched(t *testing.T) {
+	node := func(id, parent string, ignored bool, kids ...string) string {
+		ks := `[]`
+		if len(kids) > 0 {
+			ks = `["` + strings.Join(kids, `","`) + `"]`
+		}
+		role := `"region"`
+		if ignored {
+			role = `"none"`
+		}
+		return `{"nodeId":"` + id + `","ignored":` + strconv.FormatBool(ignored) + `,"role":{"type":"role","value":` + role + `},"parentId":"` + parent + `","childIds":` + ks + `}`
+	}
+	decode := func(s string) *accessibility.Node {
+		var n accessibility.Node
+		if err := jsonv2.Unmarshal([]byte(s), &n); err != nil {
+			t.Fatal(err)
+		}
+		return &n
+	}
+	// Before: main (1) holds the hidden section's children 3 and 4
+	// directly; the section (2) is not in the tree.
+	c := &children{t: t, kids: map[accessibility.NodeID]string{
+		"1": node("2", "1", false, "3", "4"),
+		"2": node("3", "2", false) + `,` + node("4", "2", false),
+	}}
+	a := New(c, nil, nil)
+	tr := &tree{frame: "F", root: "1", born: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{}}
+	for _, s := range []string{node("1", "", false, "3", "4"), node("3", "1", true), node("4", "1", true)} {
+		n := decode(s)
+		tr.nodes[n.NodeID] = n
+	}
+	a.trees["F"] = tr
+	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[`+node("3", "2", false)+`,`+node("4", "2", false)+`]}`))
+	if err := a.apply(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if a.trees["F"] != tr {
+		t.Fatal("the tree was dropped")
+	}
+	if got := tr.nodes["1"].ChildIDs; !slices.Equal(got, []accessibility.NodeID{"2"}) {
+		t.Errorf("main's children are %v, want [2]: the section is missing", got)
+	}
+	if s := tr.nodes["2"]; s == nil || !slices.Equal(s.ChildIDs, []accessibility.NodeID{"3", "4"}) {
+		t.Errorf("the section is %v, want it with children [3 4]", s)
+	}
+	// Main is asked once for the two nodes that left it, the new section
+	// once (3 and 4 flipped: their own subtrees are asked too).
+	asked := map[accessibility.NodeID]int{}
+	for _, id := range c.asked {
+		asked[id]++
+	}
+	if asked["1"] != 1 || asked["2"] != 1 {
+		t.Errorf("children asked of %v, want main (1) and the section (2) once each", c.asked)
 	}
 }
