@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/browser"
 	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/systeminfo"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -247,6 +248,7 @@ func BenchmarkRead(b *testing.B) {
 			defer w.close()
 			b.Run("raw", func(b *testing.B) { benchRaw(b, pg) })
 			b.Run("raw-first", func(b *testing.B) { benchRawFirst(b, pg) })
+			b.Run("load", func(b *testing.B) { benchLoad(b, pg) })
 			b.Run("cold", func(b *testing.B) { benchCold(b, pg) })
 			b.Run("warm", func(b *testing.B) { benchWarm(b, w) })
 			b.Run("changed-1s", func(b *testing.B) { benchChanged(b, w, time.Second) })
@@ -435,13 +437,19 @@ func benchChanged(b *testing.B, w *warm, pause time.Duration) {
 
 // benchAfterLoad loads the page again in the tab (a person browsing), waits
 // a second (the person reading, then asking), and times the provider's
-// first read of the new document; the answer must be of it.
+// first read of the new document; the answer must be of it. Untimed, it
+// then waits for the provider's walk of the new document to end, and
+// reports the renderers' CPU time from the reload to there: the page's
+// load, the provider's fetch at the load, the read and the walk (benchLoad
+// measures the load alone).
 func benchAfterLoad(b *testing.B, w *warm) {
 	p := w.provider(b)
 	var s samples
+	var cpu time.Duration
 	before := p.Answers()
 	for b.Loop() {
 		b.StopTimer()
+		cpu0 := rendererCPU(b)
 		ctx, cancel := context.WithTimeout(env.tab, opTimeout)
 		if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 			cancel()
@@ -452,15 +460,63 @@ func benchAfterLoad(b *testing.B, w *warm) {
 		t0 := time.Now()
 		_, err := p.Current(ctx)
 		s.add(time.Since(t0))
+		b.StopTimer()
 		cancel()
 		if err != nil {
 			b.Fatalf("Current after a load: %v", err)
 		}
+		for start := time.Now(); p.Walking() && time.Since(start) < *settle; {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cpu += rendererCPU(b) - cpu0
+		b.StartTimer()
 	}
 	r := results.row(w.pg.Name)
 	r.afterLoad = s.median()
+	r.loadCPUWalked = cpu / time.Duration(b.N)
 	s.report(b, r.raw)
 	reportKept(b, p.Answers().Minus(before))
+	b.ReportMetric(ms(r.loadCPUWalked), "renderer-cpu-ms/load")
+}
+
+// benchLoad measures what a load costs the browser with no provider
+// attached: the renderers' CPU time from a reload of the page to a second
+// after it loaded. benchAfterLoad measures the same with the provider's
+// work at the load added; the difference is what that work costs.
+func benchLoad(b *testing.B, pg Page) {
+	var cpu time.Duration
+	for b.Loop() {
+		cpu0 := rendererCPU(b)
+		ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+		err := chromedp.Do(ctx, chromedp.Reload())
+		cancel()
+		if err != nil {
+			b.Fatalf("reload: %v", err)
+		}
+		time.Sleep(afterLoad)
+		cpu += rendererCPU(b) - cpu0
+	}
+	r := results.row(pg.Name)
+	r.loadCPU = cpu / time.Duration(b.N)
+	b.ReportMetric(ms(r.loadCPU), "renderer-cpu-ms/load")
+}
+
+// rendererCPU is the CPU time the browser's renderer processes have used
+// since they started, summed (SystemInfo.getProcessInfo).
+func rendererCPU(b *testing.B) time.Duration {
+	ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+	defer cancel()
+	r, err := chromedp.CallBrowser(ctx, systeminfo.GetProcessInfo, cdproto.Empty{})
+	if err != nil {
+		b.Fatalf("SystemInfo.getProcessInfo: %v", err)
+	}
+	var sec float64
+	for _, pi := range r.ProcessInfo {
+		if pi.Type == "renderer" {
+			sec += pi.CPUTime
+		}
+	}
+	return time.Duration(sec * float64(time.Second))
 }
 
 // afterLoad is how long after a page loaded benchAfterLoad reads it.

@@ -83,6 +83,10 @@ type row struct {
 	// changedFast is the agent loop with 100 ms pauses (changed: 1 s);
 	// afterLoad the first read a second after a load.
 	changedFast, afterLoad time.Duration
+	// loadCPU is the renderers' CPU time per load of the page with no
+	// provider attached, loadCPUWalked with the provider's fetch, read
+	// and walk of the new document.
+	loadCPU, loadCPUWalked time.Duration
 	// rawFirst is getFullAXTree as the first call of a new session, what
 	// a cold read is compared with (Chrome builds the session's tree).
 	rawFirst time.Duration
@@ -140,6 +144,25 @@ func printSummary(w io.Writer) {
 			timed(r.changed, r.raw), timed(r.changedFast, r.raw), timed(r.afterLoad, r.raw), timed(r.locate, 0), timed(r.rawAgain, r.raw), timed(r.served, r.raw), mb(r.hwm))
 	}
 	fmt.Fprintln(w)
+	cpuRows := 0
+	for _, pg := range Pages {
+		r, ok := results.rows[pg.Name]
+		if !ok || r.loadCPU == 0 || r.loadCPUWalked == 0 {
+			continue
+		}
+		if cpuRows == 0 {
+			fmt.Fprintln(w, "What a load costs the browser: the renderers' CPU time per load of the page, alone (reload, then a second), and with")
+			fmt.Fprintln(w, "the provider's work at the load (its fetch of the new document, the read a second later, and its walk, until that ends).")
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, "| page | renderer CPU per load, alone | with the provider's fetch, read and walk | the provider's share |")
+			fmt.Fprintln(w, "|---|---|---|---|")
+		}
+		cpuRows++
+		fmt.Fprintf(w, "| %s | %.0f ms | %.0f ms | +%.0f ms |\n", pg.Name, ms(r.loadCPU), ms(r.loadCPUWalked), ms(r.loadCPUWalked-r.loadCPU))
+	}
+	if cpuRows > 0 {
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "| target | measured | met |")
 	fmt.Fprintln(w, "|---|---|---|")
 	for _, t := range goals() {

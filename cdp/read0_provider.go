@@ -76,6 +76,10 @@ type Provider struct {
 	// answers counts how the warm trees answered each document's read.
 	answers warm.Counts
 
+	// shown starts a read in the background when a tab is opened, shown
+	// or hidden (watch.go).
+	shown shownReads
+
 	mu      sync.Mutex // serialises reads; guards the fields below
 	dialing *dialing   // the connection being opened, if any
 	conn    *conn

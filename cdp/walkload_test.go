@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 )
 
 // A page that loads again in a tab a host has read is walked at once in
@@ -90,4 +92,103 @@ func waitFor(ctx context.Context, cond func() bool) error {
 		}
 	}
 	return nil
+}
+
+// A tab the person opens after a host has read is read in the background
+// at once, and walked, with no read asking: the host's next read answers
+// it from the kept tree, not with getFullAXTree. And a page a read found
+// shown that its watchers then tell is hidden (a tab switch, a window
+// minimised) starts a background read too.
+func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
+	path := testChrome(t)
+	doc := func(title string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, `<!doctype html><title>%s</title><main>`, title)
+		for i := range 40 {
+			fmt.Fprintf(&b, `<section><h2>%s part %d</h2><p>Text <a href="#%d">link %d</a></p><button>%s button %d</button></section>`, title, i, i, i, title, i)
+		}
+		b.WriteString(`</main>`)
+		return b.String()
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, doc(strings.TrimPrefix(r.URL.Path, "/")))
+	}))
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{srv.URL + "/First"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	p, err := NewProvider(Options{Connect: br.DebugURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	u := newUser(t, ctx, br.DebugURL())
+	defer u.close()
+	u.waitLoaded(t, 0)
+	waitWalked(t, ctx, p)
+	done0, _ := p.ShownReads()
+
+	// The person opens a tab, in a window of its own (the first tab stays
+	// shown, its watchers have nothing to tell); the provider is not asked.
+	r, err := cdp.Call(ctx, u.c.browser(), target.CreateTarget, target.CreateTargetParams{URL: srv.URL + "/Second", NewWindow: ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.tabs = append(u.tabs, r.TargetID)
+	u.waitLoaded(t, 1)
+	tree, err := cdp.Call(ctx, u.session(t, u.tabs[1]), page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+	walked := func() bool {
+		if done, running := p.ShownReads(); done == done0 || running {
+			return false
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.state == nil || p.state.sessions[u.tabs[1]] == nil {
+			return false
+		}
+		a := p.state.sessions[u.tabs[1]].ax.Load()
+		return a != nil && a.WalkedDocument(frame) == loader
+	}
+	if err := waitFor(ctx, walked); err != nil {
+		done, _ := p.ShownReads()
+		t.Fatalf("the new tab was not read and walked without a read (%d background reads): %v", done-done0, err)
+	}
+	before := p.Answers()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Answers().Minus(before)
+	if got.Kept() != got.All() || got.All() == 0 {
+		t.Errorf("the first read after the tab opened: %v, want the kept trees alone", got)
+	}
+	if !strings.Contains(fmt.Sprint(outlineOf(cur.Root)), "Second button 39") {
+		t.Errorf("the read does not show the new tab: %v", outlineOf(cur.Root))
+	}
+
+	// The first tab's window is minimised: its page is hidden, and its
+	// watchers say so.
+	done1, _ := p.ShownReads()
+	w, err := cdp.Call(ctx, u.c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdp.Call(ctx, u.c.browser(), browser.SetWindowBounds, browser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &browser.Bounds{WindowState: browser.WindowStateMinimized}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(ctx, func() bool { return u.eval(t, u.session(t, u.tabs[0]), `document.visibilityState`) == "hidden" }); err != nil {
+		t.Fatalf("the minimised tab's page is not hidden: %v", err)
+	}
+	if err := waitFor(ctx, func() bool { done, _ := p.ShownReads(); return done > done1 }); err != nil {
+		t.Fatalf("no background read after the page was hidden: %v", err)
+	}
 }

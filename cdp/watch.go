@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -58,30 +60,50 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		if !strings.Contains(string(params), `"`+bindingName+`"`) {
 			return
 		}
-		if a := s.ax.Load(); a != nil {
-			if watcher, count, ok := parseSignal(params); ok {
-				a.OnSignal(watcher, count)
-			}
+		sig, ok := parseSignal(params)
+		if a := s.ax.Load(); a != nil && ok {
+			a.OnSignal(sig.watcher, sig.count)
+		}
+		if ok && p.shown.visibility(sig.watcher, sig.visible) {
+			p.readShown()
 		}
 		p.changed()
 	}
 }
 
-// parseSignal reads the "id count" the page's watchers pass the binding.
-func parseSignal(params jsonv2.Value) (watcher, count int64, ok bool) {
+// signal is what the page's watchers pass the binding: "id count
+// visible", visible 1 or 0 (watchers of an older provider pass "id count").
+type signal struct {
+	watcher, count int64
+	visible        int8 // 1 shown, 0 hidden, -1 not told
+}
+
+// parseSignal reads the payload of the page's watchers' binding call.
+func parseSignal(params jsonv2.Value) (signal, bool) {
 	var b struct {
 		Payload string `json:"payload"`
 	}
 	if jsonv2.Unmarshal(params, &b, chromedp.DefaultUnmarshalOptions) != nil {
-		return 0, 0, false
+		return signal{}, false
 	}
-	id, n, found := strings.Cut(b.Payload, " ")
-	if !found {
-		return 0, 0, false
+	f := strings.Fields(b.Payload)
+	if len(f) < 2 || len(f) > 3 {
+		return signal{}, false
 	}
-	w, err1 := strconv.ParseInt(id, 10, 64)
-	c, err2 := strconv.ParseInt(n, 10, 64)
-	return w, c, err1 == nil && err2 == nil
+	w, err1 := strconv.ParseInt(f[0], 10, 64)
+	c, err2 := strconv.ParseInt(f[1], 10, 64)
+	sig := signal{watcher: w, count: c, visible: -1}
+	if len(f) == 3 {
+		switch f[2] {
+		case "1":
+			sig.visible = 1
+		case "0":
+			sig.visible = 0
+		default:
+			return signal{}, false
+		}
+	}
+	return sig, err1 == nil && err2 == nil
 }
 
 // onBrowserEvent sees the browser session's events: the target events
@@ -89,15 +111,114 @@ func parseSignal(params jsonv2.Value) (watcher, count int64, ok bool) {
 func (p *Provider) onBrowserEvent(method string, params jsonv2.Value) {
 	switch method {
 	case target.TargetCreated.Method, target.TargetDestroyed.Method, target.TargetInfoChanged.Method:
-		if method == target.TargetDestroyed.Method || strings.Contains(string(params), `"type":"page"`) {
+		page := strings.Contains(string(params), `"type":"page"`)
+		if method == target.TargetDestroyed.Method || page {
 			p.changed()
+		}
+		if method == target.TargetCreated.Method && page && !p.shown.discovering.Load() {
+			p.readShown() // a tab opened
 		}
 	}
 }
 
-// discover turns on the target events for a new connection.
+// discover turns on the target events for a new connection. Chrome
+// answers with a targetCreated for every target there is, before the
+// reply: those are not tabs opened.
 func (p *Provider) discover(ctx context.Context, c *conn) error {
 	c.handle("", p.onBrowserEvent)
+	p.shown.discovering.Store(true)
+	defer p.shown.discovering.Store(false)
 	_, err := cdp.Call(ctx, c.browser(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
 	return err
+}
+
+// shownReads follows what the person is shown at the level of tabs, for
+// readShown.
+type shownReads struct {
+	discovering atomic.Bool // the targets there already are being told
+
+	mu      sync.Mutex
+	visible map[int64]int8 // watcher -> what it last told of its page's visibility
+	running bool           // a background read is under way
+	again   bool           // asked for again while it was
+	done    int64          // background reads made
+}
+
+// visibility records what a page's watchers told of its visibility, and
+// reports whether it changed: a tab switched (shown or hidden), a window
+// minimised or restored.
+func (r *shownReads) visibility(watcher int64, visible int8) bool {
+	if visible < 0 {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.visible == nil || len(r.visible) > 256 { // pages long gone
+		r.visible = map[int64]int8{}
+	}
+	before, known := r.visible[watcher]
+	r.visible[watcher] = visible
+	return known && before != visible
+}
+
+// boolInt8 is 1 for true, 0 for false: a visibility as the watchers tell it.
+func boolInt8(b bool) int8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// readShown reads the browser in the background when what the person is
+// shown changed at the level of tabs (a tab opened, shown or hidden): a
+// host's next read would meet a document the provider has not read, and
+// read it whole. Read now, the document's fetch is kept for that read,
+// and its walk starts after it (warm.Trees), as after a load. Only a
+// provider that has read is told (the events come from its connection
+// and from the pages it has read), and one background read runs at a
+// time: asked for again while it runs, it runs once more after.
+func (p *Provider) readShown() {
+	r := &p.shown
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running {
+		r.again = true
+		return
+	}
+	r.running = true
+	go func() {
+		for {
+			// Never a dial: a browser that went away is the host's to
+			// find again, and asking a person's browser to allow a new
+			// connection is not for a read nobody asked for.
+			p.mu.Lock()
+			connected := p.conn != nil && p.conn.alive()
+			p.mu.Unlock()
+			if connected {
+				ctx, cancel := context.WithTimeout(p.life, readTimeout)
+				_, err := p.Current(ctx)
+				cancel()
+				if err != nil {
+					p.log.Debug("a background read after a tab was shown failed", "err", err)
+				}
+			}
+			r.mu.Lock()
+			r.done++
+			if !r.again || p.life.Err() != nil {
+				r.running = false
+				r.mu.Unlock()
+				return
+			}
+			r.again = false
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// ShownReads tells how many background reads the provider has made after
+// a tab was opened, shown or hidden, and whether one is under way.
+func (p *Provider) ShownReads() (done int64, running bool) {
+	p.shown.mu.Lock()
+	defer p.shown.mu.Unlock()
+	return p.shown.done, p.shown.running
 }

@@ -4,14 +4,16 @@
 (() => {
   let s = globalThis.__cdpprovider;
   if (!s) {
-    // id names these watchers in what they tell the binding: 'id m'.
+    // id names these watchers in what they tell the binding: 'id m v',
+    // v 1 when the page is shown, 0 when hidden.
     s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, last: 0, said: 0, later: 0, id: 1 + Math.floor(Math.random() * 2 ** 52) };
+    const tell = (f) => { s.said = Date.now(); f(s.id + ' ' + s.m + ' ' + (document.visibilityState === 'visible' ? 1 : 0)); };
     const say = () => {
       const f = globalThis.{{bindingName}};
       if (typeof f !== 'function' || s.later) return;
       const wait = s.said + 20 - Date.now();
-      if (wait <= 0) { s.said = Date.now(); f(s.id + ' ' + s.m); return; }
-      s.later = setTimeout(() => { s.later = 0; s.said = Date.now(); f(s.id + ' ' + s.m); }, wait);
+      if (wait <= 0) { tell(f); return; }
+      s.later = setTimeout(() => { s.later = 0; tell(f); }, wait);
     };
     const bump = () => { s.m++; s.last = Date.now(); say(); };
     const opts = { capture: true, passive: true };
