@@ -181,6 +181,15 @@ func (p *Provider) axOf(s *cdpSession) *warm.Trees {
 		if f == nil {
 			return "", warm.Activity{}, fmt.Errorf("no frame %s", frame)
 		}
+		if f.ParentID == "" {
+			// Chrome sends loadComplete for the session's top document
+			// alone: its iframes in this process loaded before it did.
+			for id := range frames {
+				if id != frame {
+					a.WalkLoaded(id)
+				}
+			}
+		}
 		return f.LoaderID, readPageState(ctx, s, frame).activity(), nil
 	}
 	s.ax.Store(a)

@@ -16,8 +16,9 @@ import (
 )
 
 // A page that loads again in a tab a host has read is walked at once in
-// the background, with no read asking: the first read after the load is
-// answered from the kept tree, not with getFullAXTree.
+// the background, with no read asking, and so is its iframe (of which
+// Chrome sends no loadComplete): the first read after the load is
+// answered from the kept trees, not with getFullAXTree.
 func TestWalkAfterLoad(t *testing.T) {
 	path := testChrome(t)
 	var b strings.Builder
@@ -25,26 +26,17 @@ func TestWalkAfterLoad(t *testing.T) {
 	for i := range 60 {
 		fmt.Fprintf(&b, `<section><h2>Part %d</h2><p>Text <a href="#%d">link %d</a></p><button>Button %d</button></section>`, i, i, i, i)
 	}
-	b.WriteString(`</main><script>window.__reloaded = false</script>`)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, b.String()) }))
+	b.WriteString(`<iframe src="/frame" title="Inner" width="400" height="200"></iframe></main><script>window.__reloaded = false</script>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/frame" {
+			fmt.Fprint(w, `<!doctype html><title>Inner</title><p>Inside <button>Inner button</button></p>`)
+			return
+		}
+		fmt.Fprint(w, b.String())
+	}))
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{srv.URL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	p, err := NewProvider(Options{Connect: br.DebugURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	u := newUser(t, ctx, br.DebugURL())
-	defer u.close()
-	u.waitLoaded(t, 0)
-	waitWalked(t, ctx, p)
+	ctx, p, u := walkedOnLaunch(t, path, srv.URL)
 
 	// The person loads the page again; the provider is not asked.
 	s := u.session(t, u.tabs[0])
@@ -56,6 +48,10 @@ func TestWalkAfterLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+	if len(tree.FrameTree.ChildFrames) != 1 {
+		t.Fatalf("the page has %d iframes, want 1", len(tree.FrameTree.ChildFrames))
+	}
+	inner := tree.FrameTree.ChildFrames[0].Frame
 	p.mu.Lock()
 	a := p.state.sessions[u.tabs[0]].ax.Load()
 	p.mu.Unlock()
@@ -65,6 +61,9 @@ func TestWalkAfterLoad(t *testing.T) {
 	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
 		t.Fatalf("the new document was not walked without a read: %v", err)
 	}
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(inner.ID) == inner.LoaderID }); err != nil {
+		t.Fatalf("the new document's iframe was not walked without a read: %v", err)
+	}
 
 	before := p.Answers()
 	cur, err := p.Current(ctx)
@@ -72,12 +71,37 @@ func TestWalkAfterLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := p.Answers().Minus(before)
-	if got.Kept() != 1 || got.All() != 1 {
-		t.Errorf("the first read after the load: %v, want the kept tree alone", got)
+	if got.Kept() != 2 || got.All() != 2 {
+		t.Errorf("the first read after the load: %v, want the kept trees alone, of the page and its iframe", got)
 	}
-	if !strings.Contains(fmt.Sprint(outlineOf(cur.Root)), "Button 59") {
-		t.Errorf("the read does not show the page: %v", outlineOf(cur.Root))
+	outline := fmt.Sprint(outlineOf(cur.Root))
+	if !strings.Contains(outline, "Button 59") || !strings.Contains(outline, "Inner button") {
+		t.Errorf("the read does not show the page and its iframe: %v", outline)
 	}
+}
+
+// walkedOnLaunch launches a browser showing url, reads it with a new
+// provider until its documents are walked, and returns them with a user
+// of the browser, all closed when the test ends.
+func walkedOnLaunch(t *testing.T, path, url string) (context.Context, *Provider, *user) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { br.Close() })
+	p, err := NewProvider(Options{Connect: br.DebugURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	u := newUser(t, ctx, br.DebugURL())
+	t.Cleanup(u.close)
+	u.waitLoaded(t, 0)
+	waitWalked(t, ctx, p)
+	return ctx, p, u
 }
 
 // waitFor polls cond until it holds, for at most two minutes.
@@ -115,22 +139,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{srv.URL + "/First"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
-	p, err := NewProvider(Options{Connect: br.DebugURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	u := newUser(t, ctx, br.DebugURL())
-	defer u.close()
-	u.waitLoaded(t, 0)
-	waitWalked(t, ctx, p)
+	ctx, p, u := walkedOnLaunch(t, path, srv.URL+"/First")
 	done0, _ := p.ShownReads()
 
 	// The person opens a tab, in a window of its own (the first tab stays

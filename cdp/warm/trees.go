@@ -257,6 +257,14 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 	go a.walkLoaded(frame)
 }
 
+// WalkLoaded reads the document now in a frame whole, then walks it, in
+// the background, as for a document whose loadComplete came: for the
+// iframes of a document that loaded, which Chrome sends no loadComplete
+// of. Call it from Loaded, or after.
+func (a *Trees) WalkLoaded(frame cdp.FrameID) {
+	go a.walkLoaded(frame)
+}
+
 // walkLoaded reads the document now in a frame whole, then walks it, in
 // the background. A read meanwhile waits for that fetch rather than make
 // its own (untilWalked).
