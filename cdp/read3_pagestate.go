@@ -29,8 +29,10 @@ import (
 // up to 260 ms late, so a read right after a mutation makes sure they
 // came (warm.Trees.Nodes). And each watcher calls the provider's binding (bindingName),
 // at most every 20 ms, so that a host subscribed to current hears of a
-// change at once; it passes "id m", which tells the warm trees where the
-// change came in the session's events (warm.Trees.OnSignal).
+// change at once; it passes "id m v", which tells the warm trees where
+// the change came in the session's events (warm.Trees.OnSignal), and
+// whether the page is shown (v 1) or hidden (0): a change of that is a
+// tab switch, which starts a read in the background (readShown).
 var stateScript = fill(jsTemplate("state.js"), "bindingName", bindingName)
 
 // pageState is what stateScript returns for one document.

@@ -64,7 +64,11 @@ func startScreen(t testing.TB, w, h int) *screen {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp")
+	// -noreset: by default Xvfb resets when its last client leaves, and
+	// refuses connections meanwhile; the readiness probe below is a client
+	// that leaves, and openbox, connecting right after, once failed to
+	// open the display (a CI run under load).
+	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", w, h), "-nolisten", "tcp", "-noreset")
 	x.ExtraFiles = []*os.File{wr}
 	numc := make(chan string, 1)
 	go func() {
@@ -81,8 +85,7 @@ func startScreen(t testing.TB, w, h int) *screen {
 				return false
 			}
 		}
-		// Ready once a client gets through: a window manager started on
-		// the number alone once failed to open the display (in CI).
+		// Ready once a client gets through.
 		return s.xdotool("getdisplaygeometry") == nil
 	})
 	wr.Close()
