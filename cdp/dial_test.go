@@ -96,6 +96,12 @@ func TestConsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	// The page loads first (the test's own connection, not through the
+	// gate): on a busy machine the launch's page could still be loading,
+	// its document empty, when the read after Allow comes.
+	u := newUser(t, ctx, b.DebugURL())
+	defer u.close()
+	u.waitLoaded(t, 0)
 	gate, ws := newConsentGate(t, b.WebSocketURL())
 
 	var logs lockedLog

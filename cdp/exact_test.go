@@ -426,7 +426,7 @@ func (u *user) front(t *testing.T, i int) {
 func (u *user) waitLoaded(t *testing.T, i int) {
 	t.Helper()
 	s := u.session(t, u.tabs[i])
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a bound for a page that never loads, not a wait
 	// (location.protocol: right after the launch the tab can still show
 	// the initial about:blank, which is complete.)
 	for u.eval(t, s, `location.protocol.startsWith('http') && document.readyState === 'complete' && [...document.querySelectorAll('iframe')].every(f => { try { return !f.contentDocument || (f.contentDocument.readyState === 'complete' && f.contentDocument.location.protocol.startsWith('http')); } catch (e) { return true; } }) ? 'yes' : 'no'`) != "yes" {
