@@ -670,6 +670,20 @@ func BenchmarkServe(b *testing.B) {
 			first, _ := s.read(b)
 			n, waited, _ := settleReads(first, func() (time.Duration, error) { d, _ := s.read(b); return d, nil })
 			b.Logf("%s: served first read %v; %d more reads in %v until warm or -settle", pg.Name, first.Round(time.Millisecond), n, waited.Round(time.Millisecond))
+			// The peak memory is of the page walked: the walk's tree and the
+			// last full fetch are held together until the walk ends. The
+			// provider logs each walk it kept (at debug level).
+			docs := 1
+			if pg.Iframe {
+				docs = 2
+			}
+			start := time.Now()
+			for s.stderr.count("document walked") < docs && time.Since(start) < *settle {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if got := s.stderr.count("document walked"); got < docs {
+				b.Logf("%s: %d of %d documents walked after -settle: peak RSS measured before the walk ended", pg.Name, got, docs)
+			}
 			var samples samples
 			var answer string
 			for b.Loop() {
@@ -702,12 +716,41 @@ func BenchmarkServe(b *testing.B) {
 type served struct {
 	cmd     *exec.Cmd
 	session *mcp.ClientSession
-	stderr  strings.Builder
+	stderr  lockedBuffer
+}
+
+// lockedBuffer is a process's stderr, read while the process writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// count counts the lines that have s.
+func (l *lockedBuffer) count(s string) int {
+	n := 0
+	for line := range strings.Lines(l.String()) {
+		if strings.Contains(line, s) {
+			n++
+		}
+	}
+	return n
 }
 
 func startServe(b *testing.B, bin string) *served {
 	b.Helper()
-	s := &served{cmd: exec.Command(bin, "serve", "--connect", env.browser.DebugURL(), "--log-level", "warn")}
+	s := &served{cmd: exec.Command(bin, "serve", "--connect", env.browser.DebugURL(), "--log-level", "debug")}
 	s.cmd.Stderr = &s.stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-bench", Version: "0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/remote"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
@@ -81,11 +80,7 @@ type subKey struct {
 // dial opens a connection to the browser endpoint at wsURL, sending
 // header (nil: none) with the websocket handshake.
 func dial(ctx context.Context, wsURL string, header http.Header) (*conn, error) {
-	var opts []remote.DialOption
-	if len(header) > 0 {
-		opts = append(opts, remote.WithConnHTTPHeader(header))
-	}
-	tr, err := remote.DialContext(ctx, wsURL, opts...)
+	tr, err := dialWS(ctx, wsURL, header)
 	if err != nil {
 		return nil, err
 	}

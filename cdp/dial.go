@@ -102,9 +102,7 @@ func consentMessage(name string) string {
 
 // rejected says whether a handshake failed because the browser refused
 // the connection: it answers 403 when its person clicks Cancel.
-func rejected(err error) bool {
-	return strings.Contains(err.Error(), "403")
-}
+func rejected(err error) bool { return errors.Is(err, errRefused) }
 
 func capitalize(s string) string {
 	if s == "" {

@@ -22,9 +22,9 @@
 //  1. connect (read1_connect.go): begin takes the lock and calls connect,
 //     which reuses the live connection or finds the browser
 //     (endpoint.go resolve, discover.go), dials it in the background
-//     (dial.go; conn.go is the websocket and its sessions), then identify
-//     learns the product and attaches to each tab (attach), and discover
-//     (watch.go) turns on the target events.
+//     (dial.go; conn.go multiplexes the sessions over transport.go's
+//     websocket), then identify learns the product and attaches to each
+//     tab (attach), and discover (watch.go) turns on the target events.
 //  2. targets and tabs (read2_tabs.go): gather runs the rest of the steps.
 //     listPages lists the targets (forgetDead drops the gone ones),
 //     readTabStates asks every tab at once for its window and state

@@ -189,8 +189,14 @@ func (p *Provider) axOf(s *cdpSession) *warm.Trees {
 					a.WalkLoaded(id)
 				}
 			}
+			// Those out of process are targets of their own, new ones.
+			go p.readIfNewIframes(p.life, s)
 		}
 		return f.LoaderID, readPageState(ctx, s, frame).activity(), nil
+	}
+	a.OnWalked = func(frame cdp.FrameID, w warm.Walk) {
+		p.log.Debug("document walked", "frame", frame, "nodes", w.Nodes, "calls", w.Asked, "spared", w.Spared,
+			"took", w.Took.Round(time.Millisecond))
 	}
 	s.ax.Store(a)
 	return a

@@ -83,11 +83,11 @@ func TestWalkAfterLoad(t *testing.T) {
 // walkedOnLaunch launches a browser showing url, reads it with a new
 // provider until its documents are walked, and returns them with a user
 // of the browser, all closed when the test ends.
-func walkedOnLaunch(t *testing.T, path, url string) (context.Context, *Provider, *user) {
+func walkedOnLaunch(t *testing.T, path, url string, args ...string) (context.Context, *Provider, *user) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}})
+	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}, Args: args})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +102,129 @@ func walkedOnLaunch(t *testing.T, path, url string) (context.Context, *Provider,
 	u.waitLoaded(t, 0)
 	waitWalked(t, ctx, p)
 	return ctx, p, u
+}
+
+// An out-of-process iframe is a target of its own, and a new one each
+// time its page loads: the page's reload makes a new target that no read
+// has attached to. The provider reads in the background when one appears,
+// so the first read after the load is answered from the kept trees, the
+// iframe's included.
+func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
+	path := testChrome(t)
+	mux := http.NewServeMux()
+	var other string
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		b.WriteString(`<!doctype html><title>Outer</title><main>`)
+		for i := range 30 {
+			fmt.Fprintf(&b, `<section><h2>Part %d</h2><p>Text <a href="#%d">link %d</a></p></section>`, i, i, i)
+		}
+		fmt.Fprintf(&b, `<iframe src="%s/frame" title="Cross" width="400" height="200"></iframe></main><script>window.__reloaded = false</script>`, other)
+		fmt.Fprint(w, b.String())
+	})
+	mux.HandleFunc("/frame", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Cross</title><p>Across sites <button>Cross button</button></p>`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	// The iframe is reached as localhost: another site, so out of process.
+	other = strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+
+	ctx, p, u := walkedOnLaunch(t, path, srv.URL, "--site-per-process")
+	iframes := func() map[target.ID]bool {
+		infos, err := cdp.Call(ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[target.ID]bool{}
+		for _, ti := range infos.TargetInfos {
+			if ti.Type == "iframe" {
+				ids[ti.TargetID] = true
+			}
+		}
+		return ids
+	}
+	old := iframes()
+	if len(old) != 1 {
+		t.Fatalf("%d out-of-process iframes, want 1", len(old))
+	}
+
+	// The person loads the page again; the provider is not asked.
+	s := u.session(t, u.tabs[0])
+	u.eval(t, s, `window.__reloaded = true; location.reload(); ''`)
+	u.waitNewDocument(t, s)
+	u.waitLoaded(t, 0)
+	var inner target.ID
+	if err := waitFor(ctx, func() bool {
+		for id := range iframes() {
+			if !old[id] {
+				inner = id
+			}
+		}
+		return inner != ""
+	}); err != nil {
+		t.Fatalf("the reload made no new iframe target: %v", err)
+	}
+	tree, err := cdp.Call(ctx, u.session(t, inner), page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+	walked := func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.state == nil || p.state.sessions[inner] == nil {
+			return false
+		}
+		a := p.state.sessions[inner].ax.Load()
+		return a != nil && a.WalkedDocument(frame) == loader
+	}
+	if err := waitFor(ctx, walked); err != nil {
+		done, _ := p.ShownReads()
+		p.mu.Lock()
+		state := "no session"
+		if s := p.state.sessions[inner]; s != nil {
+			state = "no trees"
+			if a := s.ax.Load(); a != nil {
+				state = fmt.Sprintf("walked %q (want %q), walking %v, asked %v", a.WalkedDocument(frame), loader, a.Walking(), a.WalkAsked(frame))
+			}
+		}
+		var have []target.ID
+		for id := range p.state.sessions {
+			have = append(have, id)
+		}
+		p.mu.Unlock()
+		t.Fatalf("the new iframe target %s was not read and walked without a read (%d background reads; its session: %s; sessions %v; iframes now %v, before %v): %v", inner, done, state, have, iframes(), old, err)
+	}
+	top, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(ctx, func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		s := p.state.sessions[u.tabs[0]]
+		if s == nil {
+			return false
+		}
+		a := s.ax.Load()
+		return a != nil && a.WalkedDocument(top.FrameTree.Frame.ID) == top.FrameTree.Frame.LoaderID
+	}); err != nil {
+		t.Fatalf("the new document was not walked without a read: %v", err)
+	}
+
+	before := p.Answers()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Answers().Minus(before)
+	if got.Kept() != 2 || got.All() != 2 {
+		t.Errorf("the first read after the load: %v, want the kept trees alone, of the page and its iframe", got)
+	}
+	if outline := fmt.Sprint(outlineOf(cur.Root)); !strings.Contains(outline, "Part 29") || !strings.Contains(outline, "Cross button") {
+		t.Errorf("the read does not show the page and its iframe: %v", outline)
+	}
 }
 
 // waitFor polls cond until it holds, for at most two minutes.

@@ -215,6 +215,48 @@ func (p *Provider) readShown() {
 	}()
 }
 
+// readIfNewIframes reads in the background when a tab whose top document
+// just loaded (session s) has an out-of-process iframe no read has
+// attached to: such an iframe is a target of its own, a new one at each
+// load of its page, and Chrome tells nothing of its document to a
+// provider not attached to it. The load event comes after the iframes'
+// loads, so their targets are there to find.
+func (p *Provider) readIfNewIframes(ctx context.Context, s *cdpSession) {
+	p.mu.Lock()
+	st := p.state
+	var tab target.ID
+	if st != nil {
+		for id, ss := range st.sessions {
+			if ss == s {
+				tab = id
+			}
+		}
+	}
+	p.mu.Unlock()
+	if tab == "" {
+		return
+	}
+	infos, err := cdp.Call(ctx, s.c.browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return
+	}
+	live := make(map[target.ID]*target.Info, len(infos.TargetInfos))
+	for _, ti := range infos.TargetInfos {
+		live[ti.TargetID] = ti
+	}
+	p.mu.Lock()
+	fresh := false
+	for _, ti := range live {
+		if ti.Type == "iframe" && underTab(ti, tab, live) && st.sessions[ti.TargetID] == nil {
+			fresh = true
+		}
+	}
+	p.mu.Unlock()
+	if fresh {
+		p.readShown()
+	}
+}
+
 // ShownReads tells how many background reads the provider has made after
 // a tab was opened, shown or hidden, and whether one is under way.
 func (p *Provider) ShownReads() (done int64, running bool) {

@@ -251,6 +251,8 @@ func (a *Trees) refreshChildren(ctx context.Context, t *tree, old, n *accessibil
 	for i, id := range old.ChildIDs {
 		before[id] = i
 	}
+	a.counts.Asked.Add(1)
+	t.asked++
 	res, err := call(ctx, a.c, childAXNodes, accessibility.GetChildAXNodesParams{ID: n.NodeID, FrameID: t.frame})
 	if err != nil {
 		return err

@@ -1,11 +1,14 @@
 package warm
 
 import (
+	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/chromedp"
 )
 
 // Chrome's accessibility nodes come with the sources of every name (the
@@ -129,61 +132,168 @@ func readIDs(d *jsonv2.Decoder) ([]accessibility.NodeID, error) {
 	return ids, expect(d, ']')
 }
 
+// Values and properties are shared. Most of a page's values are the same
+// few over and over (roles, Chrome's role numbers, true and false,
+// heading levels, tokens): each short one is decoded once and shared by
+// every node that has it, which takes a third off what a big page's tree
+// holds. So a decoded node's values and properties must never be changed,
+// only replaced.
+
+// shortValue is the longest value (its JSON) that is shared.
+const shortValue = 40
+
+// shared holds the shared values and properties, each under its JSON
+// (type and value; for a property, its name too), at most maxShared of
+// each: one more empties the table, so that a long session's values do
+// not stay shared for good (the nodes that have them keep them).
+var shared = struct {
+	mu    sync.RWMutex
+	vals  map[string]*accessibility.Value    // guarded by mu
+	props map[string]*accessibility.Property // guarded by mu
+}{vals: map[string]*accessibility.Value{}, props: map[string]*accessibility.Property{}}
+
+const maxShared = 1 << 14
+
 // readValue reads an accessibility value: its type and value, nothing
-// else.
+// else. A short one is shared (see shared).
 func readValue(d *jsonv2.Decoder) (*accessibility.Value, error) {
+	var scratch [2*shortValue + 8]byte
+	v, _, err := readValueKey(d, scratch[:0])
+	return v, err
+}
+
+// readValueKey is readValue that also returns the value's key in shared,
+// built in scratch, or nil when the value is not shared.
+func readValueKey(d *jsonv2.Decoder, scratch []byte) (*accessibility.Value, []byte, error) {
 	if ok, err := open(d, '{'); !ok || err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	v := &accessibility.Value{}
+	// The raw JSON (typ quoted), copied: the decoder's bytes change as it
+	// reads on. A short value is copied here, and kept only when it is
+	// new to shared.
+	var tb [24]byte
+	var vb [shortValue]byte
+	var typ, val, long []byte // long: a value too long to share, its own copy
 	for d.PeekKind() != '}' {
 		name, err := d.ReadValue()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch string(name) {
 		case `"type"`:
-			var t string
-			t, err = readString(d)
-			v.Type = accessibility.ValueType(t)
+			var raw jsonv2.Value
+			if raw, err = d.ReadValue(); err == nil {
+				typ = append(tb[:0], raw...)
+			}
 		case `"value"`:
 			var raw jsonv2.Value
 			if raw, err = d.ReadValue(); err == nil {
-				v.Value = raw.Clone()
+				if len(raw) > shortValue {
+					long = raw.Clone()
+				} else {
+					val = append(vb[:0], raw...)
+				}
 			}
 		default:
 			err = d.SkipValue()
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return v, expect(d, '}')
+	if err := expect(d, '}'); err != nil {
+		return nil, nil, err
+	}
+	t, known := valueTypes[string(typ)]
+	if !known {
+		u, err := unquote(typ)
+		if err != nil {
+			return nil, nil, fmt.Errorf("accessibility value type %s: %w", string(typ), err)
+		}
+		t = accessibility.ValueType(u)
+	}
+	if long != nil {
+		return &accessibility.Value{Type: t, Value: long}, nil, nil
+	}
+	key := append(append(append(scratch[:0], typ...), 0), val...)
+	shared.mu.RLock()
+	v, ok := shared.vals[string(key)]
+	shared.mu.RUnlock()
+	if ok {
+		return v, key, nil
+	}
+	v = &accessibility.Value{Type: t}
+	if val != nil {
+		v.Value = bytes.Clone(val)
+	}
+	shared.mu.Lock()
+	if old, ok := shared.vals[string(key)]; ok {
+		v = old
+	} else {
+		if len(shared.vals) >= maxShared {
+			clear(shared.vals)
+		}
+		shared.vals[string(key)] = v
+	}
+	shared.mu.Unlock()
+	return v, key, nil
 }
 
-// readProperties reads a node's properties, each a name and a value.
+// valueTypes are the types of accessibility values, by their JSON.
+var valueTypes = func() map[string]accessibility.ValueType {
+	m := map[string]accessibility.ValueType{}
+	for _, t := range []accessibility.ValueType{
+		accessibility.ValueTypeBoolean, accessibility.ValueTypeTristate, accessibility.ValueTypeBooleanOrUndefined,
+		accessibility.ValueTypeIdref, accessibility.ValueTypeIdrefList, accessibility.ValueTypeInteger,
+		accessibility.ValueTypeNode, accessibility.ValueTypeNodeList, accessibility.ValueTypeNumber,
+		accessibility.ValueTypeString, accessibility.ValueTypeComputedString, accessibility.ValueTypeToken,
+		accessibility.ValueTypeTokenList, accessibility.ValueTypeDomRelation, accessibility.ValueTypeRole,
+		accessibility.ValueTypeInternalRole, accessibility.ValueTypeValueUndefined,
+	} {
+		m[`"`+string(t)+`"`] = t
+	}
+	return m
+}()
+
+// unquote returns the string of a quoted JSON string, "" for none.
+func unquote(quoted []byte) (string, error) {
+	if quoted == nil || string(quoted) == "null" {
+		return "", nil
+	}
+	var s string
+	err := jsonv2.Unmarshal(quoted, &s, chromedp.DefaultUnmarshalOptions)
+	return s, err
+}
+
+// readProperties reads a node's properties, each a name and a value. A
+// property with a short value is shared (see shared).
 func readProperties(d *jsonv2.Decoder) ([]*accessibility.Property, error) {
 	if ok, err := open(d, '['); !ok || err != nil {
 		return nil, err
 	}
 	var props []*accessibility.Property
+	var scratch [3*shortValue + 8]byte
+	var nb [32]byte
 	for d.PeekKind() != ']' {
 		if err := expect(d, '{'); err != nil {
 			return nil, err
 		}
-		p := &accessibility.Property{}
+		var name []byte // quoted
+		var v *accessibility.Value
+		var key []byte
 		for d.PeekKind() != '}' {
-			name, err := d.ReadValue()
+			field, err := d.ReadValue()
 			if err != nil {
 				return nil, err
 			}
-			switch string(name) {
+			switch string(field) {
 			case `"name"`:
-				var s string
-				s, err = readString(d)
-				p.Name = accessibility.PropertyName(s)
+				var raw jsonv2.Value
+				if raw, err = d.ReadValue(); err == nil {
+					name = append(nb[:0], raw...) // read on: the decoder's bytes change
+				}
 			case `"value"`:
-				p.Value, err = readValue(d)
+				v, key, err = readValueKey(d, scratch[:0])
 			default:
 				err = d.SkipValue()
 			}
@@ -194,9 +304,45 @@ func readProperties(d *jsonv2.Decoder) ([]*accessibility.Property, error) {
 		if err := expect(d, '}'); err != nil {
 			return nil, err
 		}
+		p, err := property(name, v, key)
+		if err != nil {
+			return nil, err
+		}
 		props = append(props, p)
 	}
 	return props, expect(d, ']')
+}
+
+// property makes the property of name (quoted JSON) and value v, shared
+// when v is (key is then v's key in shared, which it may overwrite).
+func property(name []byte, v *accessibility.Value, key []byte) (*accessibility.Property, error) {
+	if key == nil {
+		n, err := unquote(name)
+		return &accessibility.Property{Name: accessibility.PropertyName(n), Value: v}, err
+	}
+	pkey := append(append(key, 0), name...)
+	shared.mu.RLock()
+	p, ok := shared.props[string(pkey)]
+	shared.mu.RUnlock()
+	if ok {
+		return p, nil
+	}
+	n, err := unquote(name)
+	if err != nil {
+		return nil, fmt.Errorf("accessibility property name %s: %w", string(name), err)
+	}
+	p = &accessibility.Property{Name: accessibility.PropertyName(n), Value: v}
+	shared.mu.Lock()
+	if old, ok := shared.props[string(pkey)]; ok {
+		p = old
+	} else {
+		if len(shared.props) >= maxShared {
+			clear(shared.props)
+		}
+		shared.props[string(pkey)] = p
+	}
+	shared.mu.Unlock()
+	return p, nil
 }
 
 // slimNodes is the result of the commands that answer with nodes, and the

@@ -3,6 +3,7 @@ package warm
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,6 +101,108 @@ func TestSlimNodeRejectsMalformed(t *testing.T) {
 		var got slimNodes
 		if err := jsonv2.Unmarshal([]byte(in), &got, chromedp.DefaultUnmarshalOptions); err == nil {
 			t.Errorf("%s: no error", in)
+		}
+	}
+}
+
+// The short values that recur across a page's nodes, and the properties
+// with them, are decoded once and shared; a long value (a name, mostly)
+// is each node's own.
+func TestShortValuesAreShared(t *testing.T) {
+	node := func(id, name string) string {
+		return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"button"},"chromeRole":{"type":"internalRole","value":9},` +
+			`"name":{"type":"computedString","value":"` + name + `"},"properties":[{"name":"focusable","value":{"type":"booleanOrUndefined","value":true}},` +
+			`{"name":"level","value":{"type":"integer","value":2}}]}`
+	}
+	long := strings.Repeat("a long name, longer than any shared value ", 2)
+	in := `{"nodes":[` + node("1", long) + `,` + node("2", long) + `,` + node("3", "Go") + `,` + node("4", "Go") + `]}`
+	var got slimNodes
+	if err := jsonv2.Unmarshal([]byte(in), &got, chromedp.DefaultUnmarshalOptions); err != nil {
+		t.Fatal(err)
+	}
+	n := got.nodes()
+	if n[0].Role != n[1].Role || n[0].Role != n[3].Role || n[0].ChromeRole != n[2].ChromeRole {
+		t.Error("the nodes' roles are not shared")
+	}
+	if n[2].Name != n[3].Name {
+		t.Error("the short names are not shared")
+	}
+	if n[0].Name == n[1].Name {
+		t.Error("a long name is shared")
+	}
+	if string(n[1].Name.Value) != `"`+long+`"` {
+		t.Errorf("the long name decoded as %s", n[1].Name.Value)
+	}
+	for i := range 2 {
+		if n[0].Properties[i] != n[3].Properties[i] {
+			t.Errorf("property %s is not shared", n[0].Properties[i].Name)
+		}
+	}
+	if n[0].Properties[0].Name != "focusable" || string(n[0].Properties[1].Value.Value) != "2" {
+		t.Errorf("the properties decoded as %s=%s, %s=%s", n[0].Properties[0].Name, n[0].Properties[0].Value.Value,
+			n[0].Properties[1].Name, n[0].Properties[1].Value.Value)
+	}
+
+	// A long session's many values: the table stays bounded, and values
+	// are still shared after it fills.
+	var b strings.Builder
+	b.WriteString(`{"nodes":[`)
+	for i := range maxShared + 10 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(node(strconv.Itoa(i), "name "+strconv.Itoa(i)))
+	}
+	b.WriteString(`]}`)
+	if err := jsonv2.Unmarshal([]byte(b.String()), &got, chromedp.DefaultUnmarshalOptions); err != nil {
+		t.Fatal(err)
+	}
+	shared.mu.RLock()
+	size := len(shared.vals)
+	shared.mu.RUnlock()
+	if size > maxShared {
+		t.Errorf("%d shared values, more than %d", size, maxShared)
+	}
+	after := `{"nodes":[` + node("a", "Fresh") + `,` + node("b", "Fresh") + `]}`
+	if err := jsonv2.Unmarshal([]byte(after), &got, chromedp.DefaultUnmarshalOptions); err != nil {
+		t.Fatal(err)
+	}
+	if n := got.nodes(); n[0].Name != n[1].Name {
+		t.Error("a value new once the table has filled is not shared")
+	}
+}
+
+// BenchmarkSlimDecode decodes the recorded trees of real pages as a read
+// does (go test -bench SlimDecode -benchmem ./cdp/warm/).
+func BenchmarkSlimDecode(b *testing.B) {
+	recs, err := filepath.Glob("../../mapping/testdata/*.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var inputs [][]byte
+	size := 0
+	for _, rec := range recs {
+		if strings.HasSuffix(rec, ".golden.json") {
+			continue
+		}
+		raw, err := os.ReadFile(rec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var f struct{ Nodes jsonv2.Value }
+		if err := jsonv2.Unmarshal(raw, &f, chromedp.DefaultUnmarshalOptions); err != nil {
+			b.Fatalf("%s: %v", rec, err)
+		}
+		inputs = append(inputs, []byte(`{"nodes":`+string(f.Nodes)+`}`))
+		size += len(inputs[len(inputs)-1])
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, in := range inputs {
+			var got slimNodes
+			if err := jsonv2.Unmarshal(in, &got, chromedp.DefaultUnmarshalOptions); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -43,6 +43,9 @@ type tree struct {
 	// event being applied is: each an old or new parent of a node the event
 	// moved (reparent).
 	parents map[accessibility.NodeID]bool
+	// asked and spared count the getChildAXNodes calls made for this
+	// tree, and those spared (Counts), by its walk and its updates.
+	asked, spared int
 }
 
 // signal is a call of the page's watchers to the provider's binding: the
@@ -126,6 +129,10 @@ type Trees struct {
 	// answered from that fetch, or the walk, when the page is unchanged.
 	// Set it before the first event.
 	Loaded func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error)
+	// OnWalked, when set, is told of each walk that ended and was kept.
+	// It runs on the walk's goroutine and must return at once. Set it
+	// before the first read.
+	OnWalked func(frame cdp.FrameID, w Walk)
 	// fetching are the background fetches under way, by frame; guarded by mu.
 	fetching map[cdp.FrameID]*fetching
 	// walks are the walks under way, by frame, to stop one whose document
@@ -154,6 +161,21 @@ type Counts struct {
 	// change that read it whole because that is quicker than waiting for
 	// Chrome's events (a small document).
 	Sooner atomic.Int64
+
+	// Asked counts the getChildAXNodes calls of walks and of fetches below
+	// a changed node; Spared the nodes with children they made no call
+	// for, because the answer that named the node had all its children
+	// too (an ignored node's, for one). Not part of Tally: they count
+	// calls, not reads.
+	Asked, Spared atomic.Int64
+}
+
+// Walk is what one walk of a document did.
+type Walk struct {
+	Nodes  int           // the nodes of the tree it made
+	Asked  int           // its getChildAXNodes calls
+	Spared int           // the nodes with children it made no call for (Counts.Spared)
+	Took   time.Duration // from its first call to its last answer
 }
 
 // Tally is the counts as they are now.
@@ -199,7 +221,12 @@ const throttle = 250*time.Millisecond + 15*time.Millisecond
 // versions numbers the states of the warm trees.
 var versions atomic.Uint64
 
-// walkWidth is how many getChildAXNodes calls a walk keeps in flight.
+// walkWidth is how many getChildAXNodes calls a walk keeps in flight;
+// while a read is under way, one: Chrome answers a page's calls one at a
+// time, so the read's calls wait behind one of the walk's at most (well
+// under a millisecond), and the walk goes on while the read decodes and
+// maps what it got, when the page has nothing else to do. (A walk that
+// stopped for reads would never end for a host that reads often.)
 const walkWidth = 8
 
 // New returns the trees of one target session, none kept yet. Calls go
@@ -714,21 +741,35 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 	w := &walkRun{stop: stop, done: make(chan struct{})}
 	a.walks[frame] = w
 	go func() {
+		start := time.Now()
 		t, err := a.walk(ctx, frame)
 		stop()
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		delete(a.walking, frame)
-		delete(a.walks, frame)
-		close(w.done)
-		if err != nil || a.loaded[frame] >= since {
-			return // the next read tries again; or a new document loaded meanwhile (onLoad)
+		if done, kept := a.keepWalked(frame, w, t, err, since, loader); kept && a.OnWalked != nil {
+			done.Took = time.Since(start)
+			a.OnWalked(frame, done)
 		}
-		t.since, t.loader, t.version = since, loader, versions.Add(1)
-		t.born = t.version
-		a.trees[frame] = t
-		delete(a.fetched, frame)
 	}()
+}
+
+// keepWalked ends the walk w of a frame: it keeps its tree t, unless the
+// walk failed (the next read tries again) or a new document loaded
+// meanwhile (onLoad). It reports whether t was kept, and what the walk
+// did (taken before t is kept: reads update it from then on).
+func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdp.LoaderID) (Walk, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.walking, frame)
+	delete(a.walks, frame)
+	close(w.done)
+	if err != nil || a.loaded[frame] >= since {
+		return Walk{}, false
+	}
+	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared}
+	t.since, t.loader, t.version = since, loader, versions.Add(1)
+	t.born = t.version
+	a.trees[frame] = t
+	delete(a.fetched, frame)
+	return done, true
 }
 
 // walk fetches a document's tree node by node, which subscribes every node
@@ -770,17 +811,16 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 	inflight := 0
 	var first error
 	for len(queue) > 0 || inflight > 0 {
-		for first == nil && len(queue) > 0 && inflight < walkWidth {
-			if limit == 0 && a.busy != nil && a.busy() { // a walk, and a read under way
-				if inflight > 0 {
-					break
-				}
-				time.Sleep(2 * time.Millisecond)
-				continue
-			}
+		width := walkWidth
+		if limit == 0 && a.busy != nil && a.busy() { // a walk, and a read under way
+			width = 1
+		}
+		for first == nil && len(queue) > 0 && inflight < width {
 			id := queue[0]
 			queue = queue[1:]
 			inflight++
+			a.counts.Asked.Add(1)
+			t.asked++
 			go func() {
 				r, err := call(ctx, a.c, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
 				results <- result{r.nodes(), err}
@@ -795,15 +835,31 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 			first = cmp.Or(first, r.err)
 			continue
 		}
+		got := make(map[accessibility.NodeID]bool, len(r.nodes))
+		for _, n := range r.nodes {
+			got[n.NodeID] = true
+		}
 		for _, n := range r.nodes {
 			if t.nodes[n.NodeID] == nil {
 				t.fresh = true
 			}
 			t.nodes[n.NodeID] = n
-			if hasChildrenToFetch(n) && !queued[n.NodeID] {
-				queued[n.NodeID] = true
-				queue = append(queue, n.NodeID)
+			if !hasChildrenToFetch(n) || queued[n.NodeID] {
+				continue
 			}
+			queued[n.NodeID] = true
+			// Chrome answers with the children of an ignored child, or of
+			// one with no DOM node, too: they are fetched (and subscribed)
+			// already, and a call below that child would only repeat them.
+			// Whatever the reason, a node whose children all came in this
+			// answer needs no call of its own; its children are in r.nodes
+			// and go below themselves.
+			if all(n.ChildIDs, got) {
+				a.counts.Spared.Add(1)
+				t.spared++
+				continue
+			}
+			queue = append(queue, n.NodeID)
 		}
 		if limit > 0 && len(queued) > limit && first == nil {
 			first = errTooBig
@@ -818,6 +874,16 @@ var errTooBig = errors.New("the change is too big to fetch node by node")
 // incremental is the most nodes an update fetches below a changed node
 // before it reads the document whole instead.
 const incremental = 1500
+
+// all reports whether every id is in set.
+func all(ids []accessibility.NodeID, set map[accessibility.NodeID]bool) bool {
+	for _, id := range ids {
+		if !set[id] {
+			return false
+		}
+	}
+	return true
+}
 
 // hasChildrenToFetch reports whether a walk goes below n. A StaticText's
 // children are its InlineTextBoxes, which no answer shows and whose

@@ -3,10 +3,14 @@ package warm
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -123,16 +127,23 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 type children struct {
 	t     *testing.T
 	kids  map[accessibility.NodeID]string // node -> its children's JSON
-	asked []accessibility.NodeID
+	root  string                          // the root's JSON, for getRootAXNode
+	mu    sync.Mutex                      // a walk calls from several goroutines
+	asked []accessibility.NodeID          // guarded by mu
 }
 
 func (c *children) Call(ctx context.Context, method string, params, res any) error {
+	if method == accessibility.CommandGetRootAXNode && c.root != "" {
+		return jsonv2.Unmarshal([]byte(`{"node":`+c.root+`}`), res)
+	}
 	p, ok := params.(accessibility.GetChildAXNodesParams)
 	if method != accessibility.CommandGetChildAXNodes || !ok {
 		c.t.Errorf("unexpected call %s", method)
 		return errors.New("unexpected call")
 	}
+	c.mu.Lock()
 	c.asked = append(c.asked, p.ID)
+	c.mu.Unlock()
 	return jsonv2.Unmarshal([]byte(`{"nodes":[`+c.kids[p.ID]+`]}`), res)
 }
 
@@ -194,4 +205,111 @@ func TestANodeThatChangedParentHasItsParentsRefetched(t *testing.T) {
 	if asked["1"] != 1 || asked["2"] != 1 {
 		t.Errorf("children asked of %v, want main (1) and the section (2) once each", c.asked)
 	}
+}
+
+// Chrome answers getChildAXNodes with the children of an ignored child
+// too: a walk makes no call below a node whose children all came in the
+// answer that named it, and still holds every node; a node with a child
+// missing from that answer is asked.
+func TestAWalkAsksNoNodeWhoseChildrenCameWithIt(t *testing.T) {
+	node := func(id, parent, role string, ignored bool, kids ...string) string {
+		ks := `[]`
+		if len(kids) > 0 {
+			ks = `["` + strings.Join(kids, `","`) + `"]`
+		}
+		return `{"nodeId":"` + id + `","ignored":` + strconv.FormatBool(ignored) + `,"role":{"type":"role","value":"` + role + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
+	}
+	c := &children{t: t, root: node("1", "", "RootWebArea", false, "2", "7"), kids: map[accessibility.NodeID]string{
+		// The root's answer: the ignored 2 and its children 3 and 4, and
+		// the ignored 7 without its child 8 (detached when Chrome built
+		// the answer, say).
+		"1": strings.Join([]string{node("2", "1", "generic", true, "3", "4"), node("3", "2", "button", false, "5"),
+			node("4", "2", "link", false, "6"), node("7", "1", "generic", true, "8")}, ","),
+		"3": node("5", "3", "StaticText", false, "9"), // InlineTextBoxes below: not asked
+		"4": node("6", "4", "StaticText", false),
+		"7": node("8", "7", "paragraph", false),
+	}}
+	counts := new(Counts)
+	a := New(c, nil, counts)
+	walked := make(chan Walk, 1)
+	a.OnWalked = func(frame cdp.FrameID, w Walk) { walked <- w }
+	a.startWalk("F", "L")
+	w := <-walked
+	tr := a.trees["F"]
+	if tr == nil {
+		t.Fatal("the walk's tree was not kept")
+	}
+	asked := slices.Clone(c.asked)
+	slices.Sort(asked)
+	if want := []accessibility.NodeID{"1", "3", "4", "7"}; !slices.Equal(asked, want) {
+		t.Errorf("children asked of %v, want %v: not of 2, whose children came with it", asked, want)
+	}
+	if got, want := counts.Asked.Load(), int64(4); got != want {
+		t.Errorf("Asked = %d, want %d", got, want)
+	}
+	if got, want := counts.Spared.Load(), int64(1); got != want {
+		t.Errorf("Spared = %d, want %d", got, want)
+	}
+	for _, id := range []accessibility.NodeID{"2", "3", "4", "5", "6", "7", "8"} {
+		if tr.nodes[id] == nil {
+			t.Errorf("node %s is missing from the walked tree", id)
+		}
+	}
+	if w.Nodes != 8 || w.Asked != 4 || w.Spared != 1 || w.Took <= 0 {
+		t.Errorf("the walk is told as %+v, want 8 nodes, 4 calls, 1 spared", w)
+	}
+}
+
+// One call in flight at a time while a read is under way: a walk goes on
+// beside a host that reads all the time, and the read's calls wait
+// behind one of the walk's at most.
+func TestAWalkGoesOnOneCallAtATimeDuringReads(t *testing.T) {
+	node := func(id, parent, role string, kids ...string) string {
+		ks := `[]`
+		if len(kids) > 0 {
+			ks = `["` + strings.Join(kids, `","`) + `"]`
+		}
+		return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"` + role + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
+	}
+	c := &concurrent{children: children{t: t, kids: map[accessibility.NodeID]string{}}}
+	var top []string
+	var tops []string
+	for i := range 30 {
+		id, text := "s"+strconv.Itoa(i), "t"+strconv.Itoa(i)
+		top = append(top, id)
+		tops = append(tops, node(id, "1", "paragraph", text))
+		c.kids[accessibility.NodeID(id)] = node(text, id, "StaticText")
+	}
+	c.root = node("1", "", "RootWebArea", top...)
+	c.kids["1"] = strings.Join(tops, ",")
+	a := New(c, func() bool { return true }, nil) // a read is always under way
+	walked := make(chan Walk, 1)
+	a.OnWalked = func(frame cdp.FrameID, w Walk) { walked <- w }
+	a.startWalk("F", "L")
+	select {
+	case w := <-walked:
+		if w.Nodes != 61 || w.Asked != 31 {
+			t.Errorf("the walk is told as %+v, want 61 nodes and 31 calls", w)
+		}
+	case <-time.After(time.Minute): // a bound for a walk that waits for the reads to end, which they never do
+		t.Fatal("the walk did not end while reads were under way")
+	}
+	if m := c.most.Load(); m != 1 {
+		t.Errorf("%d calls in flight at once during a read, want 1", m)
+	}
+}
+
+// concurrent is children that also counts the calls in flight at once.
+type concurrent struct {
+	children
+	now, most atomic.Int32
+}
+
+func (c *concurrent) Call(ctx context.Context, method string, params, res any) error {
+	n := c.now.Add(1)
+	defer c.now.Add(-1)
+	for m := c.most.Load(); n > m && !c.most.CompareAndSwap(m, n); m = c.most.Load() {
+	}
+	runtime.Gosched()
+	return c.children.Call(ctx, method, params, res)
 }
