@@ -65,19 +65,7 @@ func TestWalkAfterLoad(t *testing.T) {
 		t.Fatalf("the new document's iframe was not walked without a read: %v", err)
 	}
 
-	before := p.Answers()
-	cur, err := p.Current(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := p.Answers().Minus(before)
-	if got.Kept() != 2 || got.All() != 2 {
-		t.Errorf("the first read after the load: %v, want the kept trees alone, of the page and its iframe", got)
-	}
-	outline := fmt.Sprint(outlineOf(cur.Root))
-	if !strings.Contains(outline, "Button 59") || !strings.Contains(outline, "Inner button") {
-		t.Errorf("the read does not show the page and its iframe: %v", outline)
-	}
+	readKeptAfterLoad(t, ctx, p, "Button 59", "Inner button")
 }
 
 // walkedOnLaunch launches a browser showing url, reads it with a new
@@ -213,6 +201,14 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 		t.Fatalf("the new document was not walked without a read: %v", err)
 	}
 
+	readKeptAfterLoad(t, ctx, p, "Part 29", "Cross button")
+}
+
+// readKeptAfterLoad reads once and checks that the read was answered from
+// the kept trees alone, of a page and its one iframe, and that it shows
+// the page's text and its iframe's.
+func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, pageText, iframeText string) {
+	t.Helper()
 	before := p.Answers()
 	cur, err := p.Current(ctx)
 	if err != nil {
@@ -222,7 +218,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	if got.Kept() != 2 || got.All() != 2 {
 		t.Errorf("the first read after the load: %v, want the kept trees alone, of the page and its iframe", got)
 	}
-	if outline := fmt.Sprint(outlineOf(cur.Root)); !strings.Contains(outline, "Part 29") || !strings.Contains(outline, "Cross button") {
+	if outline := fmt.Sprint(outlineOf(cur.Root)); !strings.Contains(outline, pageText) || !strings.Contains(outline, iframeText) {
 		t.Errorf("the read does not show the page and its iframe: %v", outline)
 	}
 }

@@ -216,27 +216,37 @@ func readValueKey(d *jsonv2.Decoder, scratch []byte) (*accessibility.Value, []by
 		return &accessibility.Value{Type: t, Value: long}, nil, nil
 	}
 	key := append(append(append(scratch[:0], typ...), 0), val...)
-	shared.mu.RLock()
-	v, ok := shared.vals[string(key)]
-	shared.mu.RUnlock()
-	if ok {
+	if v, ok := lookup(shared.vals, key); ok {
 		return v, key, nil
 	}
-	v = &accessibility.Value{Type: t}
+	v := &accessibility.Value{Type: t}
 	if val != nil {
 		v.Value = bytes.Clone(val)
 	}
+	return share(shared.vals, key, v), key, nil
+}
+
+// lookup returns what m holds under key, m being one of shared's tables.
+func lookup[T any](m map[string]*T, key []byte) (*T, bool) {
+	shared.mu.RLock()
+	defer shared.mu.RUnlock()
+	v, ok := m[string(key)]
+	return v, ok
+}
+
+// share returns what m, one of shared's tables, holds under key, storing
+// v there first when it holds nothing (emptying a full table).
+func share[T any](m map[string]*T, key []byte, v *T) *T {
 	shared.mu.Lock()
-	if old, ok := shared.vals[string(key)]; ok {
-		v = old
-	} else {
-		if len(shared.vals) >= maxShared {
-			clear(shared.vals)
-		}
-		shared.vals[string(key)] = v
+	defer shared.mu.Unlock()
+	if old, ok := m[string(key)]; ok {
+		return old
 	}
-	shared.mu.Unlock()
-	return v, key, nil
+	if len(m) >= maxShared {
+		clear(m)
+	}
+	m[string(key)] = v
+	return v
 }
 
 // valueTypes are the types of accessibility values, by their JSON.
@@ -261,7 +271,9 @@ func unquote(quoted []byte) (string, error) {
 		return "", nil
 	}
 	var s string
-	err := jsonv2.Unmarshal(quoted, &s, chromedp.DefaultUnmarshalOptions)
+	// (A copy: the caller's bytes stay on its stack, on the common path
+	// that never gets here.)
+	err := jsonv2.Unmarshal(bytes.Clone(quoted), &s, chromedp.DefaultUnmarshalOptions)
 	return s, err
 }
 
@@ -321,28 +333,14 @@ func property(name []byte, v *accessibility.Value, key []byte) (*accessibility.P
 		return &accessibility.Property{Name: accessibility.PropertyName(n), Value: v}, err
 	}
 	pkey := append(append(key, 0), name...)
-	shared.mu.RLock()
-	p, ok := shared.props[string(pkey)]
-	shared.mu.RUnlock()
-	if ok {
+	if p, ok := lookup(shared.props, pkey); ok {
 		return p, nil
 	}
 	n, err := unquote(name)
 	if err != nil {
 		return nil, fmt.Errorf("accessibility property name %s: %w", string(name), err)
 	}
-	p = &accessibility.Property{Name: accessibility.PropertyName(n), Value: v}
-	shared.mu.Lock()
-	if old, ok := shared.props[string(pkey)]; ok {
-		p = old
-	} else {
-		if len(shared.props) >= maxShared {
-			clear(shared.props)
-		}
-		shared.props[string(pkey)] = p
-	}
-	shared.mu.Unlock()
-	return p, nil
+	return share(shared.props, pkey, &accessibility.Property{Name: accessibility.PropertyName(n), Value: v}), nil
 }
 
 // slimNodes is the result of the commands that answer with nodes, and the
