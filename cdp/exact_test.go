@@ -245,10 +245,18 @@ type exactPages struct{ main, other string }
 
 func newExactPages(t *testing.T, sections int) exactPages {
 	t.Helper()
-	var other *httptest.Server
+	// The second site is reached as localhost: another site, so its iframe
+	// runs out of process. Its address is known before either server
+	// serves (a browser of another test can ask for a page at once, on a
+	// port the system gave out again).
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherURL := "http://" + strings.Replace(l.Addr().String(), "127.0.0.1", "localhost", 1)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/main.html", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, generatedPage(sections, other.URL))
+		fmt.Fprint(w, generatedPage(sections, otherURL))
 	})
 	mux.HandleFunc("/other.html", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><title>Other tab</title><h1>Other</h1><button>Other button</button>`)
@@ -258,18 +266,11 @@ func newExactPages(t *testing.T, sections int) exactPages {
 	})
 	main := httptest.NewServer(mux)
 	t.Cleanup(main.Close)
-	other = httptest.NewUnstartedServer(mux)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := httptest.NewUnstartedServer(mux)
 	other.Listener = l
 	other.Start()
 	t.Cleanup(other.Close)
-	// The second site is reached as localhost: another site, so its iframe
-	// runs out of process.
-	other.URL = strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
-	return exactPages{main: main.URL, other: other.URL}
+	return exactPages{main: main.URL, other: otherURL}
 }
 
 // generatedPage is a page of about 33 accessibility nodes a section, with

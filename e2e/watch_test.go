@@ -174,7 +174,14 @@ func (p *watchProcess) next(t testing.TB, what string) string {
 		}
 		t.Fatalf("watch ended while waiting for %s\nstderr:\n%s", what, p.stderr.String())
 	case <-time.After(waitLimit):
-		t.Fatalf("watch printed nothing in %v while waiting for %s\nstderr:\n%s", waitLimit, what, p.stderr.String())
+		// Where is it stuck? SIGQUIT makes the Go runtime print every
+		// goroutine's stack to stderr and exit.
+		p.cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-p.done: // it exited
+		case <-time.After(waitLimit):
+		}
+		t.Fatalf("watch printed nothing in %v while waiting for %s\nstderr, with its goroutines:\n%s", waitLimit, what, p.stderr.String())
 	}
 	return ""
 }
