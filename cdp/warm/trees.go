@@ -43,6 +43,10 @@ type tree struct {
 	// event being applied is: each an old or new parent of a node the event
 	// moved (reparent).
 	parents map[accessibility.NodeID]bool
+	// orderedNodes are the nodes ordered returned at orderedVersion: a
+	// read of the unchanged tree gets them again (they are never changed).
+	orderedNodes   []*accessibility.Node
+	orderedVersion uint64
 	// asked and spared count the getChildAXNodes calls made for this
 	// tree, and those spared (Counts), by its walk and its updates.
 	asked, spared int
@@ -552,6 +556,7 @@ func (a *Trees) settleMoves(ctx context.Context, t *tree) error {
 			if Trace != nil {
 				Trace("  a DOM node twice: refetching the children of %s", parent)
 			}
+			t.version = versions.Add(1)
 			if err := a.refreshChildren(ctx, t, n, n); err != nil {
 				return err
 			}
@@ -895,6 +900,9 @@ func hasChildrenToFetch(n *accessibility.Node) bool {
 // ordered returns the tree's nodes reachable from the root, root first,
 // and forgets the unreachable ones (removed from the document).
 func (t *tree) ordered() []*accessibility.Node {
+	if t.orderedNodes != nil && t.orderedVersion == t.version {
+		return t.orderedNodes // unchanged since: the same nodes, in the same order
+	}
 	out := make([]*accessibility.Node, 0, len(t.nodes))
 	seen := make(map[accessibility.NodeID]bool, len(t.nodes))
 	stack := []accessibility.NodeID{t.root}
@@ -918,6 +926,7 @@ func (t *tree) ordered() []*accessibility.Node {
 			}
 		}
 	}
+	t.orderedNodes, t.orderedVersion = out, t.version
 	return out
 }
 
@@ -999,10 +1008,36 @@ func Role(n *accessibility.Node) string {
 	if n.Role == nil {
 		return ""
 	}
+	raw := n.Role.Value
+	roles.mu.RLock()
+	s, ok := roles.names[string(raw)]
+	roles.mu.RUnlock()
+	if ok {
+		return s
+	}
+	return learnRole(raw)
+}
+
+// learnRole decodes a role's JSON, and remembers it.
+func learnRole(raw jsonv2.Value) string {
 	var s string
-	json.Unmarshal(n.Role.Value, &s)
+	json.Unmarshal(raw, &s) // not a string: ""
+	roles.mu.Lock()
+	if len(roles.names) >= 1024 { // Chrome has a few hundred roles
+		clear(roles.names)
+	}
+	roles.names[string(raw)] = s
+	roles.mu.Unlock()
 	return s
 }
+
+// roles are the role names decoded so far, by their JSON: a read asks
+// for the role of every node, and decoding the JSON each time was a
+// sixth of an unchanged read of a big page.
+var roles = struct {
+	mu    sync.RWMutex
+	names map[string]string // guarded by mu
+}{names: map[string]string{}}
 
 // axBool reports whether a boolean property of the node is true.
 func axBool(n *accessibility.Node, name accessibility.PropertyName) bool {

@@ -313,3 +313,46 @@ func (c *concurrent) Call(ctx context.Context, method string, params, res any) e
 	runtime.Gosched()
 	return c.children.Call(ctx, method, params, res)
 }
+
+// Role decodes a node's role as JSON, escapes included, and remembers
+// each role's name: a read asks for every node's.
+func TestRole(t *testing.T) {
+	for raw, want := range map[string]string{
+		`"StaticText"`: "StaticText", `"a\"b\u00e9"`: "a\"bé", `null`: "", `7`: "", `"StaticText"  `: "StaticText",
+	} {
+		n := &accessibility.Node{Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(raw)}}
+		for range 2 { // decoded, then remembered
+			if got := Role(n); got != want {
+				t.Errorf("Role(%s) = %q, want %q", raw, got, want)
+			}
+		}
+	}
+	if got := Role(&accessibility.Node{}); got != "" {
+		t.Errorf("Role of a node with no role = %q", got)
+	}
+	text := &accessibility.Node{Role: &accessibility.Value{Value: jsonv2.Value(`"StaticText"`)}}
+	if testing.AllocsPerRun(100, func() { Role(text) }) != 0 {
+		t.Error("Role allocates for a role it has seen: it decodes the JSON again")
+	}
+}
+
+// A read of an unchanged tree gets the nodes it got before, not a new
+// walk over the tree; a change of version orders them again.
+func TestOrderedIsKeptUntilTheTreeChanges(t *testing.T) {
+	node := func(id string, kids ...accessibility.NodeID) *accessibility.Node {
+		return &accessibility.Node{NodeID: accessibility.NodeID(id), ChildIDs: kids}
+	}
+	tr := &tree{root: "1", version: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{
+		"1": node("1", "2", "3"), "2": node("2"), "3": node("3"),
+	}}
+	first := tr.ordered()
+	if again := tr.ordered(); &again[0] != &first[0] {
+		t.Error("the unchanged tree was ordered again")
+	}
+	tr.nodes["1"] = node("1", "3")
+	tr.version = versions.Add(1)
+	got := tr.ordered()
+	if len(got) != 2 || got[1].NodeID != "3" || tr.nodes["2"] != nil {
+		t.Errorf("after the change: %d nodes, node 2 kept %v; want 1 and 3, node 2 forgotten", len(got), tr.nodes["2"] != nil)
+	}
+}
