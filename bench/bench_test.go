@@ -26,6 +26,7 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp"
 	axwarm "github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/internal/wiresize"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -678,10 +679,10 @@ func BenchmarkServe(b *testing.B) {
 				docs = 2
 			}
 			start := time.Now()
-			for s.stderr.count("document walked") < docs && time.Since(start) < *settle {
+			for countLines(s.stderr.String(), "document walked") < docs && time.Since(start) < *settle {
 				time.Sleep(50 * time.Millisecond)
 			}
-			if got := s.stderr.count("document walked"); got < docs {
+			if got := countLines(s.stderr.String(), "document walked"); got < docs {
 				b.Logf("%s: %d of %d documents walked after -settle: peak RSS measured before the walk ended", pg.Name, got, docs)
 			}
 			var samples samples
@@ -720,27 +721,12 @@ type served struct {
 }
 
 // lockedBuffer is a process's stderr, read while the process writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
+type lockedBuffer = syncbuf.Buffer
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// count counts the lines that have s.
-func (l *lockedBuffer) count(s string) int {
+// countLines counts the lines of text that have s.
+func countLines(text, s string) int {
 	n := 0
-	for line := range strings.Lines(l.String()) {
+	for line := range strings.Lines(text) {
 		if strings.Contains(line, s) {
 			n++
 		}

@@ -15,6 +15,7 @@ import (
 
 	"log/slog"
 
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -65,22 +66,7 @@ func newConsentGate(t *testing.T, browserWS string) (*consentGate, string) {
 }
 
 // lockedLog is a log the test reads while the provider writes it.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type lockedLog = syncbuf.Buffer
 
 // A browser that asks its person: reads answer at once, with what to do,
 // while the person has not answered; Cancel is an error of its own and the

@@ -16,6 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
 
 // The names of section 7.1.
@@ -311,37 +313,7 @@ func (p *provider) wantServing(t testing.TB, after string) {
 }
 
 // lockedBuffer collects a subprocess's output.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *lockedBuffer) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Len()
-}
-
-func (b *lockedBuffer) Since(n int) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if n > b.buf.Len() {
-		return ""
-	}
-	return string(b.buf.Bytes()[n:])
-}
+type lockedBuffer = syncbuf.Buffer
 
 // protocolChecker records every line of the provider's stdout that is not
 // a JSON-RPC 2.0 message.

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -20,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/cdpprovider/cdpprovider/picture"
 )
@@ -96,24 +96,9 @@ type watchProcess struct {
 }
 
 // syncBuf is a bytes.Buffer for a process's stderr, read by the test.
-type syncBuf struct {
-	mu chan struct{}
-	b  bytes.Buffer
-}
+type syncBuf = syncbuf.Buffer
 
-func newSyncBuf() *syncBuf { return &syncBuf{mu: make(chan struct{}, 1)} }
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu <- struct{}{}
-	defer func() { <-s.mu }()
-	return s.b.String()
-}
+func newSyncBuf() *syncBuf { return new(syncBuf) }
 
 // startWatch starts the binary's watch with args; its output is split
 // into blocks ending with an empty line, or with --json into lines.
