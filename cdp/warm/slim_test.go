@@ -39,25 +39,7 @@ func stripped(n *accessibility.Node) *accessibility.Node {
 // recorded trees of real pages (sources, related nodes and all) and on
 // the odd shapes a node can take.
 func TestSlimNodeDecodes(t *testing.T) {
-	recs, err := filepath.Glob("../../mapping/testdata/*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var inputs []string
-	for _, rec := range recs {
-		if strings.HasSuffix(rec, ".golden.json") {
-			continue
-		}
-		raw, err := os.ReadFile(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var f struct{ Nodes jsonv2.Value }
-		if err := jsonv2.Unmarshal(raw, &f, chromedp.DefaultUnmarshalOptions); err != nil {
-			t.Fatalf("%s: %v", rec, err)
-		}
-		inputs = append(inputs, `{"nodes":`+string(f.Nodes)+`}`)
-	}
+	inputs := recordedTrees(t)
 	if len(inputs) < 5 {
 		t.Fatalf("only %d recorded trees", len(inputs))
 	}
@@ -175,26 +157,11 @@ func TestShortValuesAreShared(t *testing.T) {
 // BenchmarkSlimDecode decodes the recorded trees of real pages as a read
 // does (go test -bench SlimDecode -benchmem ./cdp/warm/).
 func BenchmarkSlimDecode(b *testing.B) {
-	recs, err := filepath.Glob("../../mapping/testdata/*.json")
-	if err != nil {
-		b.Fatal(err)
-	}
 	var inputs [][]byte
 	size := 0
-	for _, rec := range recs {
-		if strings.HasSuffix(rec, ".golden.json") {
-			continue
-		}
-		raw, err := os.ReadFile(rec)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var f struct{ Nodes jsonv2.Value }
-		if err := jsonv2.Unmarshal(raw, &f, chromedp.DefaultUnmarshalOptions); err != nil {
-			b.Fatalf("%s: %v", rec, err)
-		}
-		inputs = append(inputs, []byte(`{"nodes":`+string(f.Nodes)+`}`))
-		size += len(inputs[len(inputs)-1])
+	for _, in := range recordedTrees(b) {
+		inputs = append(inputs, []byte(in))
+		size += len(in)
 	}
 	b.SetBytes(int64(size))
 	for b.Loop() {
@@ -205,4 +172,30 @@ func BenchmarkSlimDecode(b *testing.B) {
 			}
 		}
 	}
+}
+
+// recordedTrees returns the recorded trees of real pages in
+// mapping/testdata, each as the result of a call that answers with nodes.
+func recordedTrees(tb testing.TB) []string {
+	tb.Helper()
+	recs, err := filepath.Glob("../../mapping/testdata/*.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var trees []string
+	for _, rec := range recs {
+		if strings.HasSuffix(rec, ".golden.json") {
+			continue
+		}
+		raw, err := os.ReadFile(rec)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var f struct{ Nodes jsonv2.Value }
+		if err := jsonv2.Unmarshal(raw, &f, chromedp.DefaultUnmarshalOptions); err != nil {
+			tb.Fatalf("%s: %v", rec, err)
+		}
+		trees = append(trees, `{"nodes":`+string(f.Nodes)+`}`)
+	}
+	return trees
 }
