@@ -73,8 +73,10 @@ type LaunchOptions struct {
 	// Args are extra command-line flags, appended after ours (a later
 	// flag wins in Chrome), for example --site-per-process in tests.
 	Args []string
-	// StartTimeout bounds the wait for the DevTools address; zero means
-	// 30 seconds.
+	// StartTimeout bounds the wait for the DevTools address and the
+	// pages; zero means 2 minutes. It is a limit for a browser that never
+	// starts, not a wait: a browser starting beside others on a busy
+	// machine can take tens of seconds.
 	StartTimeout time.Duration
 	// Logger receives the browser's own output at debug level; nil means
 	// slog.Default().
@@ -146,7 +148,7 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 
 	timeout := opts.StartTimeout
 	if timeout <= 0 {
-		timeout = 30 * time.Second
+		timeout = 2 * time.Minute
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
