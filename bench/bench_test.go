@@ -251,6 +251,7 @@ func BenchmarkRead(b *testing.B) {
 			b.Run("raw-first", func(b *testing.B) { benchRawFirst(b, pg) })
 			b.Run("load", func(b *testing.B) { benchLoad(b, pg) })
 			b.Run("cold", func(b *testing.B) { benchCold(b, pg) })
+			b.Run("changed-1s-new", func(b *testing.B) { benchChangedNew(b, pg) })
 			b.Run("warm", func(b *testing.B) { benchWarm(b, w) })
 			b.Run("changed-1s", func(b *testing.B) { benchChanged(b, w, time.Second) })
 			b.Run("changed-100ms", func(b *testing.B) { benchChanged(b, w, 100*time.Millisecond) })
@@ -434,6 +435,62 @@ func benchChanged(b *testing.B, w *warm, pause time.Duration) {
 	}
 	s.report(b, r.raw)
 	reportKept(b, p.Answers().Minus(before))
+}
+
+// benchChangedNew is the agent loop from a new provider's first read of
+// the page (untimed), as bench/peers times it: its walk of the page has
+// just begun, and the turns run while it goes on. Each operation is a
+// turn: an edit, a read at once (timed), a 1 s pause. The answer must
+// show the edit.
+func benchChangedNew(b *testing.B, pg Page) {
+	p := newProvider(b)
+	defer p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	_, err := p.Current(ctx)
+	cancel()
+	if err != nil {
+		b.Fatalf("first Current: %v", err)
+	}
+	var s samples
+	before := p.Answers()
+	turn, walked := 0, 0
+	for b.Loop() {
+		b.StopTimer()
+		turn++
+		if walked == 0 && !p.Walking() {
+			walked = turn
+		}
+		text := fmt.Sprintf("Section 0: new %d", turn)
+		expr := fmt.Sprintf(`document.getElementById("h-0").firstChild.data = %q`, text)
+		ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](expr)); err != nil {
+			cancel()
+			b.Fatalf("edit the heading: %v", err)
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		cur, err := p.Current(ctx)
+		s.add(time.Since(t0))
+		cancel()
+		if err != nil {
+			b.Fatalf("Current after a change: %v", err)
+		}
+		b.StopTimer()
+		if find(cur.Root, func(e *mapping.Element) bool { return e.Title == text }) == nil {
+			b.Errorf("turn %d after the edit does not show the heading %q: a stale answer", turn, text)
+		}
+		time.Sleep(time.Second)
+		b.StartTimer()
+	}
+	r := results.row(pg.Name)
+	r.changedNew = s.median()
+	s.report(b, r.raw)
+	reportKept(b, p.Answers().Minus(before))
+	if walked > 0 {
+		b.Logf("%s: the walk had ended before turn %d of %d", pg.Name, walked, turn)
+	} else {
+		b.Logf("%s: the walk had not ended before the last turn (%d)", pg.Name, turn)
+	}
 }
 
 // benchAfterLoad loads the page again in the tab (a person browsing), waits

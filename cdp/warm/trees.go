@@ -50,6 +50,9 @@ type tree struct {
 	// asked and spared count the getChildAXNodes calls made for this
 	// tree, and those spared (Counts), by its walk and its updates.
 	asked, spared int
+	// pace, while the tree's walk is under way, is how it goes, for a
+	// read that may wait for it to end (awaitWalk).
+	pace *pace
 }
 
 // signal is a call of the page's watchers to the provider's binding: the
@@ -120,6 +123,10 @@ type Trees struct {
 	arrived  chan struct{}                 // closed when a nodesUpdated arrives; guarded by mu
 	lastSent time.Time                     // when the last nodesUpdated arrived; guarded by mu
 	cost     map[cdp.FrameID]time.Duration // how long a document's last getFullAXTree took; guarded by mu
+	size     map[cdp.FrameID]int           // how many nodes a walk of the document gets, by its last getFullAXTree; guarded by mu
+	// awaiting counts the reads waiting for a walk to end (awaitWalk):
+	// the walks do not give way to them.
+	awaiting atomic.Int32
 
 	counts *Counts
 	// loaded is, for each frame, the sequence number of its last
@@ -165,6 +172,9 @@ type Counts struct {
 	// change that read it whole because that is quicker than waiting for
 	// Chrome's events (a small document).
 	Sooner atomic.Int64
+	// Awaited: of the kept tree's, the reads of a changed document that
+	// waited for its walk to end, which was sooner than reading it whole.
+	Awaited atomic.Int64
 
 	// Asked counts the getChildAXNodes calls of walks and of fetches below
 	// a changed node; Spared the nodes with children they made no call
@@ -184,20 +194,20 @@ type Walk struct {
 
 // Tally is the counts as they are now.
 func (c *Counts) Tally() Tally {
-	return Tally{c.Quiet.Load(), c.Changed.Load(), c.Waited.Load(), c.Fetched.Load(), c.Whole.Load(), c.Sooner.Load()}
+	return Tally{c.Quiet.Load(), c.Changed.Load(), c.Waited.Load(), c.Fetched.Load(), c.Whole.Load(), c.Sooner.Load(), c.Awaited.Load()}
 }
 
 // Tally is Counts at one moment, as numbers.
-type Tally struct{ Quiet, Changed, Waited, Fetched, Whole, Sooner int64 }
+type Tally struct{ Quiet, Changed, Waited, Fetched, Whole, Sooner, Awaited int64 }
 
 // Minus is what was counted since b.
 func (a Tally) Minus(b Tally) Tally {
-	return Tally{a.Quiet - b.Quiet, a.Changed - b.Changed, a.Waited - b.Waited, a.Fetched - b.Fetched, a.Whole - b.Whole, a.Sooner - b.Sooner}
+	return Tally{a.Quiet - b.Quiet, a.Changed - b.Changed, a.Waited - b.Waited, a.Fetched - b.Fetched, a.Whole - b.Whole, a.Sooner - b.Sooner, a.Awaited - b.Awaited}
 }
 
 // Plus adds two tallies.
 func (a Tally) Plus(b Tally) Tally {
-	return Tally{a.Quiet + b.Quiet, a.Changed + b.Changed, a.Waited + b.Waited, a.Fetched + b.Fetched, a.Whole + b.Whole, a.Sooner + b.Sooner}
+	return Tally{a.Quiet + b.Quiet, a.Changed + b.Changed, a.Waited + b.Waited, a.Fetched + b.Fetched, a.Whole + b.Whole, a.Sooner + b.Sooner, a.Awaited + b.Awaited}
 }
 
 // Kept is how many reads the kept trees answered; All counts every read.
@@ -205,8 +215,8 @@ func (a Tally) Kept() int64 { return a.Quiet + a.Changed + a.Waited }
 func (a Tally) All() int64  { return a.Kept() + a.Fetched + a.Whole }
 
 func (a Tally) String() string {
-	return fmt.Sprintf("kept tree: %d unchanged, %d right after a change, %d after waiting for Chrome's events; %d last full fetch again, %d getFullAXTree (%d of them quicker than waiting)",
-		a.Quiet, a.Changed, a.Waited, a.Fetched, a.Whole, a.Sooner)
+	return fmt.Sprintf("kept tree: %d unchanged, %d right after a change, %d after waiting for Chrome's events (%d of them waited for the walk to end); %d last full fetch again, %d getFullAXTree (%d of them quicker than waiting)",
+		a.Quiet, a.Changed, a.Waited, a.Awaited, a.Fetched, a.Whole, a.Sooner)
 }
 
 // Settle is how long after a DOM mutation Chrome has sent its
@@ -230,7 +240,8 @@ var versions atomic.Uint64
 // time, so the read's calls wait behind one of the walk's at most (well
 // under a millisecond), and the walk goes on while the read decodes and
 // maps what it got, when the page has nothing else to do. (A walk that
-// stopped for reads would never end for a host that reads often.)
+// stopped for reads would never end for a host that reads often.) A read
+// that waits for the walk to end (awaitWalk) does not slow it.
 const walkWidth = 8
 
 // New returns the trees of one target session, none kept yet. Calls go
@@ -243,7 +254,7 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 		counts = new(Counts)
 	}
 	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdp.FrameID]*tree{}, walking: map[cdp.FrameID]bool{},
-		fetched: map[cdp.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdp.FrameID]time.Duration{}, arrived: make(chan struct{}),
+		fetched: map[cdp.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdp.FrameID]time.Duration{}, size: map[cdp.FrameID]int{}, arrived: make(chan struct{}),
 		loaded: map[cdp.FrameID]uint64{}, fetching: map[cdp.FrameID]*fetching{}, walks: map[cdp.FrameID]*walkRun{}}
 }
 
@@ -332,8 +343,45 @@ func (a *Trees) walkLoaded(frame cdp.FrameID) {
 
 // walkRun is a walk under way.
 type walkRun struct {
-	stop context.CancelFunc
-	done chan struct{} // closed when it ended
+	stop   context.CancelFunc
+	done   chan struct{} // closed when it ended
+	loader cdp.LoaderID  // of the document walked
+	start  time.Time
+	pace   pace
+}
+
+// pace is how a walk goes: the nodes it has, and how many it got in how
+// long while it went at full width (no read under way, or one that waits
+// for it): the pace it keeps when a read waits for it.
+type pace struct {
+	nodes                atomic.Int64
+	freeNodes, freeNanos atomic.Int64
+}
+
+// observe records that the walk has n nodes, d after the answer before,
+// at full width or not.
+func (p *pace) observe(n int, d time.Duration, full bool) {
+	got := int64(n) - p.nodes.Swap(int64(n))
+	if full {
+		p.freeNodes.Add(got)
+		p.freeNanos.Add(int64(d))
+	}
+}
+
+// left estimates how long the walk takes to reach size nodes at full
+// width, by its pace at full width so far (or overall, for a walk that
+// has not gone at full width for long), since start; false when it
+// cannot tell.
+func (p *pace) left(size int64, start time.Time) (time.Duration, bool) {
+	got := p.nodes.Load()
+	if got == 0 || size <= got {
+		return 0, false // no pace yet, or a document that grew
+	}
+	nodes, took := p.freeNodes.Load(), time.Duration(p.freeNanos.Load())
+	if took < 100*time.Millisecond || nodes == 0 {
+		nodes, took = got, time.Since(start)
+	}
+	return time.Duration(float64(took) * float64(size-got) / float64(nodes)), true
 }
 
 // fetching is a getFullAXTree of a document made in the background.
@@ -449,17 +497,26 @@ func (a *Trees) whole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.
 }
 
 // fetchWhole reads a document with getFullAXTree, and remembers how long
-// that took, for the choice between waiting for events and reading whole.
+// that took, and how many nodes a walk of it gets, for the choices
+// between waiting for events or a walk and reading whole.
 func (a *Trees) fetchWhole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.Node, error) {
 	t0 := time.Now()
 	r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 	if err != nil {
 		return nil, err
 	}
+	took := time.Since(t0)
+	nodes := r.nodes()
+	size := 0
+	for _, n := range nodes {
+		if Role(n) != "InlineTextBox" { // a walk skips them (hasChildrenToFetch)
+			size++
+		}
+	}
 	a.mu.Lock()
-	a.cost[frame] = time.Since(t0)
+	a.cost[frame], a.size[frame] = took, size
 	a.mu.Unlock()
-	return r.nodes(), nil
+	return nodes, nil
 }
 
 // fresh makes the barrier, applies the events, and reports whether Chrome
@@ -628,6 +685,12 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 		a.counts.Fetched.Add(1)
 		return f.nodes, f.version, nil
 	}
+	if kept, err := a.awaitWalk(ctx, frame, loader); err != nil {
+		return nil, 0, err
+	} else if kept {
+		a.counts.Awaited.Add(1)
+		return a.Nodes(ctx, frame, loader, seen)
+	}
 	nodes, err := a.whole(ctx, frame)
 	if err != nil {
 		return nil, 0, err
@@ -638,6 +701,41 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 		a.mu.Unlock()
 	}
 	return nodes, 0, nil
+}
+
+// awaitWalk waits for the walk under way of a frame's document to end,
+// when it should end sooner than a getFullAXTree of the document takes:
+// by its pace at full width so far and the nodes the last getFullAXTree
+// had, against how long that took. Then the read is answered from the walked tree,
+// and the walk, at full pace meanwhile, is not slowed by a whole read.
+// A walk that ends later than twice that estimate is waited for no
+// longer. It reports whether the walk ended with the document's tree
+// kept.
+func (a *Trees) awaitWalk(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID) (bool, error) {
+	a.mu.Lock()
+	w, cost, size := a.walks[frame], a.cost[frame], a.size[frame]
+	a.mu.Unlock()
+	if w == nil || w.loader != loader || cost == 0 {
+		return false, nil
+	}
+	if left, ok := w.pace.left(int64(size), w.start); !ok || left > cost {
+		return false, nil
+	}
+	a.awaiting.Add(1)
+	defer a.awaiting.Add(-1)
+	bound := time.NewTimer(2 * cost)
+	defer bound.Stop()
+	select {
+	case <-w.done:
+	case <-bound.C:
+		return false, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.trees[frame]
+	return t != nil && t.loader == loader, nil
 }
 
 // fetched is a document's last getFullAXTree while its walk is not done,
@@ -743,14 +841,13 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 	a.walking[frame] = true
 	since := a.seq + 1
 	ctx, stop := context.WithCancel(context.Background())
-	w := &walkRun{stop: stop, done: make(chan struct{})}
+	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now()}
 	a.walks[frame] = w
 	go func() {
-		start := time.Now()
-		t, err := a.walk(ctx, frame)
+		t, err := a.walk(ctx, frame, &w.pace)
 		stop()
 		if done, kept := a.keepWalked(frame, w, t, err, since, loader); kept && a.OnWalked != nil {
-			done.Took = time.Since(start)
+			done.Took = time.Since(w.start)
 			a.OnWalked(frame, done)
 		}
 	}()
@@ -778,8 +875,9 @@ func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, si
 }
 
 // walk fetches a document's tree node by node, which subscribes every node
-// to nodesUpdated. Calls are pipelined, walkWidth at a time.
-func (a *Trees) walk(ctx context.Context, frame cdp.FrameID) (*tree, error) {
+// to nodesUpdated. Calls are pipelined, walkWidth at a time. It tells
+// p how it goes.
+func (a *Trees) walk(ctx context.Context, frame cdp.FrameID, p *pace) (*tree, error) {
 	r, err := call(ctx, a.c, rootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
 	if err != nil {
 		return nil, err
@@ -788,7 +886,7 @@ func (a *Trees) walk(ctx context.Context, frame cdp.FrameID) (*tree, error) {
 		return nil, fmt.Errorf("frame %s has no accessibility tree", frame)
 	}
 	root := r.Node.node()
-	t := &tree{frame: frame, root: root.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{root.NodeID: root}}
+	t := &tree{frame: frame, root: root.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{root.NodeID: root}, pace: p}
 	if err := a.fetchBelow(ctx, t, []accessibility.NodeID{root.NodeID}, 0); err != nil {
 		return nil, err
 	}
@@ -815,9 +913,10 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 	}
 	inflight := 0
 	var first error
+	last := time.Now() // of the answer before
 	for len(queue) > 0 || inflight > 0 {
 		width := walkWidth
-		if limit == 0 && a.busy != nil && a.busy() { // a walk, and a read under way
+		if limit == 0 && a.busy != nil && a.busy() && a.awaiting.Load() == 0 { // a walk, and a read under way that does not wait for it
 			width = 1
 		}
 		for first == nil && len(queue) > 0 && inflight < width {
@@ -865,6 +964,11 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 				continue
 			}
 			queue = append(queue, n.NodeID)
+		}
+		if t.pace != nil {
+			now := time.Now()
+			t.pace.observe(len(t.nodes), now.Sub(last), width == walkWidth)
+			last = now
 		}
 		if limit > 0 && len(queued) > limit && first == nil {
 			first = errTooBig

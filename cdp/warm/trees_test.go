@@ -356,3 +356,162 @@ func TestOrderedIsKeptUntilTheTreeChanges(t *testing.T) {
 		t.Errorf("after the change: %d nodes, node 2 kept %v; want 1 and 3, node 2 forgotten", len(got), tr.nodes["2"] != nil)
 	}
 }
+
+// gated answers a walk as concurrent does, but holds the answer for one
+// node until open is closed; and getFullAXTree with the root alone,
+// counting those calls.
+type gated struct {
+	concurrent
+	hold   accessibility.NodeID
+	held   chan struct{} // closed when the held call arrived
+	open   chan struct{}
+	wholes atomic.Int32
+}
+
+func (c *gated) Call(ctx context.Context, method string, params, res any) error {
+	switch method {
+	case accessibility.CommandEnable:
+		return nil
+	case accessibility.CommandGetFullAXTree:
+		c.wholes.Add(1)
+		return jsonv2.Unmarshal([]byte(`{"nodes":[`+c.root+`]}`), res)
+	}
+	if p, ok := params.(accessibility.GetChildAXNodesParams); ok && p.ID == c.hold {
+		close(c.held)
+		<-c.open
+	}
+	return c.concurrent.Call(ctx, method, params, res)
+}
+
+// newGated is a page of ten paragraphs under the root, each with its
+// text, whose walk stops at the first paragraph until open is closed.
+func newGated(t *testing.T) *gated {
+	node := func(id, parent, role string, kids ...string) string {
+		ks := `[]`
+		if len(kids) > 0 {
+			ks = `["` + strings.Join(kids, `","`) + `"]`
+		}
+		return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"` + role + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
+	}
+	c := &gated{concurrent: concurrent{children: children{t: t, kids: map[accessibility.NodeID]string{}}},
+		hold: "s0", held: make(chan struct{}), open: make(chan struct{})}
+	var top, tops []string
+	for i := range 10 {
+		id, text := "s"+strconv.Itoa(i), "t"+strconv.Itoa(i)
+		top = append(top, id)
+		tops = append(tops, node(id, "1", "paragraph", text))
+		c.kids[accessibility.NodeID(id)] = node(text, id, "StaticText")
+	}
+	c.root = node("1", "", "RootWebArea", top...)
+	c.kids["1"] = strings.Join(tops, ",")
+	return c
+}
+
+// A read right after a change, while the document's walk is under way,
+// waits for the walk when it should end sooner than a getFullAXTree of
+// the document takes, and is answered from the walked tree; the walk,
+// held to one call at a time while reads are under way, goes at full
+// width while a read waits for it.
+func TestAReadWaitsForAWalkThatEndsSoonerThanAWholeRead(t *testing.T) {
+	c := newGated(t)
+	counts := new(Counts)
+	a := New(c, func() bool { return true }, counts) // a read is always under way
+	a.cost["F"], a.size["F"] = time.Hour, 21         // the last getFullAXTree: 21 nodes in an hour
+	a.startWalk("F", "L")
+	<-c.held // the root and its ten paragraphs walked; the first paragraph's text held
+	type answer struct {
+		nodes []*accessibility.Node
+		err   error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 1, Quiet: time.Second})
+		done <- answer{nodes, err}
+	}()
+	for a.awaiting.Load() == 0 { // the read waits for the walk
+		select {
+		case r := <-done:
+			t.Fatalf("the read did not wait for the walk: %d nodes, %v, %d getFullAXTree", len(r.nodes), r.err, c.wholes.Load())
+		default:
+			runtime.Gosched()
+		}
+	}
+	close(c.open)
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if len(r.nodes) != 21 || c.wholes.Load() != 0 {
+		t.Errorf("the read got %d nodes with %d getFullAXTree; want the walked tree's 21 and none", len(r.nodes), c.wholes.Load())
+	}
+	if got := counts.Tally(); got != (Tally{Changed: 1, Awaited: 1}) {
+		t.Errorf("counted %+v, want one read of the kept tree right after a change, after the walk", got)
+	}
+	if m := c.most.Load(); m < 2 {
+		t.Errorf("at most %d calls of the walk in flight while the read waited for it, want more than one", m)
+	}
+}
+
+// The same read, when the walk would end later than a getFullAXTree of
+// the document takes, reads the document whole at once.
+func TestAReadDoesNotWaitForAWalkThatEndsLaterThanAWholeRead(t *testing.T) {
+	c := newGated(t)
+	defer close(c.open)
+	counts := new(Counts)
+	a := New(c, nil, counts)
+	a.cost["F"], a.size["F"] = time.Minute, 1e9 // the last getFullAXTree: a billion nodes in a minute
+	a.startWalk("F", "L")
+	<-c.held
+	// A read that waits for the walk is stopped, and fails.
+	ctx, cancel := context.WithCancel(context.Background())
+	read := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-read:
+				return
+			default:
+			}
+			if a.awaiting.Load() > 0 {
+				cancel()
+				return
+			}
+			runtime.Gosched()
+		}
+	}()
+	nodes, _, err := a.Nodes(ctx, "F", "L", Activity{OK: true, Mutations: 1, Quiet: time.Second})
+	close(read)
+	cancel()
+	if err != nil {
+		t.Fatalf("the read waited for a walk far from its end: %v", err)
+	}
+	if len(nodes) != 1 || c.wholes.Load() != 1 {
+		t.Errorf("the read got %d nodes with %d getFullAXTree; want the one whole read's root", len(nodes), c.wholes.Load())
+	}
+	if got := counts.Tally(); got != (Tally{Whole: 1}) {
+		t.Errorf("counted %+v, want one whole read", got)
+	}
+}
+
+// A walk's pace is the one it keeps at full width, which it keeps while
+// a read waits for it, not that of the whole walk, held back by reads.
+func TestAWalksPaceIsItsPaceAtFullWidth(t *testing.T) {
+	var p pace
+	if _, ok := p.left(3000, time.Now()); ok {
+		t.Error("a walk with no nodes yet has a pace")
+	}
+	start := time.Now().Add(-10200 * time.Millisecond)
+	p.observe(1000, 10*time.Second, false)      // 1,000 nodes in 10 s beside reads
+	p.observe(2000, 200*time.Millisecond, true) // 1,000 more in 200 ms alone
+	if left, ok := p.left(3000, start); !ok || left != 200*time.Millisecond {
+		t.Errorf("left = %v, %v; want 200ms: 1,000 nodes more at 1,000 in 200 ms", left, ok)
+	}
+	if _, ok := p.left(2000, start); ok {
+		t.Error("a walk with every node the last getFullAXTree had has a time left")
+	}
+	var q pace
+	q.observe(500, 50*time.Millisecond, true) // too short a time at full width to tell: the whole walk's pace
+	if left, ok := q.left(1000, time.Now().Add(-time.Second)); !ok || left < 900*time.Millisecond {
+		t.Errorf("left = %v, %v; want about 1s: 500 nodes more at 500 a second", left, ok)
+	}
+}
