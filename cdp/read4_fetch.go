@@ -196,7 +196,7 @@ func (p *Provider) axOf(s *cdpSession) *warm.Trees {
 	}
 	a.OnWalked = func(frame cdp.FrameID, w warm.Walk) {
 		p.log.Debug("document walked", "frame", frame, "nodes", w.Nodes, "calls", w.Asked, "spared", w.Spared,
-			"took", w.Took.Round(time.Millisecond))
+			"took", w.Took.Round(time.Millisecond), "mixed", w.Mixed)
 	}
 	s.ax.Store(a)
 	return a

@@ -36,6 +36,14 @@ type tree struct {
 	// fresh says nodes were added since the last read: a moved element
 	// may have left its old node behind (settleMoves).
 	fresh bool
+	// mixed says the walk found a node's children other than the node
+	// said when it was fetched: the page changed during the walk, and the
+	// tree holds nodes from before the change beside nodes from after it
+	// until Chrome's events for it are applied (unsettled).
+	mixed bool
+	// kept is the sequence number of the last event or signal before the
+	// walk's tree was kept; 0 once a read has settled it (unsettled).
+	kept uint64
 	// touched is the sequence number of the last nodesUpdated event that
 	// changed a node of this tree.
 	touched uint64
@@ -190,6 +198,9 @@ type Walk struct {
 	Asked  int           // its getChildAXNodes calls
 	Spared int           // the nodes with children it made no call for (Counts.Spared)
 	Took   time.Duration // from its first call to its last answer
+	// Mixed: the page changed during the walk (a node's children were
+	// other than it said when it was fetched).
+	Mixed bool
 }
 
 // Tally is the counts as they are now.
@@ -442,6 +453,12 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 	a.read.Lock()
 	defer a.read.Unlock()
 	answered := &a.counts.Quiet
+	settling := false
+	if m, ok := a.unsettled(t, seen); ok {
+		// Read as right after a change, which makes sure Chrome's events
+		// for the changes made during the walk were applied.
+		seen.Mutations, seen.Quiet, settling = m, 0, true
+	}
 	if seen.Mutations != t.mutations {
 		answered = &a.counts.Changed
 		fresh, err := a.fresh(ctx, t, seen, time.Time{})
@@ -483,8 +500,46 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 		return nodes, 0, err
 	}
 	t.mutations = seen.Mutations
+	if settling {
+		t.kept, t.mixed = 0, false
+	}
 	answered.Add(1)
 	return t.ordered(), t.version, nil
+}
+
+// unsettled reports whether a walked tree's first read must make sure
+// Chrome's events for the changes made while it was walked have come:
+// when the walk found a node's children changed (mixed), or the page's
+// watchers told of a change during it. A node the walk fetched before
+// such a change holds its old data until the change's event, which Chrome
+// may hold back 250 ms, while the nodes fetched after it are new: a
+// paragraph whose text was replaced can list a text node the tree does
+// not have, and show empty. The read is then made as one right after a
+// change of count m, the last the document's watchers told of (the
+// read's own count may be older than the change). Called holding a.read.
+func (a *Trees) unsettled(t *tree, seen Activity) (int64, bool) {
+	if t.kept == 0 {
+		return 0, false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	during := t.mixed
+	for _, sigs := range a.signals {
+		for _, s := range sigs {
+			if s.seq >= t.since && s.seq <= t.kept {
+				during = true
+			}
+		}
+	}
+	if !during {
+		t.kept = 0 // nothing changed while it was walked
+		return 0, false
+	}
+	m := seen.Mutations
+	for _, s := range a.signals[seen.Watcher] {
+		m = max(m, s.count)
+	}
+	return m, true
 }
 
 // whole reads a document with getFullAXTree for a read (fetchWhole).
@@ -866,8 +921,8 @@ func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, si
 	if err != nil || a.loaded[frame] >= since {
 		return Walk{}, false
 	}
-	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared}
-	t.since, t.loader, t.version = since, loader, versions.Add(1)
+	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
+	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
 	t.born = t.version
 	a.trees[frame] = t
 	delete(a.fetched, frame)
@@ -900,8 +955,9 @@ func (a *Trees) walk(ctx context.Context, frame cdp.FrameID, p *pace) (*tree, er
 // whole, faster than node by node.
 func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility.NodeID, limit int) error {
 	type result struct {
-		nodes []*accessibility.Node
-		err   error
+		parent accessibility.NodeID
+		nodes  []*accessibility.Node
+		err    error
 	}
 	results := make(chan result)
 	queue := slices.Clone(parents)
@@ -927,7 +983,7 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 			t.asked++
 			go func() {
 				r, err := call(ctx, a.c, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
-				results <- result{r.nodes(), err}
+				results <- result{id, r.nodes(), err}
 			}()
 		}
 		if inflight == 0 {
@@ -940,8 +996,15 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 			continue
 		}
 		got := make(map[accessibility.NodeID]bool, len(r.nodes))
+		direct := 0
 		for _, n := range r.nodes {
 			got[n.NodeID] = true
+			if n.ParentID == r.parent {
+				direct++
+			}
+		}
+		if p := t.nodes[r.parent]; limit == 0 && p != nil && (direct != len(p.ChildIDs) || !all(p.ChildIDs, got)) {
+			t.mixed = true // the parent's children changed since it was fetched
 		}
 		for _, n := range r.nodes {
 			if t.nodes[n.NodeID] == nil {

@@ -515,3 +515,106 @@ func TestAWalksPaceIsItsPaceAtFullWidth(t *testing.T) {
 		t.Errorf("left = %v, %v; want about 1s: 500 nodes more at 500 a second", left, ok)
 	}
 }
+
+// Chrome holds a changed node's event back (its 250 ms window): a walk
+// that ran while a paragraph's text was replaced holds the paragraph as
+// fetched before (its old text node's id) and the new text node fetched
+// after. The first read of that tree waits for the paragraph's event
+// rather than answer a paragraph with no text.
+func TestTheFirstReadOfATreeWalkedDuringAChangeWaitsForItsEvents(t *testing.T) {
+	c := &heldBack{children: children{t: t, kids: map[accessibility.NodeID]string{
+		"13": `{"nodeId":"16","ignored":false,"role":{"type":"role","value":"StaticText"},"name":{"type":"computedString","value":"Step 1"},"parentId":"13","childIds":[]}`,
+	}}}
+	counts := new(Counts)
+	a := New(c, nil, counts)
+	c.a = a
+	node := func(s string) *accessibility.Node {
+		var n accessibility.Node
+		if err := jsonv2.Unmarshal([]byte(s), &n); err != nil {
+			t.Fatal(err)
+		}
+		return &n
+	}
+	a.mu.Lock()
+	since := a.seq + 1
+	a.mu.Unlock()
+	a.OnSignal(7, 1) // the watchers tell of the change, during the walk
+	tr := &tree{frame: "F", loader: "L", root: "1", since: since, born: versions.Add(1), mixed: true, nodes: map[accessibility.NodeID]*accessibility.Node{
+		"1":  node(`{"nodeId":"1","ignored":false,"role":{"type":"role","value":"RootWebArea"},"childIds":["13"],"backendDOMNodeId":10}`),
+		"13": node(`{"nodeId":"13","ignored":false,"role":{"type":"role","value":"paragraph"},"parentId":"1","childIds":["15"],"backendDOMNodeId":13}`),
+		"16": node(`{"nodeId":"16","ignored":false,"role":{"type":"role","value":"StaticText"},"name":{"type":"computedString","value":"Step 1"},"parentId":"13","childIds":[]}`),
+	}}
+	a.mu.Lock()
+	tr.version, tr.kept = tr.born, a.seq
+	a.trees["F"] = tr
+	a.mu.Unlock()
+	// The read counted no change: its count was read before it.
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 0, Quiet: time.Hour, Watcher: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []accessibility.NodeID
+	for _, n := range nodes {
+		ids = append(ids, n.NodeID)
+	}
+	if want := []accessibility.NodeID{"1", "13", "16"}; !slices.Equal(ids, want) {
+		t.Errorf("the read answered nodes %v, want %v: the paragraph with its new text", ids, want)
+	}
+	if got := counts.Tally(); got.Waited != 1 {
+		t.Errorf("counted %+v, want one read after waiting for Chrome's events", got)
+	}
+	// The next read of the unchanged page needs no wait.
+	if _, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 1, Quiet: time.Hour, Watcher: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if got := counts.Tally(); got.Quiet != 1 {
+		t.Errorf("counted %+v after a second read, want it answered as unchanged", got)
+	}
+}
+
+// heldBack answers barriers and getChildAXNodes, and sends the
+// paragraph's nodesUpdated only at the barrier made once Chrome's window
+// is over: the third getPartialAXTree.
+type heldBack struct {
+	children
+	a        *Trees
+	barriers int
+}
+
+func (c *heldBack) Call(ctx context.Context, method string, params, res any) error {
+	switch method {
+	case accessibility.CommandEnable:
+		return nil
+	case accessibility.CommandGetPartialAXTree:
+		c.barriers++
+		if c.barriers == 3 {
+			c.a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[{"nodeId":"13","ignored":false,"role":{"type":"role","value":"paragraph"},"parentId":"1","childIds":["16"],"backendDOMNodeId":13}]}`))
+		}
+		return jsonv2.Unmarshal([]byte(`{"nodes":[]}`), res)
+	}
+	return c.children.Call(ctx, method, params, res)
+}
+
+// A walk tells when a node's children were other than it said when it
+// was fetched: the page changed during the walk.
+func TestAWalkTellsOfAChangeDuringIt(t *testing.T) {
+	for _, tc := range []struct {
+		text  string // the id of the paragraph's text the walk finds
+		mixed bool
+	}{{"15", false}, {"16", true}} {
+		c := &children{t: t, root: `{"nodeId":"1","ignored":false,"role":{"type":"role","value":"RootWebArea"},"childIds":["13"]}`, kids: map[accessibility.NodeID]string{
+			"1":  `{"nodeId":"13","ignored":false,"role":{"type":"role","value":"paragraph"},"parentId":"1","childIds":["15"]}`,
+			"13": `{"nodeId":"` + tc.text + `","ignored":false,"role":{"type":"role","value":"StaticText"},"parentId":"13","childIds":[]}`,
+		}}
+		a := New(c, nil, nil)
+		walked := make(chan Walk, 1)
+		a.OnWalked = func(frame cdp.FrameID, w Walk) { walked <- w }
+		a.startWalk("F", "L")
+		if w := <-walked; w.Mixed != tc.mixed {
+			t.Errorf("the paragraph's text is %s, walked as %+v: want Mixed %v", tc.text, w, tc.mixed)
+		}
+		if got := a.trees["F"].mixed; got != tc.mixed {
+			t.Errorf("the paragraph's text is %s: the tree's mixed is %v", tc.text, got)
+		}
+	}
+}
