@@ -264,24 +264,8 @@ func TestAWalkAsksNoNodeWhoseChildrenCameWithIt(t *testing.T) {
 // beside a host that reads all the time, and the read's calls wait
 // behind one of the walk's at most.
 func TestAWalkGoesOnOneCallAtATimeDuringReads(t *testing.T) {
-	node := func(id, parent, role string, kids ...string) string {
-		ks := `[]`
-		if len(kids) > 0 {
-			ks = `["` + strings.Join(kids, `","`) + `"]`
-		}
-		return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"` + role + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
-	}
-	c := &concurrent{children: children{t: t, kids: map[accessibility.NodeID]string{}}}
-	var top []string
-	var tops []string
-	for i := range 30 {
-		id, text := "s"+strconv.Itoa(i), "t"+strconv.Itoa(i)
-		top = append(top, id)
-		tops = append(tops, node(id, "1", "paragraph", text))
-		c.kids[accessibility.NodeID(id)] = node(text, id, "StaticText")
-	}
-	c.root = node("1", "", "RootWebArea", top...)
-	c.kids["1"] = strings.Join(tops, ",")
+	c := new(concurrent)
+	paragraphs(&c.children, t, 30)
 	a := New(c, func() bool { return true }, nil) // a read is always under way
 	walked := make(chan Walk, 1)
 	a.OnWalked = func(frame cdp.FrameID, w Walk) { walked <- w }
@@ -383,9 +367,17 @@ func (c *gated) Call(ctx context.Context, method string, params, res any) error 
 	return c.concurrent.Call(ctx, method, params, res)
 }
 
-// newGated is a page of ten paragraphs under the root, each with its
-// text, whose walk stops at the first paragraph until open is closed.
+// newGated is a page of ten paragraphs, whose walk stops at the first
+// paragraph until open is closed.
 func newGated(t *testing.T) *gated {
+	c := &gated{hold: "s0", held: make(chan struct{}), open: make(chan struct{})}
+	paragraphs(&c.children, t, 10)
+	return c
+}
+
+// paragraphs makes c answer a walk of a page of n paragraphs (s0, s1,
+// …) under the root (1), each with its text (t0, t1, …).
+func paragraphs(c *children, t *testing.T, n int) {
 	node := func(id, parent, role string, kids ...string) string {
 		ks := `[]`
 		if len(kids) > 0 {
@@ -393,10 +385,9 @@ func newGated(t *testing.T) *gated {
 		}
 		return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"` + role + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
 	}
-	c := &gated{concurrent: concurrent{children: children{t: t, kids: map[accessibility.NodeID]string{}}},
-		hold: "s0", held: make(chan struct{}), open: make(chan struct{})}
+	c.t, c.kids = t, map[accessibility.NodeID]string{}
 	var top, tops []string
-	for i := range 10 {
+	for i := range n {
 		id, text := "s"+strconv.Itoa(i), "t"+strconv.Itoa(i)
 		top = append(top, id)
 		tops = append(tops, node(id, "1", "paragraph", text))
@@ -404,7 +395,6 @@ func newGated(t *testing.T) *gated {
 	}
 	c.root = node("1", "", "RootWebArea", top...)
 	c.kids["1"] = strings.Join(tops, ",")
-	return c
 }
 
 // A read right after a change, while the document's walk is under way,
