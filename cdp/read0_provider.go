@@ -80,8 +80,8 @@ type Provider struct {
 	// or hidden (watch.go).
 	shown shownReads
 
-	mu      sync.Mutex // serialises reads; guards the fields below
-	dialing *dialing   // the connection being opened, if any
+	mu      readLock // serialises reads; guards the fields below
+	dialing *dialing // the connection being opened, if any
 	conn    *conn
 	state   *connState // what this connection has learned; nil when not connected
 	keys    counter    // numbers of windows, tabs and documents; never reset
@@ -164,14 +164,55 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 }
 
 // begin starts a read: its time limit, the lock that serialises reads,
-// and the connection. done ends it, whatever the error.
+// and the connection. done ends it, whatever the error. A read that
+// waits for another gives up when its context ends, or at its time limit.
 func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *conn, done func(), _ error) {
 	ctx, cancel := context.WithTimeout(ctx, readTimeout)
 	p.reading.Add(1)
-	p.mu.Lock()
+	if err := p.mu.lockContext(ctx); err != nil {
+		p.reading.Add(-1)
+		cancel()
+		return ctx, nil, func() {}, fmt.Errorf("another read of the browser did not end in time: %w", err)
+	}
 	done = func() { p.mu.Unlock(); p.reading.Add(-1); cancel() }
 	c, err := p.connect(ctx)
 	return ctx, c, done, err
+}
+
+// readLock is a mutex whose lock can also give up when a context ends:
+// a read that waits for another has the same time limit, and a host that
+// cancels its request gets its answer at once. The zero value is
+// unlocked.
+type readLock struct {
+	once sync.Once
+	ch   chan struct{} // holds a value while locked
+}
+
+func (l *readLock) slot() chan struct{} {
+	l.once.Do(func() { l.ch = make(chan struct{}, 1) })
+	return l.ch
+}
+
+// Lock locks l, waiting as long as it takes.
+func (l *readLock) Lock() { l.slot() <- struct{}{} }
+
+// lockContext locks l, or returns ctx's error if it ends first.
+func (l *readLock) lockContext(ctx context.Context) error {
+	select {
+	case l.slot() <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Unlock unlocks l; it panics when l is not locked, as sync.Mutex does.
+func (l *readLock) Unlock() {
+	select {
+	case <-l.slot():
+	default:
+		panic("cdp: unlock of an unlocked readLock")
+	}
 }
 
 // App describes the browser for the descriptor.
