@@ -39,7 +39,9 @@
 //     fetches all of them side by side (fetch, fetchSession, fetchFrame:
 //     page state, the accessibility tree from the warm trees (axOf,
 //     warm.Trees.Nodes, which after a change makes sure Chrome's events
-//     for it came, told by the watchers' signals in watch.go), value
+//     for it came, told by the watchers' signals in watch.go, and while
+//     the document's walk runs reads it whole or waits for the walk,
+//     whichever should be sooner), value
 //     texts, frame owners, focus and hover chains read ahead).
 //  5. assemble (read5_assemble.go): readDocument and assemble stitch each
 //     tab's frames into one doc tree and number the documents, reading
