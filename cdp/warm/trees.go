@@ -761,10 +761,10 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 // awaitWalk waits for the walk under way of a frame's document to end,
 // when it should end sooner than a getFullAXTree of the document takes:
 // by its pace at full width so far and the nodes the last getFullAXTree
-// had, against how long that took. Then the read is answered from the walked tree,
-// and the walk, at full pace meanwhile, is not slowed by a whole read.
-// A walk that ends later than twice that estimate is waited for no
-// longer. It reports whether the walk ended with the document's tree
+// had, against how long that took. Then the read is answered from the
+// walked tree, and the walk, at full width meanwhile, is not slowed by a
+// whole read. A walk that ends later than twice that time is waited for
+// no longer. It reports whether the walk ended with the document's tree
 // kept.
 func (a *Trees) awaitWalk(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID) (bool, error) {
 	a.mu.Lock()
