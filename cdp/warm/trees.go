@@ -923,7 +923,7 @@ func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, si
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
 	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
-	t.born = t.version
+	t.born, t.pace = t.version, nil // the updates that follow are not the walk's
 	a.trees[frame] = t
 	delete(a.fetched, frame)
 	return done, true
