@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// ApplyBudget cuts the tree under root, in place, when it has more than
+// ApplyBudget cuts the tree under root when it has more than
 // b.MaxElements elements or its compact JSON is longer than b.MaxBytes (a
 // limit below 1 is no limit; see [OverBudget]). It keeps, in this order
 // and each with its ancestors: the elements on the focus path, the hovered
@@ -18,8 +18,10 @@ import (
 // the number of elements cut directly below it (the cut children, their
 // descendants and what their subtrees had omitted already), added to any
 // count it had. The root is always kept.
-// The cost is linear in the size of the tree. It reports whether it cut
-// anything.
+// The root is changed in place; an element below it that changes is
+// replaced by a copy, so that the elements it was given are left as they
+// were (they may be shared with an earlier answer). The cost is linear in
+// the size of the tree. It reports whether it cut anything.
 func ApplyBudget(root *Element, b Budget) bool { return applyBudget(root, b, nil) }
 
 // OverBudget reports whether ApplyBudget would cut the tree under root:
@@ -248,11 +250,43 @@ func (k *keeper) keep(i int) bool {
 	return true
 }
 
-// cut drops the elements not kept and sets the omitted counts.
+// cut drops the elements not kept and sets the omitted counts. It
+// changes the root in place but no element below it: an element that
+// loses children, or has one below it that does, is replaced in the tree
+// by a copy, and the elements the tree was given stay as they were. Those
+// can be shared with an answer given before (a document unchanged since
+// the last read is handed back whole), which a host may still be reading.
 func (k *keeper) cut() {
 	t := k.tree
+	changed := make([]bool, len(t.elems))
 	for i, e := range t.elems {
-		if !k.kept[i] || len(e.Children) == 0 {
+		if !k.kept[i] || changed[i] {
+			continue
+		}
+		for j, c := i+1, 0; c < len(e.Children); j, c = j+1+t.desc[j], c+1 {
+			if !k.kept[j] {
+				changed[i] = true
+				break
+			}
+		}
+	}
+	// In preorder a parent comes before its children: from the end, every
+	// ancestor of a changed element is marked before it is looked at.
+	for i := len(t.elems) - 1; i > 0; i-- {
+		if changed[i] {
+			changed[t.parent[i]] = true
+		}
+	}
+	out := make([]*Element, len(t.elems)) // what stands for each element in the cut tree
+	for i, e := range t.elems {
+		out[i] = e
+		if changed[i] && i > 0 {
+			c := *e
+			out[i] = &c
+		}
+	}
+	for i, e := range t.elems {
+		if !changed[i] {
 			continue
 		}
 		var kids []*Element
@@ -261,12 +295,12 @@ func (k *keeper) cut() {
 		// child follows the previous one's descendants.
 		for j, c := i+1, 0; c < len(e.Children); j, c = j+1+t.desc[j], c+1 {
 			if k.kept[j] {
-				kids = append(kids, e.Children[c])
+				kids = append(kids, out[j])
 			} else {
 				lost += 1 + t.desc[j] + t.omit[j]
 			}
 		}
-		e.Children = kids
-		e.Omitted += lost
+		out[i].Children = kids
+		out[i].Omitted += lost
 	}
 }

@@ -141,3 +141,37 @@ func TestOwnSize(t *testing.T) {
 		}
 	}
 }
+
+// A cut leaves the elements it was given as they were: a document handed
+// back whole from the last read is in the answer given then too, which a
+// host may still be reading. The cut tree has copies where it differs.
+func TestApplyBudgetLeavesTheElementsItWasGivenAsTheyWere(t *testing.T) {
+	doc := bigTree(30, 9, map[[2]int]string{{20, 3}: "selected"})
+	before, _ := json.Marshal(doc)
+	earlier := &Element{ID: "a", Role: "Application", Children: []*Element{{ID: "w1", Role: "Window", Children: []*Element{doc}}}}
+	root := &Element{ID: "a", Role: "Application", Children: []*Element{{ID: "w1", Role: "Window", Children: []*Element{doc}}}}
+	if !ApplyBudget(root, Budget{MaxElements: 40}) {
+		t.Fatal("nothing cut")
+	}
+	if after, _ := json.Marshal(doc); string(after) != string(before) {
+		t.Error("the cut changed the document it was given")
+	}
+	if got, _ := json.Marshal(earlier.Children[0].Children[0]); string(got) != string(before) {
+		t.Error("the answer given before changed")
+	}
+	n, omitted, marked := census(root)
+	if n > 40 || n+omitted != 3+30*10 {
+		t.Errorf("the cut tree has %d elements and %d omitted, want at most 40 and %d in all", n, omitted, 3+30*10)
+	}
+	if !slices.Contains(marked, "t20.3") {
+		t.Errorf("the selected element is not in the cut tree: %v", marked)
+	}
+	if cut := root.Children[0].Children[0]; cut == doc || cut.Omitted == 0 {
+		t.Error("the cut tree's document is the one given, or omits nothing")
+	}
+	// What no cut reached is shared, not copied.
+	kept := root.Children[0].Children[0].Children[0]
+	if kept != doc.Children[0] {
+		t.Error("a group the cut kept whole was copied")
+	}
+}

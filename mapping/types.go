@@ -167,8 +167,9 @@ type Frame struct {
 	// Mapped, when set, is what MapFrame returned for this frame on an
 	// earlier read whose input was the same in every respect (the caller
 	// vouches for that), to be answered again as it is; so an unchanged
-	// page is not mapped again. The caller must not keep it across a cut
-	// by ApplyBudget, which changes the tree in place.
+	// page is not mapped again. ApplyBudget leaves it as it is (a cut
+	// tree has copies where it differs), so an answer that holds it is
+	// not changed by a later read's cut.
 	Mapped *Element
 	// Pointer marks the one document the mouse pointer is in (the deepest
 	// frame under it). It is false everywhere when the provider has not
