@@ -1,7 +1,9 @@
 package mapping
 
 import (
+	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -10,7 +12,11 @@ import (
 // newline. A 50,000-node page's answer is about 18,000 elements and a
 // megabyte: encoding/json's reflection takes tens of milliseconds over it,
 // this a few.
-func (c *Current) AppendJSON(dst []byte) []byte {
+func (c *Current) AppendJSON(dst []byte) []byte { return c.appendJSON(dst, nil) }
+
+// appendJSON is AppendJSON; doc, when set, appends each outermost
+// Document element instead.
+func (c *Current) appendJSON(dst []byte, doc func(dst []byte, e *Element) []byte) []byte {
 	dst = append(dst, `{"protocol":`...)
 	dst = appendString(dst, c.Protocol)
 	dst = append(dst, `,"instance":`...)
@@ -19,14 +25,21 @@ func (c *Current) AppendJSON(dst []byte) []byte {
 	if c.Root == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = c.Root.AppendJSON(dst)
+		dst = c.Root.appendJSON(dst, doc)
 	}
 	return append(dst, '}')
 }
 
 // AppendJSON appends the element's JSON, its descendants included, as
 // Current.AppendJSON does.
-func (e *Element) AppendJSON(dst []byte) []byte {
+func (e *Element) AppendJSON(dst []byte) []byte { return e.appendJSON(dst, nil) }
+
+// appendJSON is AppendJSON; doc, when set, appends each outermost
+// Document element at or below e instead.
+func (e *Element) appendJSON(dst []byte, doc func(dst []byte, e *Element) []byte) []byte {
+	if doc != nil && e.Role == roleDocument {
+		return doc(dst, e)
+	}
 	dst = append(dst, `{"id":`...)
 	dst = appendString(dst, e.ID)
 	dst = append(dst, `,"role":`...)
@@ -69,12 +82,53 @@ func (e *Element) AppendJSON(dst []byte) []byte {
 			if c == nil {
 				dst = append(dst, "null"...)
 			} else {
-				dst = c.AppendJSON(dst)
+				dst = c.appendJSON(dst, doc)
 			}
 		}
 		dst = append(dst, ']')
 	}
 	return append(dst, '}')
+}
+
+// A DocumentCache writes answers of current as Current.AppendJSON does,
+// keeping the JSON of each outermost Document element for the next
+// answer: a document unchanged since the last read is the same element
+// (Frame.Mapped), and an element is never changed once an answer holds
+// it (ApplyBudget copies what it cuts), so its JSON is copied rather than
+// written again. It keeps those of the last answer only. The zero value
+// is ready; it is safe for concurrent use.
+type DocumentCache struct {
+	mu     sync.Mutex
+	docs   map[*Element][]byte // guarded by mu
+	copied int                 // documents copied so far, for tests; guarded by mu
+}
+
+// AppendJSON appends c's JSON to dst.
+func (dc *DocumentCache) AppendJSON(dst []byte, c *Current) []byte {
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	next := make(map[*Element][]byte, len(dc.docs))
+	dst = c.appendJSON(dst, func(dst []byte, e *Element) []byte {
+		if b, ok := dc.docs[e]; ok {
+			next[e] = b
+			dc.copied++
+			return append(dst, b...)
+		}
+		start := len(dst)
+		dst = e.appendJSON(dst, nil)
+		next[e] = slices.Clone(dst[start:])
+		return dst
+	})
+	dc.docs = next
+	return dst
+}
+
+// Copied is how many documents dc copied from the answer before: for
+// tests and benchmarks, which check that the copy answered.
+func (dc *DocumentCache) Copied() int {
+	dc.mu.Lock()
+	defer dc.mu.Unlock()
+	return dc.copied
 }
 
 // appendString appends s as a JSON string the way encoding/json does

@@ -3,6 +3,7 @@ package mapping
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"testing"
 )
 
@@ -47,4 +48,41 @@ func FuzzAppendString(f *testing.F) {
 			t.Errorf("%q: AppendJSON %s, encoding/json %s", s, got, want)
 		}
 	})
+}
+
+// A DocumentCache writes what AppendJSON writes, copying the JSON of each
+// outermost Document the answer before had (the same element), and keeps
+// those of the last answer only.
+func TestDocumentCache(t *testing.T) {
+	doc := func(id, title string, kids ...*Element) *Element {
+		return &Element{ID: id, Role: "Document", Title: title, Children: kids}
+	}
+	answer := func(docs ...*Element) *Current {
+		var wins []*Element
+		for i, d := range docs {
+			wins = append(wins, &Element{ID: "w" + strconv.Itoa(i), Role: "Window", Children: []*Element{{ID: "l", Role: "TabList"}, d}})
+		}
+		return &Current{Protocol: "1.0", Instance: "i", Root: &Element{ID: "a", Role: "Application", Children: wins}}
+	}
+	d1 := doc("d1", `one "1"`, &Element{ID: "x", Role: "Group", Children: []*Element{doc("d1a", "inner")}})
+	d2, d3 := doc("d2", "two"), doc("d3", "three")
+	var dc DocumentCache
+	for i, step := range []struct {
+		cur    *Current
+		copied int // so far
+	}{
+		{answer(d1, d2), 0},
+		{answer(d1, d3), 1},     // d1 unchanged: copied
+		{answer(d2, d1, d1), 3}, // d2 was not in the answer before: written again; d1 twice
+	} {
+		if got, want := dc.AppendJSON([]byte("x"), step.cur), append([]byte("x"), step.cur.AppendJSON(nil)...); !bytes.Equal(got, want) {
+			t.Errorf("answer %d:\n%s\nwant\n%s", i, got, want)
+		}
+		if dc.copied != step.copied {
+			t.Errorf("after answer %d, %d documents copied, want %d", i, dc.copied, step.copied)
+		}
+	}
+	if len(dc.docs) != 2 || dc.docs[d1] == nil || dc.docs[d2] == nil {
+		t.Errorf("kept the JSON of %d documents, want d1 and d2 of the last answer", len(dc.docs))
+	}
 }

@@ -80,10 +80,11 @@ func (s *Server) locationText(ctx context.Context, uri string) (string, error) {
 // host gets, as a resource or from a tool, is encoded here. Page text is
 // full of & and <: HTML escaping is off, to keep it readable and short.
 // The answer of current, the big one, has an encoder of its own, which
-// writes the same bytes many times faster (mapping.Current.AppendJSON).
+// writes the same bytes many times faster and copies those of each
+// document unchanged since the answer before (mapping.DocumentCache).
 func (s *Server) encode(uri string, v any) (string, error) {
 	if cur, ok := v.(*mapping.Current); ok {
-		return string(cur.AppendJSON(make([]byte, 0, 4096))), nil
+		return string(s.docs.AppendJSON(make([]byte, 0, 4096), cur)), nil
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"slices"
 	"testing"
 
@@ -109,5 +110,35 @@ func TestReadLocation(t *testing.T) {
 				t.Errorf("source was asked about %q, want %q", src.located, asked)
 			}
 		})
+	}
+}
+
+// A document unchanged since the answer before (the same element) is
+// copied into the answer, not written again, and the text is the same.
+func TestReadCurrentCopiesAnUnchangedDocument(t *testing.T) {
+	src := newFake()
+	s := NewServer(src, Options{Locate: true, Logger: slog.New(slog.DiscardHandler)})
+	first, err := s.currentText(context.Background(), CurrentURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The next read: a new answer around the same document.
+	doc := src.current.Root.Children[0].Children[1]
+	src.mu.Lock()
+	src.current = &mapping.Current{Protocol: src.current.Protocol, Instance: src.current.Instance, Root: &mapping.Element{
+		ID: "a0_AAAAAAAA", Role: "Application", Title: "Chromium", States: []string{"focused"},
+		Children: []*mapping.Element{{ID: "w1_AAAAAAAA", Role: "Window", Title: "Fish & <Chips>", States: []string{"focused"},
+			Children: []*mapping.Element{src.current.Root.Children[0].Children[0], doc}}},
+	}}
+	src.mu.Unlock()
+	second, err := s.currentText(context.Background(), CurrentURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second != first {
+		t.Errorf("the second answer differs:\n%s\nfirst:\n%s", second, first)
+	}
+	if n := s.docs.Copied(); n != 1 {
+		t.Errorf("%d documents copied, want 1", n)
 	}
 }

@@ -42,7 +42,10 @@ type Server struct {
 	lastFailure string // the message of the last internal error; guarded by failMu
 
 	ops []string // the operations offered, for the descriptor and the extension
-	mcp *sdk.Server
+	// docs writes answers of current, keeping each document's JSON for
+	// the next answer: an unchanged document's is copied.
+	docs mapping.DocumentCache
+	mcp  *sdk.Server
 	// sdkLog is opts.Logger with the SDK's Info lowered to Debug, for the
 	// SDK's server and HTTP handler.
 	sdkLog *slog.Logger
