@@ -260,7 +260,7 @@ func (k *keeper) cut() {
 	t := k.tree
 	changed := make([]bool, len(t.elems))
 	for i, e := range t.elems {
-		if !k.kept[i] || changed[i] {
+		if !k.kept[i] {
 			continue
 		}
 		for j, c := i+1, 0; c < len(e.Children); j, c = j+1+t.desc[j], c+1 {
