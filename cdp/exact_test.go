@@ -104,10 +104,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 	var traceMu sync.Mutex
 	var trace []string
 	traceAX := func(format string, args ...any) {
-		line := fmt.Sprintf(format, args...)
-		if len(line) > 300 {
-			line = line[:300] + "…"
-		}
+		line := time.Now().Format("15:04:05.000 ") + fmt.Sprintf(format, args...)
 		traceMu.Lock()
 		if trace = append(trace, line); len(trace) > 4000 {
 			trace = slices.Delete(trace, 0, 1000)
@@ -139,7 +136,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 		}
 		if d := cmp.Diff(outlineOf(cold.Root), outlineOf(warm.Root)); d != "" {
 			traceMu.Lock()
-			t.Logf("what the warm tree applied, latest last:\n%s", strings.Join(trace, "\n"))
+			logTrace(t, trace)
 			traceMu.Unlock()
 			t.Fatalf("seed %d step %d (%s): the warm read differs from a cold read (-cold +warm):\n%s", seed, step, what, d)
 		}
@@ -193,6 +190,32 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 	if answered.Changed == 0 {
 		t.Errorf("no read right after a change was answered from the kept trees: %v", answered)
 	}
+}
+
+// logTrace prints what the warm tree applied, each line cut short, and
+// writes it whole to a file it names: an event's nodes, whose names and
+// children tell what Chrome said, do not fit a log.
+func logTrace(t *testing.T, trace []string) {
+	t.Helper()
+	short := make([]string, len(trace))
+	for i, line := range trace {
+		if len(line) > 300 {
+			line = line[:300] + "…"
+		}
+		short[i] = line
+	}
+	t.Logf("what the warm tree applied, latest last:\n%s", strings.Join(short, "\n"))
+	f, err := os.CreateTemp("", "cdpprovider-warm-trace-*.txt")
+	if err != nil {
+		t.Logf("the whole trace could not be written: %v", err)
+		return
+	}
+	defer f.Close()
+	if _, err := f.WriteString(strings.Join(trace, "\n") + "\n"); err != nil {
+		t.Logf("the whole trace could not be written: %v", err)
+		return
+	}
+	t.Logf("the whole trace: %s", f.Name())
 }
 
 // outlineOf is the answer as text, one element a line, for a readable diff.

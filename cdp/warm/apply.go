@@ -72,7 +72,7 @@ func (a *Trees) apply(ctx context.Context) error {
 	reparent()
 	for _, ev := range evs {
 		if Trace != nil {
-			Trace("event %d %s %s", ev.seq, ev.method, ev.params)
+			Trace("[%p] event %d %s %s", a, ev.seq, ev.method, ev.params)
 		}
 		switch ev.method {
 		case accessibility.LoadComplete.Method:

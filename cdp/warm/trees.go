@@ -452,7 +452,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 	// its tree as the events left it.
 	a.read.Lock()
 	defer a.read.Unlock()
-	answered := &a.counts.Quiet
+	answered, how := &a.counts.Quiet, "kept, unchanged"
 	settling := false
 	if m, ok := a.unsettled(t, seen); ok {
 		// Read as right after a change, which makes sure Chrome's events
@@ -460,19 +460,20 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 		seen.Mutations, seen.Quiet, settling = m, 0, true
 	}
 	if seen.Mutations != t.mutations {
-		answered = &a.counts.Changed
+		answered, how = &a.counts.Changed, "kept, right after a change"
 		fresh, err := a.fresh(ctx, t, seen, time.Time{})
 		if err != nil {
 			return nil, 0, err
 		}
 		if !fresh {
-			answered = &a.counts.Waited
+			answered, how = &a.counts.Waited, "kept, after waiting for events"
 			if fresh, err = a.waitFresh(ctx, t, seen); err != nil {
 				return nil, 0, err
 			}
 		}
 		if !fresh { // reading it whole is quicker than waiting
 			a.counts.Sooner.Add(1)
+			a.traceRead("whole, sooner than waiting", t, seen)
 			nodes, err := a.whole(ctx, frame)
 			return nodes, 0, err
 		}
@@ -499,12 +500,27 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 		a.deferWalk(frame, loader)
 		return nodes, 0, err
 	}
+	a.traceRead(how, t, seen)
 	t.mutations = seen.Mutations
 	if settling {
 		t.kept, t.mixed = 0, false
 	}
 	answered.Add(1)
 	return t.ordered(), t.version, nil
+}
+
+// traceRead tells Trace how a read of a kept tree was answered, with what
+// decided it: the watchers' count and the tree's, the last event that
+// changed the tree and the signals of the document's watchers.
+func (a *Trees) traceRead(how string, t *tree, seen Activity) {
+	if Trace == nil {
+		return
+	}
+	a.mu.Lock()
+	sigs := slices.Clone(a.signals[seen.Watcher])
+	a.mu.Unlock()
+	Trace("[%p] read of frame %s: %s; watchers %d saw %d (quiet %v), tree at %d, touched by event %d, signals %v",
+		a, t.frame, how, seen.Watcher, seen.Mutations, seen.Quiet, t.mutations, t.touched, sigs)
 }
 
 // unsettled reports whether a walked tree's first read must make sure
@@ -737,6 +753,9 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 		a.mu.Unlock()
 	}
 	if f != nil && seen.OK && f.loader == loader && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
+		if Trace != nil {
+			Trace("[%p] read of frame %s: the last full fetch again; watchers %d saw %d", a, frame, seen.Watcher, seen.Mutations)
+		}
 		a.counts.Fetched.Add(1)
 		return f.nodes, f.version, nil
 	}
