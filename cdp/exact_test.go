@@ -88,17 +88,6 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 	}
 	defer b.Close()
 
-	p, err := NewProvider(Options{Connect: b.DebugURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	u := newUser(t, ctx, b.DebugURL())
-	defer u.close()
-	u.openSecondTab(t, pages.main+"/other.html")
-	u.front(t, 0)
-	u.waitLoaded(t, 0)
-
 	// What the warm tree applied over the last comparisons, told on a
 	// failure.
 	var traceMu sync.Mutex
@@ -112,7 +101,19 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 		traceMu.Unlock()
 	}
 	warm.Trace = traceAX
-	defer func() { warm.Trace = nil }()
+	defer func() { warm.Trace = nil }() // after the provider is closed: its reads tell it
+
+	p, err := NewProvider(Options{Connect: b.DebugURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	u := newUser(t, ctx, b.DebugURL())
+	defer u.close()
+	u.openSecondTab(t, pages.main+"/other.html")
+	u.front(t, 0)
+	u.waitLoaded(t, 0)
+
 	var tWarm, tCold, tWalk, tMut time.Duration
 	// How the warm reads were answered, for each document they read: the
 	// comparisons only prove the warm tree when it answered them.
