@@ -108,12 +108,14 @@ func (s *fakeSession) Wait() error {
 }
 
 // connectWatching serves src in memory and returns a client session whose
-// resource-updated notifications arrive on the channel.
-func connectWatching(t *testing.T, src Source, version string) (*sdk.ClientSession, <-chan string) {
+// resource-updated notifications arrive on the channel, and the server's
+// log.
+func connectWatching(t *testing.T, src Source, version string) (*sdk.ClientSession, <-chan string, *recorder) {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := sdk.NewInMemoryTransports()
-	ss, err := NewServer(src, Options{Locate: true, Logger: slog.New(slog.DiscardHandler)}).mcp.Connect(ctx, st, nil)
+	rec := newRecorder()
+	ss, err := NewServer(src, Options{Locate: true, Logger: slog.New(rec)}).mcp.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,14 +131,27 @@ func connectWatching(t *testing.T, src Source, version string) (*sdk.ClientSessi
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs, updates
+	return cs, updates, rec
+}
+
+// subscribedLogged waits until the SDK has recorded a subscription, which
+// it logs: it records it after our SubscribeHandler returns (the watch
+// starts there), and under the newest MCP it does so after Subscribe has
+// returned, so a change made as soon as the source is watched can come
+// before it and be notified to no one. (A host that reads after
+// subscribing sees such a change in what it reads.)
+func subscribedLogged(t *testing.T, rec *recorder) {
+	t.Helper()
+	if rec.logged("resource subscribed", 10*time.Second) == nil {
+		t.Fatal("the SDK did not record the subscription in 10 s")
+	}
 }
 
 func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 	for _, version := range protocolVersions {
 		t.Run(versionName(version), func(t *testing.T) {
 			src := &watchingFake{fakeSource: newFake()}
-			cs, updates := connectWatching(t, src, version)
+			cs, updates, rec := connectWatching(t, src, version)
 			if caps := cs.InitializeResult().Capabilities; caps.Resources == nil || !caps.Resources.Subscribe {
 				t.Fatalf("resources capability %+v: want subscribe", caps.Resources)
 			}
@@ -150,6 +165,7 @@ func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 			// Under the newest MCP a subscription is a listening request
 			// the server acknowledges asynchronously.
 			src.await(t, true)
+			subscribedLogged(t, rec)
 			src.change()
 			select {
 			case uri := <-updates:
@@ -179,7 +195,7 @@ func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 // runs under the legacy handshake.)
 func TestSubscribeToAnythingElseIsNotFound(t *testing.T) {
 	src := &watchingFake{fakeSource: newFake()}
-	cs, _ := connectWatching(t, src, "2025-11-25")
+	cs, _, _ := connectWatching(t, src, "2025-11-25")
 	for _, uri := range []string{DescriptorURI, "uicontext://locate/x", "uicontext://nope"} {
 		err := cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: uri})
 		var werr *jsonrpc.Error
@@ -386,6 +402,7 @@ func TestNotificationsAreNotLoggedAtInfo(t *testing.T) {
 		t.Fatal(err)
 	}
 	src.await(t, true)
+	subscribedLogged(t, rec)
 	src.change()
 	select {
 	case <-updates:
