@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cdpprovider/cdpprovider/mcp"
@@ -73,6 +74,44 @@ func loadToken(file string) (token string, random bool, err error) {
 // url is the endpoint's URL, with the port it got.
 func (e *endpoint) url() string { return "http://" + e.ln.Addr().String() + MCPPath }
 
+// unusedConns closes, once serve --http stops, the connections that have
+// sent no request yet (http.StateNew). http.Server.Shutdown waits for
+// them as for a read under way, up to 5 s, and Go's own HTTP client
+// leaves such connections behind: a request that waits for a connection
+// dials one, and when another frees up first it keeps the new one, never
+// used, for later. Stopping would then wait the whole shutdownWait.
+type unusedConns struct {
+	mu       sync.Mutex
+	conns    map[net.Conn]bool // guarded by mu
+	stopping bool              // guarded by mu
+}
+
+// state is the server's ConnState hook.
+func (u *unusedConns) state(c net.Conn, s http.ConnState) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	switch {
+	case s == http.StateNew && u.stopping: // accepted as the listener closed
+		c.Close()
+	case s == http.StateNew:
+		u.conns[c] = true
+	default:
+		delete(u.conns, c)
+	}
+}
+
+// stop closes the connections that have sent nothing, and any accepted
+// from now on.
+func (u *unusedConns) stop() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.stopping = true
+	for c := range u.conns {
+		c.Close()
+	}
+	clear(u.conns)
+}
+
 // serveHTTP serves MCP at e until ctx ends, then stops: it takes no new
 // connections, ends every session (a client's open stream of
 // notifications among them) and waits up to shutdownWait for the reads
@@ -87,7 +126,10 @@ func serveHTTP(ctx context.Context, cfg Config, e *endpoint, src mcp.Source, std
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
+	idle := &unusedConns{conns: map[net.Conn]bool{}}
+	hs.ConnState = idle.state
 	hs.RegisterOnShutdown(server.CloseSessions)
+	hs.RegisterOnShutdown(idle.stop)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(e.ln) }()
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -100,6 +102,59 @@ func writeToken(t *testing.T, content string) string {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// acceptSignal is a listener that says on accepted when it has handed
+// the server a connection.
+type acceptSignal struct {
+	net.Listener
+	accepted chan struct{}
+}
+
+func (l acceptSignal) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.accepted <- struct{}{}
+	}
+	return c, err
+}
+
+// A connection that has sent nothing (Go's HTTP client keeps such spare
+// ones in its pool) does not hold up stopping: http.Server.Shutdown would
+// wait for it as for a read under way, 5 s.
+func TestStoppingDoesNotWaitForAConnectionThatSentNothing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := acceptSignal{ln, make(chan struct{}, 1)}
+	stderr := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	served := make(chan error, 1)
+	go func() {
+		served <- serveHTTP(ctx, Config{Command: Serve}, &endpoint{ln: l, token: "tok"}, &fakeSource{}, io.Discard, stderr, slog.New(slog.NewTextHandler(stderr, nil)))
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	select {
+	case <-l.accepted:
+	case <-time.After(time.Minute): // a bound, not a wait
+		t.Fatal("the server did not accept the connection")
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatalf("serve --http stopped with %v, want nil", err)
+	}
+	if log := stderr.String(); strings.Contains(log, "still under way") {
+		t.Errorf("stopping waited for a connection that sent nothing:\n%s", log)
+	}
+	if n, err := c.Read(make([]byte, 1)); err == nil {
+		t.Errorf("the connection is still open after serve stopped (read %d bytes)", n)
+	}
 }
 
 // Two clients at once on one source, the tools among what they read;
