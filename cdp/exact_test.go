@@ -94,6 +94,9 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 	var trace []string
 	traceAX := func(format string, args ...any) {
 		line := time.Now().Format("15:04:05.000 ") + fmt.Sprintf(format, args...)
+		if len(line) > 16<<10 { // the whole of a few dozen nodes; the trace's memory stays bounded
+			line = line[:16<<10] + "…"
+		}
 		traceMu.Lock()
 		if trace = append(trace, line); len(trace) > 4000 {
 			trace = slices.Delete(trace, 0, 1000)

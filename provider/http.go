@@ -126,10 +126,10 @@ func serveHTTP(ctx context.Context, cfg Config, e *endpoint, src mcp.Source, std
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
 	}
-	idle := &unusedConns{conns: map[net.Conn]bool{}}
-	hs.ConnState = idle.state
+	unused := &unusedConns{conns: map[net.Conn]bool{}}
+	hs.ConnState = unused.state
 	hs.RegisterOnShutdown(server.CloseSessions)
-	hs.RegisterOnShutdown(idle.stop)
+	hs.RegisterOnShutdown(unused.stop)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(e.ln) }()
 

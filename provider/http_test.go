@@ -114,7 +114,10 @@ type acceptSignal struct {
 func (l acceptSignal) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err == nil {
-		l.accepted <- struct{}{}
+		select { // never holds up the server's accept loop
+		case l.accepted <- struct{}{}:
+		default:
+		}
 	}
 	return c, err
 }
