@@ -77,8 +77,10 @@
 // session events that feed the warm trees and the health, and the page
 // watchers' signals); a document that loads in a tab a read has asked
 // for is read whole and walked at once (warm.Trees.Loaded, set in axOf),
-// and a tab opened, shown or hidden after a read starts a read in the
-// background (Provider.readShown in watch.go);
+// and read in the background once that fetch is in, so that its mapping
+// is ready for the next read (warm.Trees.OnLoadFetched); a tab opened,
+// shown or hidden after a read starts a read in the background too
+// (Provider.readAhead in watch.go);
 // launch*.go and installed.go start and find browsers; picture.go takes the screenshot
 // of a tab that a picture of what locate says is drawn on
 // (Provider.Screenshot: Page.captureScreenshot of what the tab shows,

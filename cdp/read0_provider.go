@@ -75,10 +75,13 @@ type Provider struct {
 
 	// answers counts how the warm trees answered each document's read.
 	answers warm.Counts
+	// reused counts the tabs' documents answered with the element a read
+	// before had mapped (read7_memo.go).
+	reused atomic.Int64
 
-	// shown starts a read in the background when a tab is opened, shown
-	// or hidden (watch.go).
-	shown shownReads
+	// ahead starts a read in the background when a tab is opened, shown
+	// or hidden, or a page loaded in a tab a read asked for (watch.go).
+	ahead aheadReads
 
 	mu      readLock // serialises reads; guards the fields below
 	dialing *dialing // the connection being opened, if any
@@ -259,6 +262,12 @@ func (p *Provider) readUnderWay() bool { return p.reading.Load() > 0 }
 // Answers tells how the documents of every read so far were answered:
 // from the kept accessibility trees, or whole (warm.Counts).
 func (p *Provider) Answers() warm.Tally { return p.answers.Tally() }
+
+// Reused tells how many of the tabs' documents the reads so far answered
+// with the element an earlier read had mapped, not mapping them again
+// (read7_memo.go): for tests and benchmarks that must know that path
+// answered.
+func (p *Provider) Reused() int64 { return p.reused.Load() }
 
 // Walking reports whether the walk of a document is under way: until it
 // ends, a read of that document right after a change reads it whole. For

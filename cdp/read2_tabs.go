@@ -132,8 +132,8 @@ func (p *Provider) readTabState(ctx context.Context, c *conn, t *tabState) error
 	})
 	if t.state.ok {
 		// Known now, a later change of it told by the watchers is a tab
-		// switch (readShown).
-		p.shown.visibility(t.state.watcher, boolInt8(t.state.visible))
+		// switch (readAhead).
+		p.ahead.visibility(t.state.watcher, boolInt8(t.state.visible))
 	}
 	if !t.state.ok {
 		if t.down = t.sess.unavailable(); t.down != nil {

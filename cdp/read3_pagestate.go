@@ -32,7 +32,7 @@ import (
 // change at once; it passes "id m v", which tells the warm trees where
 // the change came in the session's events (warm.Trees.OnSignal), and
 // whether the page is shown (v 1) or hidden (0): a change of that is a
-// tab switch, which starts a read in the background (readShown).
+// tab switch, which starts a read in the background (readAhead).
 var stateScript = fill(jsTemplate("state.js"), "bindingName", bindingName)
 
 // pageState is what stateScript returns for one document.

@@ -194,9 +194,12 @@ func (p *Provider) axOf(s *cdpSession) *warm.Trees {
 		}
 		return f.LoaderID, readPageState(ctx, s, frame).activity(), nil
 	}
+	// The new document's fetch is in: read it now, so that the host's
+	// next read finds it mapped.
+	a.OnLoadFetched = func(cdp.FrameID) { p.readAhead() }
 	a.OnWalked = func(frame cdp.FrameID, w warm.Walk) {
 		p.log.Debug("document walked", "frame", frame, "nodes", w.Nodes, "calls", w.Asked, "spared", w.Spared,
-			"took", w.Took.Round(time.Millisecond), "mixed", w.Mixed)
+			"took", w.Took.Round(time.Millisecond), "mixed", w.Mixed, "as fetched", w.AsFetched)
 	}
 	s.ax.Store(a)
 	return a

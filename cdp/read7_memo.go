@@ -95,6 +95,7 @@ func (p *Provider) reuseMapped(topDocs []*doc) map[uint64]uint64 {
 		fingerprints[d.frame.Doc] = fp
 		if m, kept := p.state.mapped[d.frame.Doc]; kept && m.fp == fp {
 			d.frame.Mapped = m.el
+			p.reused.Add(1)
 		}
 	}
 	return fingerprints

@@ -17,8 +17,10 @@ import (
 
 // A page that loads again in a tab a host has read is walked at once in
 // the background, with no read asking, and so is its iframe (of which
-// Chrome sends no loadComplete): the first read after the load is
-// answered from the kept trees, not with getFullAXTree.
+// Chrome sends no loadComplete), and read in the background once its
+// fetch is in: the first read after the load is answered from the kept
+// trees, not with getFullAXTree, and with what the background read
+// mapped, not mapped again.
 func TestWalkAfterLoad(t *testing.T) {
 	path := testChrome(t)
 	var b strings.Builder
@@ -37,6 +39,7 @@ func TestWalkAfterLoad(t *testing.T) {
 	defer srv.Close()
 
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL)
+	ahead, _ := p.ReadsAhead()
 
 	// The person loads the page again; the provider is not asked.
 	s := u.session(t, u.tabs[0])
@@ -65,7 +68,7 @@ func TestWalkAfterLoad(t *testing.T) {
 		t.Fatalf("the new document's iframe was not walked without a read: %v", err)
 	}
 
-	readKeptAfterLoad(t, ctx, p, "Button 59", "Inner button")
+	readKeptAfterLoad(t, ctx, p, ahead, "Button 59", "Inner button")
 }
 
 // walkedOnLaunch launches a browser showing url, reads it with a new
@@ -119,6 +122,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	other = strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
 
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL, "--site-per-process")
+	ahead, _ := p.ReadsAhead()
 	iframes := func() map[target.ID]bool {
 		infos, err := cdp.Call(ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
 		if err != nil {
@@ -168,7 +172,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 		return a != nil && a.WalkedDocument(frame) == loader
 	}
 	if err := waitFor(ctx, walked); err != nil {
-		done, _ := p.ShownReads()
+		done, _ := p.ReadsAhead()
 		p.mu.Lock()
 		state := "no session"
 		if s := p.state.sessions[inner]; s != nil {
@@ -201,15 +205,20 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 		t.Fatalf("the new document was not walked without a read: %v", err)
 	}
 
-	readKeptAfterLoad(t, ctx, p, "Part 29", "Cross button")
+	readKeptAfterLoad(t, ctx, p, ahead, "Part 29", "Cross button")
 }
 
-// readKeptAfterLoad reads once and checks that the read was answered from
-// the kept trees alone, of a page and its one iframe, and that it shows
-// the page's text and its iframe's.
-func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, pageText, iframeText string) {
+// readKeptAfterLoad waits for the background reads after the load (more
+// than ahead were made before it, none is under way), then reads once and
+// checks that the read was answered from the kept trees alone, of a page
+// and its one iframe, with the page's Document element a background read
+// mapped, and that it shows the page's text and its iframe's.
+func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, ahead int64, pageText, iframeText string) {
 	t.Helper()
-	before := p.Answers()
+	if err := waitFor(ctx, func() bool { done, running := p.ReadsAhead(); return done > ahead && !running }); err != nil {
+		t.Fatalf("no read in the background after the load: %v", err)
+	}
+	before, reused := p.Answers(), p.Reused()
 	cur, err := p.Current(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +226,9 @@ func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, pageText,
 	got := p.Answers().Minus(before)
 	if got.Kept() != 2 || got.All() != 2 {
 		t.Errorf("the first read after the load: %v, want the kept trees alone, of the page and its iframe", got)
+	}
+	if n := p.Reused() - reused; n != 1 {
+		t.Errorf("the first read after the load took %d documents as mapped before, want the page's (mapped by the read in the background)", n)
 	}
 	if outline := fmt.Sprint(outlineOf(cur.Root)); !strings.Contains(outline, pageText) || !strings.Contains(outline, iframeText) {
 		t.Errorf("the read does not show the page and its iframe: %v", outline)
@@ -259,7 +271,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	defer srv.Close()
 
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL+"/First")
-	done0, _ := p.ShownReads()
+	done0, _ := p.ReadsAhead()
 
 	// The person opens a tab, in a window of its own (the first tab stays
 	// shown, its watchers have nothing to tell); the provider is not asked.
@@ -275,7 +287,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	}
 	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
 	walked := func() bool {
-		if done, running := p.ShownReads(); done == done0 || running {
+		if done, running := p.ReadsAhead(); done == done0 || running {
 			return false
 		}
 		p.mu.Lock()
@@ -287,7 +299,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 		return a != nil && a.WalkedDocument(frame) == loader
 	}
 	if err := waitFor(ctx, walked); err != nil {
-		done, _ := p.ShownReads()
+		done, _ := p.ReadsAhead()
 		t.Fatalf("the new tab was not read and walked without a read (%d background reads): %v", done-done0, err)
 	}
 	before := p.Answers()
@@ -305,7 +317,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 
 	// The first tab's window is minimised: its page is hidden, and its
 	// watchers say so.
-	done1, _ := p.ShownReads()
+	done1, _ := p.ReadsAhead()
 	w, err := cdp.Call(ctx, u.c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +328,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	if err := waitFor(ctx, func() bool { return u.eval(t, u.session(t, u.tabs[0]), `document.visibilityState`) == "hidden" }); err != nil {
 		t.Fatalf("the minimised tab's page is not hidden: %v", err)
 	}
-	if err := waitFor(ctx, func() bool { done, _ := p.ShownReads(); return done > done1 }); err != nil {
+	if err := waitFor(ctx, func() bool { done, _ := p.ReadsAhead(); return done > done1 }); err != nil {
 		t.Fatalf("no background read after the page was hidden: %v", err)
 	}
 }

@@ -64,8 +64,8 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		if a := s.ax.Load(); a != nil && ok {
 			a.OnSignal(sig.watcher, sig.count)
 		}
-		if ok && p.shown.visibility(sig.watcher, sig.visible) {
-			p.readShown()
+		if ok && p.ahead.visibility(sig.watcher, sig.visible) {
+			p.readAhead()
 		}
 		p.changed()
 	}
@@ -115,8 +115,8 @@ func (p *Provider) onBrowserEvent(method string, params jsonv2.Value) {
 		if method == target.TargetDestroyed.Method || page {
 			p.changed()
 		}
-		if method == target.TargetCreated.Method && page && !p.shown.discovering.Load() {
-			p.readShown() // a tab opened
+		if method == target.TargetCreated.Method && page && !p.ahead.discovering.Load() {
+			p.readAhead() // a tab opened
 		}
 	}
 }
@@ -126,15 +126,15 @@ func (p *Provider) onBrowserEvent(method string, params jsonv2.Value) {
 // reply: those are not tabs opened.
 func (p *Provider) discover(ctx context.Context, c *conn) error {
 	c.handle("", p.onBrowserEvent)
-	p.shown.discovering.Store(true)
-	defer p.shown.discovering.Store(false)
+	p.ahead.discovering.Store(true)
+	defer p.ahead.discovering.Store(false)
 	_, err := cdp.Call(ctx, c.browser(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
 	return err
 }
 
-// shownReads follows what the person is shown at the level of tabs, for
-// readShown.
-type shownReads struct {
+// aheadReads are the reads made in the background (readAhead), and what
+// the person is shown at the level of tabs, which starts them.
+type aheadReads struct {
 	discovering atomic.Bool // the targets there already are being told
 
 	mu      sync.Mutex
@@ -147,7 +147,7 @@ type shownReads struct {
 // visibility records what a page's watchers told of its visibility, and
 // reports whether it changed: a tab switched (shown or hidden), a window
 // minimised or restored.
-func (r *shownReads) visibility(watcher int64, visible int8) bool {
+func (r *aheadReads) visibility(watcher int64, visible int8) bool {
 	if visible < 0 {
 		return false
 	}
@@ -169,16 +169,21 @@ func boolInt8(b bool) int8 {
 	return 0
 }
 
-// readShown reads the browser in the background when what the person is
-// shown changed at the level of tabs (a tab opened, shown or hidden): a
-// host's next read would meet a document the provider has not read, and
-// read it whole. Read now, the document's fetch is kept for that read,
-// and its walk starts after it (warm.Trees), as after a load. Only a
-// provider that has read is told (the events come from its connection
-// and from the pages it has read), and one background read runs at a
-// time: asked for again while it runs, it runs once more after.
-func (p *Provider) readShown() {
-	r := &p.shown
+// readAhead reads the browser in the background, before a host asks,
+// when what the person is shown changed at the level of tabs (a tab
+// opened, shown or hidden): a host's next read would meet a document the
+// provider has not read, and read it whole. Read now, the document's
+// fetch is kept for that read, and its walk starts after it
+// (warm.Trees), as after a load. It reads too once the fetch of a page
+// that loaded in a read tab is in (warm.Trees.OnLoadFetched): the new
+// document is then mapped, and the host's next read, the page unchanged,
+// is answered with that mapping (read7_memo.go) rather than map it
+// again. Only a provider that has read is told (the events come from its
+// connection and from the pages it has read), and one background read
+// runs at a time: asked for again while it runs, it runs once more
+// after.
+func (p *Provider) readAhead() {
+	r := &p.ahead
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.running {
@@ -199,7 +204,7 @@ func (p *Provider) readShown() {
 				_, err := p.Current(ctx)
 				cancel()
 				if err != nil {
-					p.log.Debug("a background read after a tab was shown failed", "err", err)
+					p.log.Debug("a background read failed", "err", err)
 				}
 			}
 			r.mu.Lock()
@@ -253,14 +258,14 @@ func (p *Provider) readIfNewIframes(ctx context.Context, s *cdpSession) {
 	}
 	p.mu.Unlock()
 	if fresh {
-		p.readShown()
+		p.readAhead()
 	}
 }
 
-// ShownReads tells how many background reads the provider has made after
-// a tab was opened, shown or hidden, and whether one is under way.
-func (p *Provider) ShownReads() (done int64, running bool) {
-	p.shown.mu.Lock()
-	defer p.shown.mu.Unlock()
-	return p.shown.done, p.shown.running
+// ReadsAhead tells how many background reads the provider has made
+// (readAhead), and whether one is under way.
+func (p *Provider) ReadsAhead() (done int64, running bool) {
+	p.ahead.mu.Lock()
+	defer p.ahead.mu.Unlock()
+	return p.ahead.done, p.ahead.running
 }

@@ -31,7 +31,7 @@ func TestParseSignal(t *testing.T) {
 // A change of a page's visibility is a tab switch only when the page's
 // visibility was known before: from a read, or from its watchers.
 func TestVisibilityChanges(t *testing.T) {
-	var r shownReads
+	var r aheadReads
 	steps := []struct {
 		watcher int64
 		visible int8

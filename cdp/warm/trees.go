@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -148,6 +149,13 @@ type Trees struct {
 	// answered from that fetch, or the walk, when the page is unchanged.
 	// Set it before the first event.
 	Loaded func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error)
+	// OnLoadFetched, when set, is told that the document of a
+	// loadComplete was read whole in the background (Loaded), and its
+	// walk is starting: the caller may read the browser then, so that
+	// what it makes of the fetch is ready for the next read (the fetch's
+	// version, from Nodes, names it). It runs on a goroutine of its own
+	// per load. Set it before the first event.
+	OnLoadFetched func(frame cdp.FrameID)
 	// OnWalked, when set, is told of each walk that ended and was kept.
 	// It runs on the walk's goroutine and must return at once. Set it
 	// before the first read.
@@ -201,6 +209,9 @@ type Walk struct {
 	// Mixed: the page changed during the walk (a node's children were
 	// other than it said when it was fetched).
 	Mixed bool
+	// AsFetched: the tree has exactly the nodes of the document's last
+	// full fetch, and keeps its version (keepWalked).
+	AsFetched bool
 }
 
 // Tally is the counts as they are now.
@@ -307,7 +318,7 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 	if w := a.walks[frame]; w != nil {
 		w.stop() // of the document before: its calls would only delay the new one's
 	}
-	go a.walkLoaded(frame)
+	go a.walkLoaded(frame, true)
 }
 
 // WalkLoaded reads the document now in a frame whole, then walks it, in
@@ -315,13 +326,14 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 // iframes of a document that loaded, which Chrome sends no loadComplete
 // of. Call it from Loaded, or after.
 func (a *Trees) WalkLoaded(frame cdp.FrameID) {
-	go a.walkLoaded(frame)
+	go a.walkLoaded(frame, false)
 }
 
 // walkLoaded reads the document now in a frame whole, then walks it, in
 // the background. A read meanwhile waits for that fetch rather than make
-// its own (untilWalked).
-func (a *Trees) walkLoaded(frame cdp.FrameID) {
+// its own (untilWalked). OnLoadFetched is told of the fetch of a document
+// whose loadComplete came (loaded).
+func (a *Trees) walkLoaded(frame cdp.FrameID, loaded bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	loader, seen, err := a.Loaded(ctx, frame)
@@ -339,10 +351,13 @@ func (a *Trees) walkLoaded(frame cdp.FrameID) {
 		nodes, err := a.fetchWhole(ctx, frame)
 		a.mu.Lock()
 		if err == nil {
-			a.fetched[frame] = &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions, version: versions.Add(1)}
+			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions})
 		}
 		delete(a.fetching, frame)
 		close(f.done)
+		if err == nil && loaded && a.OnLoadFetched != nil {
+			defer a.OnLoadFetched(frame)
+		}
 	}
 	w := a.walks[frame]
 	a.mu.Unlock()
@@ -424,8 +439,13 @@ func (a *Trees) OnSignal(watcher, count int64) {
 // from the warm tree when it is walked, else from getFullAXTree, starting
 // the walk in the background.
 //
-// The version is that of the warm tree the nodes come from, and 0 when
-// they come from getFullAXTree.
+// The version names the nodes answered: that of the warm tree they come
+// from, or of the getFullAXTree kept while the walk is not done (the
+// same version for the same fetch answered again). It is 0 for nodes
+// read whole and not kept (the page's watchers did not answer, or a
+// kept tree was read whole instead): such nodes vouch for nothing.
+// Equal versions mean equal nodes, so the caller may reuse what it made
+// of them.
 //
 // A read right after a change waits, when it must, for Chrome's events
 // for it (fresh), or reads the document whole when that is cheaper.
@@ -769,12 +789,27 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 	if err != nil {
 		return nil, 0, err
 	}
-	if seen.OK {
-		a.mu.Lock()
-		a.fetched[frame] = &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions, version: versions.Add(1)}
-		a.mu.Unlock()
+	if !seen.OK {
+		return nodes, 0, nil
 	}
-	return nodes, 0, nil
+	a.mu.Lock()
+	f = a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions})
+	a.mu.Unlock()
+	return f.nodes, f.version, nil
+}
+
+// keepFetch keeps f as the last full fetch of a frame's document, with a
+// version of its own, and returns it; holding mu. A fetch kept meanwhile
+// of the same document, the page's watchers having seen the same (the
+// background fetch after a load, and a read's, side by side), stays, and
+// is returned: a read may have mapped it under its version already.
+func (a *Trees) keepFetch(frame cdp.FrameID, f *fetched) *fetched {
+	if old := a.fetched[frame]; old != nil && old.loader == f.loader && old.mutations == f.mutations && old.interactions == f.interactions {
+		return old
+	}
+	f.version = versions.Add(1)
+	a.fetched[frame] = f
+	return f
 }
 
 // awaitWalk waits for the walk under way of a frame's document to end,
@@ -920,7 +955,11 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 	go func() {
 		t, err := a.walk(ctx, frame, &w.pace)
 		stop()
-		if done, kept := a.keepWalked(frame, w, t, err, since, loader); kept && a.OnWalked != nil {
+		var asFetched *fetched
+		if err == nil {
+			asFetched = a.fetchMatching(frame, loader, t)
+		}
+		if done, kept := a.keepWalked(frame, w, t, err, since, loader, asFetched); kept && a.OnWalked != nil {
 			done.Took = time.Since(w.start)
 			a.OnWalked(frame, done)
 		}
@@ -930,8 +969,11 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 // keepWalked ends the walk w of a frame: it keeps its tree t, unless the
 // walk failed (the next read tries again) or a new document loaded
 // meanwhile (onLoad). It reports whether t was kept, and what the walk
-// did (taken before t is kept: reads update it from then on).
-func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdp.LoaderID) (Walk, bool) {
+// did (taken before t is kept: reads update it from then on). A tree
+// whose nodes are those of the document's last full fetch, still kept
+// (asFetched, from fetchMatching), keeps that fetch's version: what a
+// read made of the fetch serves the tree too, until an event changes it.
+func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdp.LoaderID, asFetched *fetched) (Walk, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.walking, frame)
@@ -942,10 +984,48 @@ func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, si
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
 	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
+	if asFetched != nil && a.fetched[frame] == asFetched && !t.mixed {
+		t.version = asFetched.version
+		done.AsFetched = true
+	}
 	t.born, t.pace = t.version, nil // the updates that follow are not the walk's
 	a.trees[frame] = t
 	delete(a.fetched, frame)
 	return done, true
+}
+
+// fetchMatching returns the document's last full fetch when the walked
+// tree t has exactly its nodes, node for node (the fetch's InlineTextBox
+// nodes the tree has not aside: a walk does not go below a StaticText,
+// though an answer for an ignored node can bring some, and no answer
+// shows them), and nil otherwise: the page changed between the two, or
+// nothing was fetched. It compares off the lock; keepWalked checks that
+// the fetch is still the one kept.
+func (a *Trees) fetchMatching(frame cdp.FrameID, loader cdp.LoaderID, t *tree) *fetched {
+	a.mu.Lock()
+	f := a.fetched[frame]
+	a.mu.Unlock()
+	if f == nil || f.loader != loader || t.mixed || len(f.nodes) == 0 || f.nodes[0] == nil || f.nodes[0].NodeID != t.root {
+		return nil
+	}
+	matched := make(map[accessibility.NodeID]bool, len(t.nodes))
+	for _, n := range f.nodes {
+		if n == nil {
+			return nil
+		}
+		kept := t.nodes[n.NodeID]
+		if kept == nil && Role(n) == "InlineTextBox" {
+			continue
+		}
+		if !reflect.DeepEqual(n, kept) {
+			return nil
+		}
+		matched[n.NodeID] = true // getFullAXTree can answer a node twice
+	}
+	if len(matched) != len(t.nodes) {
+		return nil
+	}
+	return f
 }
 
 // walk fetches a document's tree node by node, which subscribes every node

@@ -3,6 +3,7 @@ package warm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"strconv"
@@ -606,5 +607,111 @@ func TestAWalkTellsOfAChangeDuringIt(t *testing.T) {
 		if got := a.trees["F"].mixed; got != tc.mixed {
 			t.Errorf("the paragraph's text is %s: the tree's mixed is %v", tc.text, got)
 		}
+	}
+}
+
+// wholeAndWalk answers getFullAXTree with the page its table describes
+// (root, then every node the table holds, InlineTextBoxes included, and
+// the first paragraph's text twice, as Chrome can answer a node) and a
+// walk from the table, as children does.
+type wholeAndWalk struct {
+	children
+	boxes []string // InlineTextBox nodes, in getFullAXTree's answer alone
+}
+
+func (c *wholeAndWalk) Call(ctx context.Context, method string, params, res any) error {
+	switch method {
+	case accessibility.CommandEnable:
+		return nil
+	case accessibility.CommandGetFullAXTree:
+		c.mu.Lock()
+		all := []string{c.root}
+		for _, id := range []accessibility.NodeID{"1", "s0", "s1", "s0"} {
+			all = append(all, c.kids[id])
+		}
+		all = append(all, c.boxes...)
+		c.mu.Unlock()
+		return jsonv2.Unmarshal([]byte(`{"nodes":[`+strings.Join(all, ",")+`]}`), res)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := params.(accessibility.GetChildAXNodesParams)
+	if method == accessibility.CommandGetRootAXNode {
+		return jsonv2.Unmarshal([]byte(`{"node":`+c.root+`}`), res)
+	}
+	if method != accessibility.CommandGetChildAXNodes || !ok {
+		c.t.Errorf("unexpected call %s", method)
+		return errors.New("unexpected call")
+	}
+	return jsonv2.Unmarshal([]byte(`{"nodes":[`+c.kids[p.ID]+`]}`), res)
+}
+
+// A read of a document not yet walked reads it whole, and the version it
+// answers names that fetch; a walk that ends with exactly the fetch's
+// nodes keeps that version, so that what the read made of the fetch
+// serves the walked tree too. A walk that found the page changed has a
+// version of its own.
+func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
+	for _, changed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("changed=%v", changed), func(t *testing.T) {
+			node := func(id, parent, role, name string, kids ...string) string {
+				ks := `[]`
+				if len(kids) > 0 {
+					ks = `["` + strings.Join(kids, `","`) + `"]`
+				}
+				return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"` + role + `"},"name":{"type":"computedString","value":"` + name + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
+			}
+			c := &wholeAndWalk{children: children{t: t, kids: map[accessibility.NodeID]string{}}}
+			c.root = node("1", "", "RootWebArea", "Page", "s0", "s1")
+			c.kids["1"] = node("s0", "1", "paragraph", "", "t0") + "," + node("s1", "1", "paragraph", "", "t1")
+			c.kids["s0"] = node("t0", "s0", "StaticText", "First", "b0")
+			// The second paragraph's answer brings its text's box too, as
+			// Chrome's answer for an ignored node can: the walk has it.
+			box1 := node("b1", "t1", "InlineTextBox", "Second")
+			c.kids["s1"] = node("t1", "s1", "StaticText", "Second", "b1") + "," + box1
+			c.boxes = []string{node("b0", "t0", "InlineTextBox", "First")}
+
+			a := New(c, nil, nil)
+			walked := make(chan Walk, 1)
+			a.OnWalked = func(_ cdp.FrameID, w Walk) { walked <- w }
+			ctx := context.Background()
+			seen := Activity{OK: true, Watcher: 1}
+			nodes, first, err := a.Nodes(ctx, "F", "L", seen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(nodes) != 8 || first == 0 {
+				t.Fatalf("the first read: %d nodes, version %d; want the fetch's 8 nodes and its version", len(nodes), first)
+			}
+			if _, again, err := a.Nodes(ctx, "F", "L", seen); err != nil || again != first {
+				t.Fatalf("the fetch answered again: version %d (%v), want %d", again, err, first)
+			}
+			if changed { // the page changes after the fetch, before the walk
+				c.mu.Lock()
+				c.kids["s1"] = node("t1", "s1", "StaticText", "Changed", "b1") + "," + box1
+				c.mu.Unlock()
+			}
+			a.StartWalks()
+			w := <-walked
+			if w.AsFetched == changed {
+				t.Errorf("the walk told AsFetched %v, want %v", w.AsFetched, !changed)
+			}
+			nodes, after, err := a.Nodes(ctx, "F", "L", seen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.counts.Tally(); got.Quiet != 1 {
+				t.Fatalf("the read after the walk: %v, want the kept tree, unchanged", got)
+			}
+			if len(nodes) != 6 {
+				t.Errorf("the kept tree answered %d nodes, want 6 (one InlineTextBox)", len(nodes))
+			}
+			switch {
+			case !changed && after != first:
+				t.Errorf("the walked tree, as the fetch had it, answers version %d, want the fetch's %d", after, first)
+			case changed && (after == first || after == 0):
+				t.Errorf("the walked tree, not as the fetch had it, answers version %d, want its own (the fetch's: %d)", after, first)
+			}
+		})
 	}
 }
