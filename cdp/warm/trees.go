@@ -984,7 +984,7 @@ func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, si
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
 	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
-	if asFetched != nil && a.fetched[frame] == asFetched && !t.mixed {
+	if asFetched != nil && a.fetched[frame] == asFetched { // fetchMatching refused a mixed walk
 		t.version = asFetched.version
 		done.AsFetched = true
 	}

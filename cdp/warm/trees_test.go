@@ -633,17 +633,7 @@ func (c *wholeAndWalk) Call(ctx context.Context, method string, params, res any)
 		c.mu.Unlock()
 		return jsonv2.Unmarshal([]byte(`{"nodes":[`+strings.Join(all, ",")+`]}`), res)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	p, ok := params.(accessibility.GetChildAXNodesParams)
-	if method == accessibility.CommandGetRootAXNode {
-		return jsonv2.Unmarshal([]byte(`{"node":`+c.root+`}`), res)
-	}
-	if method != accessibility.CommandGetChildAXNodes || !ok {
-		c.t.Errorf("unexpected call %s", method)
-		return errors.New("unexpected call")
-	}
-	return jsonv2.Unmarshal([]byte(`{"nodes":[`+c.kids[p.ID]+`]}`), res)
+	return c.children.Call(ctx, method, params, res)
 }
 
 // A read of a document not yet walked reads it whole, and the version it
