@@ -63,9 +63,11 @@ func weighted(w map[string]int) []string {
 func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 	if raceDetector {
 		// The race detector makes every read of a 10k page many times
-		// slower; under it the test looks for races with a fifth of the
-		// mutations, and .ci/test runs it whole without -race as well.
-		steps /= 5
+		// slower; under it the test looks for races with a tenth of the
+		// mutations, which keeps the cdp package within go test's default
+		// 10 minutes on two busy cores, and .ci/test runs it whole
+		// without -race as well.
+		steps /= 10
 		t.Logf("-race: %d mutations", steps)
 	}
 	path := testChrome(t)
@@ -90,21 +92,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 
 	// What the warm tree applied over the last comparisons, told on a
 	// failure.
-	var traceMu sync.Mutex
-	var trace []string
-	traceAX := func(format string, args ...any) {
-		line := time.Now().Format("15:04:05.000 ") + fmt.Sprintf(format, args...)
-		if len(line) > 16<<10 { // the whole of a few dozen nodes; the trace's memory stays bounded
-			line = line[:16<<10] + "…"
-		}
-		traceMu.Lock()
-		if trace = append(trace, line); len(trace) > 4000 {
-			trace = slices.Delete(trace, 0, 1000)
-		}
-		traceMu.Unlock()
-	}
-	warm.Trace = traceAX
-	defer func() { warm.Trace = nil }() // after the provider is closed: its reads tell it
+	traceAX := traceWarm(t)
 
 	p, err := NewProvider(Options{Connect: b.DebugURL()})
 	if err != nil {
@@ -139,9 +127,6 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 			t.Fatalf("seed %d step %d (%s): cold read: %v", seed, step, what, err)
 		}
 		if d := cmp.Diff(outlineOf(cold.Root), outlineOf(warm.Root)); d != "" {
-			traceMu.Lock()
-			logTrace(t, trace)
-			traceMu.Unlock()
 			t.Fatalf("seed %d step %d (%s): the warm read differs from a cold read (-cold +warm):\n%s", seed, step, what, d)
 		}
 	}
@@ -196,30 +181,57 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, minKept int) {
 	}
 }
 
-// logTrace prints what the warm tree applied, each line cut short, and
-// writes it whole to a file it names: an event's nodes, whose names and
-// children tell what Chrome said, do not fit a log.
-func logTrace(t *testing.T, trace []string) {
+// traceWarm collects what the warm trees tell their trace (warm.SetTrace: what they
+// applied and how each read was answered), the latest lines only, and
+// returns the function that adds a line of the test's own. When the test
+// fails, it logs them, each cut short, and writes them whole to a file it
+// names: an event's nodes, whose names and children tell what Chrome said,
+// do not fit a log. The trace is reset once the test's deferred calls
+// have run (the provider closed: its reads tell it too).
+func traceWarm(t *testing.T) func(format string, args ...any) {
 	t.Helper()
-	short := make([]string, len(trace))
-	for i, line := range trace {
-		if len(line) > 300 {
-			line = line[:300] + "…"
+	var mu sync.Mutex
+	var trace []string
+	add := func(format string, args ...any) {
+		line := time.Now().Format("15:04:05.000 ") + fmt.Sprintf(format, args...)
+		if len(line) > 16<<10 { // the whole of a few dozen nodes; the trace's memory stays bounded
+			line = line[:16<<10] + "…"
 		}
-		short[i] = line
+		mu.Lock()
+		if trace = append(trace, line); len(trace) > 4000 {
+			trace = slices.Delete(trace, 0, 1000)
+		}
+		mu.Unlock()
 	}
-	t.Logf("what the warm tree applied, latest last:\n%s", strings.Join(short, "\n"))
-	f, err := os.CreateTemp("", "cdpprovider-warm-trace-*.txt")
-	if err != nil {
-		t.Logf("the whole trace could not be written: %v", err)
-		return
-	}
-	defer f.Close()
-	if _, err := f.WriteString(strings.Join(trace, "\n") + "\n"); err != nil {
-		t.Logf("the whole trace could not be written: %v", err)
-		return
-	}
-	t.Logf("the whole trace: %s", f.Name())
+	warm.SetTrace(add)
+	t.Cleanup(func() {
+		warm.SetTrace(nil)
+		if !t.Failed() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		short := make([]string, len(trace))
+		for i, line := range trace {
+			if len(line) > 300 {
+				line = line[:300] + "…"
+			}
+			short[i] = line
+		}
+		t.Logf("what the warm trees did, latest last:\n%s", strings.Join(short, "\n"))
+		f, err := os.CreateTemp("", "cdpprovider-warm-trace-*.txt")
+		if err != nil {
+			t.Logf("the whole trace could not be written: %v", err)
+			return
+		}
+		defer f.Close()
+		if _, err := f.WriteString(strings.Join(trace, "\n") + "\n"); err != nil {
+			t.Logf("the whole trace could not be written: %v", err)
+			return
+		}
+		t.Logf("the whole trace: %s", f.Name())
+	})
+	return add
 }
 
 // outlineOf is the answer as text, one element a line, for a readable diff.

@@ -236,6 +236,13 @@ func (p *Provider) App(ctx context.Context) (mapping.App, error) {
 // leaves the user's tabs as they were.
 func (p *Provider) Close() error {
 	p.stop()
+	// A background read started before the stop ends with it (its
+	// context is the provider's life), and is waited for; one asked for
+	// after it never starts (readAhead). Taking the lock orders this after
+	// a readAhead that saw the provider alive and counted its read.
+	p.ahead.mu.Lock()
+	p.ahead.mu.Unlock()
+	p.ahead.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stopDial()

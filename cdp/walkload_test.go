@@ -73,9 +73,11 @@ func TestWalkAfterLoad(t *testing.T) {
 
 // walkedOnLaunch launches a browser showing url, reads it with a new
 // provider until its documents are walked, and returns them with a user
-// of the browser, all closed when the test ends.
+// of the browser, all closed when the test ends. What the warm trees did
+// is logged if the test fails.
 func walkedOnLaunch(t *testing.T, path, url string, args ...string) (context.Context, *Provider, *user) {
 	t.Helper()
+	traceWarm(t) // first: its cleanup runs after the provider's
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
 	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}, Args: args})
@@ -330,5 +332,29 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	}
 	if err := waitFor(ctx, func() bool { done, _ := p.ReadsAhead(); return done > done1 }); err != nil {
 		t.Fatalf("no background read after the page was hidden: %v", err)
+	}
+}
+
+// Close waits for a read in the background under way: nothing of the
+// provider runs once it is closed.
+func TestCloseWaitsForTheReadAhead(t *testing.T) {
+	path := testChrome(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><title>Closing</title><p>Some text <button>A button</button></p>`)
+	}))
+	defer srv.Close()
+	_, p, _ := walkedOnLaunch(t, path, srv.URL)
+	done, _ := p.ReadsAhead()
+	p.readAhead()
+	if _, running := p.ReadsAhead(); !running {
+		t.Fatal("no read in the background after readAhead")
+	}
+	p.Close()
+	if _, running := p.ReadsAhead(); running {
+		t.Error("a read in the background still runs after Close")
+	}
+	p.readAhead()
+	if now, running := p.ReadsAhead(); running || now != done+1 {
+		t.Errorf("after Close, readAhead started a read (running %v, %d made since, want 1)", running, now-done)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
 // bindingName is the function stateScript's watchers call, in the
@@ -142,6 +144,9 @@ type aheadReads struct {
 	running bool           // a background read is under way
 	again   bool           // asked for again while it was
 	done    int64          // background reads made
+	// wg counts the goroutine of the reads under way, which Close waits
+	// for: none is left when the provider is closed.
+	wg sync.WaitGroup
 }
 
 // visibility records what a page's watchers told of its visibility, and
@@ -190,8 +195,13 @@ func (p *Provider) readAhead() {
 		r.again = true
 		return
 	}
+	if p.life.Err() != nil { // closed: Close waits for what was started before
+		return
+	}
 	r.running = true
+	r.wg.Add(1)
 	go func() {
+		defer r.wg.Done()
 		for {
 			// Never a dial: a browser that went away is the host's to
 			// find again, and asking a person's browser to allow a new
@@ -200,9 +210,11 @@ func (p *Provider) readAhead() {
 			connected := p.conn != nil && p.conn.alive()
 			p.mu.Unlock()
 			if connected {
+				warm.Tracef("read ahead: starts")
 				ctx, cancel := context.WithTimeout(p.life, readTimeout)
 				_, err := p.Current(ctx)
 				cancel()
+				warm.Tracef("read ahead: done, err %v", err)
 				if err != nil {
 					p.log.Debug("a background read failed", "err", err)
 				}

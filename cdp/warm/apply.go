@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/accessibility"
 )
@@ -71,8 +72,8 @@ func (a *Trees) apply(ctx context.Context) error {
 	}
 	reparent()
 	for _, ev := range evs {
-		if Trace != nil {
-			Trace("[%p] event %d %s %s", a, ev.seq, ev.method, ev.params)
+		if Tracing() {
+			Tracef("[%p] event %d %s %s", a, ev.seq, ev.method, ev.params)
 		}
 		switch ev.method {
 		case accessibility.LoadComplete.Method:
@@ -116,10 +117,31 @@ type orphan struct {
 	after uint64 // versions when it was orphaned; 0 for an event's node not tried yet
 }
 
-// Trace, when set, is told each event applied and what was fetched for
-// it. It is for tests (cdp/exact_test.go prints it on a failure): set it
-// before the reads it should see and clear it after, never while they run.
-var Trace func(format string, args ...any)
+// tracer is the function SetTrace set, nil for none.
+var tracer atomic.Pointer[func(format string, args ...any)]
+
+// SetTrace makes f (nil: nothing) told each event applied, what was
+// fetched for it, and how each read was answered. It is for tests (the
+// cdp package's print it on a failure), and safe to call while reads and
+// walks run.
+func SetTrace(f func(format string, args ...any)) {
+	if f == nil {
+		tracer.Store(nil)
+		return
+	}
+	tracer.Store(&f)
+}
+
+// Tracing reports whether a trace is set: a caller whose trace line is
+// costly to make asks first.
+func Tracing() bool { return tracer.Load() != nil }
+
+// Tracef tells the trace a line, if one is set.
+func Tracef(format string, args ...any) {
+	if f := tracer.Load(); f != nil {
+		(*f)(format, args...)
+	}
+}
 
 // treeOf returns the walked tree that holds the node and is young enough
 // for the event.
@@ -165,8 +187,8 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 	if old == nil {
 		return nil
 	}
-	if Trace != nil {
-		Trace("update %s %s: flipped %v, parent %s -> %s, children %v -> %v", n.NodeID, Role(n), flipped(old, n), old.ParentID, n.ParentID, old.ChildIDs, n.ChildIDs)
+	if Tracing() {
+		Tracef("update %s %s: flipped %v, parent %s -> %s, children %v -> %v", n.NodeID, Role(n), flipped(old, n), old.ParentID, n.ParentID, old.ChildIDs, n.ChildIDs)
 	}
 	switch {
 	case flipped(old, n) || selectLike[Role(n)]:
@@ -223,8 +245,8 @@ func (a *Trees) reparent(ctx context.Context, t *tree) error {
 	}
 	slices.SortFunc(held, func(p, q *accessibility.Node) int { return strings.Compare(string(p.NodeID), string(q.NodeID)) })
 	for _, p := range held {
-		if Trace != nil {
-			Trace("  children of %s again: a child changed parent", p.NodeID)
+		if Tracing() {
+			Tracef("  children of %s again: a child changed parent", p.NodeID)
 		}
 		if err := a.refreshChildren(ctx, t, p, p); err != nil {
 			return err
@@ -268,14 +290,14 @@ func (a *Trees) refreshChildren(ctx context.Context, t *tree, old, n *accessibil
 		}
 	}
 	if !slices.Equal(direct, n.ChildIDs) {
-		if Trace != nil {
-			Trace("  children of %s are %v, not %v", n.NodeID, direct, n.ChildIDs)
+		if Tracing() {
+			Tracef("  children of %s are %v, not %v", n.NodeID, direct, n.ChildIDs)
 		}
 		n.ChildIDs = direct
 	}
-	if Trace != nil {
+	if Tracing() {
 		for _, c := range kids {
-			Trace("  child of %s: %s %s %v", n.NodeID, c.NodeID, Role(c), c.ChildIDs)
+			Tracef("  child of %s: %s %s %v", n.NodeID, c.NodeID, Role(c), c.ChildIDs)
 		}
 	}
 	var deeper []accessibility.NodeID

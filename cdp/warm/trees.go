@@ -337,6 +337,9 @@ func (a *Trees) walkLoaded(frame cdp.FrameID, loaded bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	loader, seen, err := a.Loaded(ctx, frame)
+	if Tracing() {
+		Tracef("[%p] frame %s loaded (loadComplete %v): document %s, watchers ok %v, err %v", a, frame, loaded, loader, seen.OK, err)
+	}
 	if err != nil {
 		return
 	}
@@ -347,11 +350,12 @@ func (a *Trees) walkLoaded(frame cdp.FrameID, loaded bool) {
 	if seen.OK && a.fetching[frame] == nil {
 		f := &fetching{loader: loader, done: make(chan struct{})}
 		a.fetching[frame] = f
+		load := a.loaded[frame]
 		a.mu.Unlock()
 		nodes, err := a.fetchWhole(ctx, frame)
 		a.mu.Lock()
 		if err == nil {
-			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions})
+			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
 		}
 		delete(a.fetching, frame)
 		close(f.done)
@@ -464,6 +468,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 		return a.untilWalked(ctx, frame, loader, seen)
 	}
 	if !seen.OK { // the watchers did not answer: nothing says what changed
+		a.traceRead("whole, the watchers did not answer", t, seen)
 		nodes, err := a.whole(ctx, frame)
 		return nodes, 0, err
 	}
@@ -516,6 +521,9 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 		}
 	}
 	if t == nil { // a new document, or a change too big to follow
+		if Tracing() {
+			Tracef("[%p] read of frame %s: whole, the tree was dropped", a, frame)
+		}
 		nodes, err := a.whole(ctx, frame)
 		a.deferWalk(frame, loader)
 		return nodes, 0, err
@@ -529,17 +537,18 @@ func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderI
 	return t.ordered(), t.version, nil
 }
 
-// traceRead tells Trace how a read of a kept tree was answered, with what
-// decided it: the watchers' count and the tree's, the last event that
-// changed the tree and the signals of the document's watchers.
+// traceRead tells the trace (SetTrace) how a read of a kept tree was
+// answered, with what decided it: the watchers' count and the tree's,
+// the last event that changed the tree and the signals of the
+// document's watchers.
 func (a *Trees) traceRead(how string, t *tree, seen Activity) {
-	if Trace == nil {
+	if !Tracing() {
 		return
 	}
 	a.mu.Lock()
 	sigs := slices.Clone(a.signals[seen.Watcher])
 	a.mu.Unlock()
-	Trace("[%p] read of frame %s: %s; watchers %d saw %d (quiet %v), tree at %d, touched by event %d, signals %v",
+	Tracef("[%p] read of frame %s: %s; watchers %d saw %d (quiet %v), tree at %d, touched by event %d, signals %v",
 		a, t.frame, how, seen.Watcher, seen.Mutations, seen.Quiet, t.mutations, t.touched, sigs)
 }
 
@@ -701,8 +710,8 @@ func (a *Trees) waitFresh(ctx context.Context, t *tree, seen Activity) (bool, er
 func (a *Trees) settleMoves(ctx context.Context, t *tree) error {
 	for _, parent := range t.twinParents() {
 		if n := t.nodes[parent]; n != nil {
-			if Trace != nil {
-				Trace("  a DOM node twice: refetching the children of %s", parent)
+			if Tracing() {
+				Tracef("  a DOM node twice: refetching the children of %s", parent)
 			}
 			t.version = versions.Add(1)
 			if err := a.refreshChildren(ctx, t, n, n); err != nil {
@@ -753,7 +762,9 @@ func (t *tree) twinParents() []accessibility.NodeID {
 // last getFullAXTree of it, when the page's watchers have seen nothing
 // since, neither a DOM mutation nor an input nor anything the person did
 // (the pointer entering an element, focus, a CSS animation or transition,
-// which can change what is shown with no mutation); else from a new one,
+// which can change what is shown with no mutation), and no loadComplete
+// of the frame came since it was asked for (the document's load ending
+// changes it with no mutation: it is busy no more); else from a new one,
 // kept for the next read. So a host that reads a newly opened page again
 // and again is answered at once long before the walk of a big page ends.
 // The version of a kept fetch is its own, for the mapping's memo.
@@ -772,9 +783,12 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 		f = a.fetched[frame]
 		a.mu.Unlock()
 	}
-	if f != nil && seen.OK && f.loader == loader && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
-		if Trace != nil {
-			Trace("[%p] read of frame %s: the last full fetch again; watchers %d saw %d", a, frame, seen.Watcher, seen.Mutations)
+	a.mu.Lock()
+	load := a.loaded[frame]
+	a.mu.Unlock()
+	if f != nil && seen.OK && f.loader == loader && f.load == load && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
+		if Tracing() {
+			Tracef("[%p] read of frame %s: the last full fetch again; watchers %d saw %d", a, frame, seen.Watcher, seen.Mutations)
 		}
 		a.counts.Fetched.Add(1)
 		return f.nodes, f.version, nil
@@ -785,6 +799,9 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 		a.counts.Awaited.Add(1)
 		return a.Nodes(ctx, frame, loader, seen)
 	}
+	if Tracing() {
+		Tracef("[%p] read of frame %s: whole, not walked (last full fetch %v); watchers %d saw %d, %d (ok %v)", a, frame, f != nil, seen.Watcher, seen.Mutations, seen.Interactions, seen.OK)
+	}
 	nodes, err := a.whole(ctx, frame)
 	if err != nil {
 		return nil, 0, err
@@ -793,18 +810,19 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 		return nodes, 0, nil
 	}
 	a.mu.Lock()
-	f = a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, mutations: seen.Mutations, interactions: seen.Interactions})
+	f = a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
 	a.mu.Unlock()
 	return f.nodes, f.version, nil
 }
 
 // keepFetch keeps f as the last full fetch of a frame's document, with a
 // version of its own, and returns it; holding mu. A fetch kept meanwhile
-// of the same document, the page's watchers having seen the same (the
-// background fetch after a load, and a read's, side by side), stays, and
-// is returned: a read may have mapped it under its version already.
+// of the same document, asked for after the same loadComplete, the page's
+// watchers having seen the same (the background fetch after a load, and
+// a read's, side by side), stays, and is returned: a read may have mapped
+// it under its version already.
 func (a *Trees) keepFetch(frame cdp.FrameID, f *fetched) *fetched {
-	if old := a.fetched[frame]; old != nil && old.loader == f.loader && old.mutations == f.mutations && old.interactions == f.interactions {
+	if old := a.fetched[frame]; old != nil && old.loader == f.loader && old.load == f.load && old.mutations == f.mutations && old.interactions == f.interactions {
 		return old
 	}
 	f.version = versions.Add(1)
@@ -850,8 +868,12 @@ func (a *Trees) awaitWalk(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 // fetched is a document's last getFullAXTree while its walk is not done,
 // with what the page's watchers had counted when it was made.
 type fetched struct {
-	nodes                   []*accessibility.Node
-	loader                  cdp.LoaderID
+	nodes  []*accessibility.Node
+	loader cdp.LoaderID
+	// load is the event count of the frame's last loadComplete when the
+	// fetch was asked for (Trees.loaded): one asked for before the
+	// document's own is not the page as loaded.
+	load                    uint64
 	mutations, interactions int64
 	version                 uint64
 }
@@ -972,20 +994,27 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 // did (taken before t is kept: reads update it from then on). A tree
 // whose nodes are those of the document's last full fetch, still kept
 // (asFetched, from fetchMatching), keeps that fetch's version: what a
-// read made of the fetch serves the tree too, until an event changes it.
+// read made of the fetch serves the tree too, until an event changes it;
+// and the mutations the page's watchers had counted for the fetch.
 func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdp.LoaderID, asFetched *fetched) (Walk, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.walking, frame)
 	delete(a.walks, frame)
 	close(w.done)
+	if Tracing() {
+		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, a.loaded[frame] >= since, asFetched != nil && a.fetched[frame] == asFetched)
+	}
 	if err != nil || a.loaded[frame] >= since {
 		return Walk{}, false
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
 	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
 	if asFetched != nil && a.fetched[frame] == asFetched { // fetchMatching refused a mixed walk
-		t.version = asFetched.version
+		// The tree is the page as the fetch had it, when its watchers had
+		// counted the fetch's mutations: a read that finds no more is not
+		// one right after a change.
+		t.version, t.mutations = asFetched.version, asFetched.mutations
 		done.AsFetched = true
 	}
 	t.born, t.pace = t.version, nil // the updates that follow are not the walk's

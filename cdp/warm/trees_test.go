@@ -639,8 +639,10 @@ func (c *wholeAndWalk) Call(ctx context.Context, method string, params, res any)
 // A read of a document not yet walked reads it whole, and the version it
 // answers names that fetch; a walk that ends with exactly the fetch's
 // nodes keeps that version, so that what the read made of the fetch
-// serves the walked tree too. A walk that found the page changed has a
-// version of its own.
+// serves the walked tree too, and the mutations the page's watchers had
+// counted then: a read that finds no more, even a moment after the last,
+// is answered as unchanged. A walk that found the page changed has a
+// version of its own, and its first read is one right after a change.
 func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
 	for _, changed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("changed=%v", changed), func(t *testing.T) {
@@ -665,7 +667,9 @@ func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
 			walked := make(chan Walk, 1)
 			a.OnWalked = func(_ cdp.FrameID, w Walk) { walked <- w }
 			ctx := context.Background()
-			seen := Activity{OK: true, Watcher: 1}
+			// The page's watchers counted 5 mutations, the last just now
+			// (a page that has just loaded).
+			seen := Activity{OK: true, Watcher: 1, Mutations: 5}
 			nodes, first, err := a.Nodes(ctx, "F", "L", seen)
 			if err != nil {
 				t.Fatal(err)
@@ -680,6 +684,7 @@ func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
 				c.mu.Lock()
 				c.kids["s1"] = node("t1", "s1", "StaticText", "Changed", "b1") + "," + box1
 				c.mu.Unlock()
+				seen.Mutations, seen.Quiet = 6, Settle // Chrome's events for it came long ago
 			}
 			a.StartWalks()
 			w := <-walked
@@ -690,8 +695,10 @@ func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := a.counts.Tally(); got.Quiet != 1 {
+			if got := a.counts.Tally(); !changed && got.Quiet != 1 {
 				t.Fatalf("the read after the walk: %v, want the kept tree, unchanged", got)
+			} else if changed && got.Changed != 1 {
+				t.Fatalf("the read after the walk: %v, want the kept tree, right after a change", got)
 			}
 			if len(nodes) != 6 {
 				t.Errorf("the kept tree answered %d nodes, want 6 (one InlineTextBox)", len(nodes))
@@ -701,6 +708,86 @@ func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
 				t.Errorf("the walked tree, as the fetch had it, answers version %d, want the fetch's %d", after, first)
 			case changed && (after == first || after == 0):
 				t.Errorf("the walked tree, not as the fetch had it, answers version %d, want its own (the fetch's: %d)", after, first)
+			}
+		})
+	}
+}
+
+// loading is a page of ten paragraphs whose walk stops at the first
+// until open is closed, as gated, and whose getFullAXTree says the
+// document busy while busy holds, as Chrome does until its load ends.
+type loading struct {
+	gated
+	busy atomic.Bool
+}
+
+func (c *loading) Call(ctx context.Context, method string, params, res any) error {
+	if method != accessibility.CommandGetFullAXTree {
+		return c.gated.Call(ctx, method, params, res)
+	}
+	c.wholes.Add(1)
+	root := c.root
+	if c.busy.Load() {
+		root = strings.Replace(root, `"ignored":false`, `"ignored":false,"properties":[{"name":"busy","value":{"type":"boolean","value":true}}]`, 1)
+	}
+	return jsonv2.Unmarshal([]byte(`{"nodes":[`+root+`]}`), res)
+}
+
+// A document read whole while it loads is busy; its load ends with no
+// DOM mutation, so the page's watchers see nothing, and Chrome's
+// loadComplete alone tells of it. The read after the load is answered
+// by the fetch made at the load, never by the one from before, which a
+// fetch at the load must not be kept behind either; and when no fetch
+// was made at the load (its page's watchers did not answer then), by a
+// new one.
+func TestAFetchFromBeforeTheLoadIsNotThePageLoaded(t *testing.T) {
+	for _, fetchAtLoad := range []bool{true, false} {
+		t.Run(fmt.Sprintf("fetchAtLoad=%v", fetchAtLoad), func(t *testing.T) {
+			c := &loading{}
+			c.hold, c.held, c.open = "s0", make(chan struct{}), make(chan struct{})
+			defer close(c.open) // the walk after the load, held until the test ends
+			paragraphs(&c.children, t, 10)
+			c.busy.Store(true)
+
+			a := New(c, nil, nil)
+			seen := Activity{OK: true, Watcher: 1}
+			fetched := make(chan struct{}, 1)
+			a.Loaded = func(context.Context, cdp.FrameID) (cdp.LoaderID, Activity, error) {
+				if !fetchAtLoad {
+					defer func() { fetched <- struct{}{} }()
+					return "L", Activity{}, nil
+				}
+				return "L", seen, nil
+			}
+			a.OnLoadFetched = func(cdp.FrameID) { fetched <- struct{}{} }
+			ctx := context.Background()
+
+			nodes, before, err := a.Nodes(ctx, "F", "L", seen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !axBool(nodes[0], accessibility.PropertyNameBusy) {
+				t.Fatal("the read while the page loads: its root is not busy")
+			}
+			c.busy.Store(false)
+			a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
+			<-fetched
+			nodes, after, err := a.Nodes(ctx, "F", "L", seen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if axBool(nodes[0], accessibility.PropertyNameBusy) || after == before {
+				t.Errorf("the read after the load answered the fetch from before it (busy, version %d; before %d)", after, before)
+			}
+			if n := c.wholes.Load(); n != 2 {
+				t.Errorf("%d getFullAXTree calls, want 2: the read's while loading, and one after the load", n)
+			}
+			want := Tally{Fetched: 1, Whole: 1} // the fetch made at the load, again
+			if !fetchAtLoad {
+				want = Tally{Whole: 2}
+			}
+			if got := a.counts.Tally(); got != want {
+				t.Errorf("the reads: %v; want %v", got, want)
 			}
 		})
 	}
