@@ -184,9 +184,9 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	}
 }
 
-// traceWarm collects what the warm trees tell their trace (warm.SetTrace: what they
-// applied and how each read was answered), the latest lines only, and
-// returns the function that adds a line of the test's own. When the test
+// traceWarm collects what the warm trees tell their trace (warm.SetTrace:
+// what they applied and how each read was answered), the latest lines
+// only, and returns the function that adds a line of the test's own. When the test
 // fails, it logs them, each cut short, and writes them whole to a file it
 // names: an event's nodes, whose names and children tell what Chrome said,
 // do not fit a log. The trace is reset once the test's deferred calls

@@ -771,7 +771,7 @@ func (t *tree) twinParents() []accessibility.NodeID {
 func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader)
 	a.mu.Lock()
-	f, bg := a.fetched[frame], a.fetching[frame]
+	bg := a.fetching[frame]
 	a.mu.Unlock()
 	if bg != nil && bg.loader == loader { // fetched in the background after its load
 		select {
@@ -779,12 +779,9 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 		case <-ctx.Done():
 			return nil, 0, ctx.Err()
 		}
-		a.mu.Lock()
-		f = a.fetched[frame]
-		a.mu.Unlock()
 	}
 	a.mu.Lock()
-	load := a.loaded[frame]
+	f, load := a.fetched[frame], a.loaded[frame]
 	a.mu.Unlock()
 	if f != nil && seen.OK && f.loader == loader && f.load == load && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
 		if Tracing() {
