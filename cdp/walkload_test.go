@@ -13,6 +13,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
 // A page that loads again in a tab a host has read is walked at once in
@@ -220,6 +222,7 @@ func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, ahead int
 	if err := waitFor(ctx, func() bool { done, running := p.ReadsAhead(); return done > ahead && !running }); err != nil {
 		t.Fatalf("no read in the background after the load: %v", err)
 	}
+	waitQuiet(t, ctx, p)
 	before, reused := p.Answers(), p.Reused()
 	cur, err := p.Current(ctx)
 	if err != nil {
@@ -234,6 +237,48 @@ func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, ahead int
 	}
 	if outline := fmt.Sprint(outlineOf(cur.Root)); !strings.Contains(outline, pageText) || !strings.Contains(outline, iframeText) {
 		t.Errorf("the read does not show the page and its iframe: %v", outline)
+	}
+}
+
+// waitQuiet waits until no document the provider has a session for has
+// changed for warm.Settle, as the provider's own watchers tell: a read
+// then is one long after the last change, which the kept trees answer
+// whatever Chrome's throttle held back. A page can change once more after
+// its read in the background (the watchers once counted a mutation
+// there after the fetch); a read within Settle of that is rightly read
+// whole when that is quicker than waiting for Chrome's events, and these
+// tests are not about that read.
+func waitQuiet(t *testing.T, ctx context.Context, p *Provider) {
+	t.Helper()
+	quiet := func() bool {
+		p.mu.Lock()
+		var sessions []*cdpSession
+		if p.state != nil {
+			for _, s := range p.state.sessions {
+				sessions = append(sessions, s)
+			}
+		}
+		p.mu.Unlock()
+		for _, s := range sessions {
+			tree, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+			if err != nil {
+				continue // not a page's session, or gone
+			}
+			frames := []*page.FrameTree{tree.FrameTree}
+			for len(frames) > 0 {
+				f := frames[0]
+				frames = append(frames[1:], f.ChildFrames...)
+				// A frame of another process is not answered here, but
+				// by its own session.
+				if ps := readPageState(ctx, s, f.Frame.ID); ps.ok && ps.quiet < warm.Settle {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if err := waitFor(ctx, quiet); err != nil {
+		t.Fatalf("the pages did not stay unchanged for %v: %v", warm.Settle, err)
 	}
 }
 
@@ -304,6 +349,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 		done, _ := p.ReadsAhead()
 		t.Fatalf("the new tab was not read and walked without a read (%d background reads): %v", done-done0, err)
 	}
+	waitQuiet(t, ctx, p)
 	before := p.Answers()
 	cur, err := p.Current(ctx)
 	if err != nil {
