@@ -212,6 +212,18 @@ func (c *conn) progress(id target.SessionID) uint64 {
 	return c.answered[id]
 }
 
+// waiting reports whether a call of the session waits for its answer.
+func (c *conn) waiting(id target.SessionID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.pending {
+		if p.session == id {
+			return true
+		}
+	}
+	return false
+}
+
 // stall ends a connection whose browser stopped answering: its calls fail
 // saying so, and the provider dials again on the next read.
 func (c *conn) stall() {

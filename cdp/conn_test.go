@@ -378,6 +378,37 @@ func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
 	}
 }
 
+// A call under way when the tab's page navigates waits on the new
+// document: one that answers nothing for answerWithin is not responding,
+// though the page before answered the read's first call.
+func TestCallsUnderWayWhenThePageNavigatesFailWhenItDoesNotAnswer(t *testing.T) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	defer c.close()
+	p := &Provider{log: discardLogger()}
+	p.life, p.stop = context.WithCancel(context.Background())
+	defer p.stop()
+	s := c.session("S1")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := cdp.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+		done <- err
+	}()
+	<-tr.out // sent, and never answered
+	p.onSessionEvent(s, "Page.frameNavigated", jsonv2.Value(`{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/busy"},"type":"Navigation"}`))
+	if err := <-done; !errors.Is(err, errNotResponding) {
+		t.Fatalf("the call under way: %v, want errNotResponding", err)
+	}
+	if err := s.unavailable(); !errors.Is(err, errNotResponding) {
+		t.Fatalf("after the navigation the page counts as %v, want not responding", err)
+	}
+	if got := s.shownDocument(); got != "L2" {
+		t.Fatalf("the tab's document: %q, want the one navigated to", got)
+	}
+}
+
 // heldFetch is a warm.Caller whose getFullAXTree calls after the first
 // wait for release.
 type heldFetch struct {

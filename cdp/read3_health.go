@@ -56,6 +56,71 @@ type health struct {
 	stuck   bool      // a call went unanswered past answerWithin; until a probe answers
 	probing bool      // a probe is under way
 	dialog  *jsDialog // the JavaScript dialog open in the page, if any
+	// document is the top frame's document as the last Page.frameNavigated
+	// told (empty: none came since the session was attached). Chrome sends
+	// it when a navigation commits, before the new document's scripts run,
+	// so it is known of a page that stops answering right after.
+	document cdp.LoaderID
+}
+
+// slimNavigated is what a page session's Page.frameNavigated tells the
+// health: which frame has which document now.
+type slimNavigated struct {
+	Frame struct {
+		ParentID string       `json:"parentId"`
+		LoaderID cdp.LoaderID `json:"loaderId"`
+	} `json:"frame"`
+}
+
+// onNavigated records the top frame's new document (Page.frameNavigated),
+// on the read loop, and watches the calls under way (afterNavigation).
+func (p *Provider) onNavigated(s *cdpSession, params jsonv2.Value) {
+	var ev slimNavigated
+	if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) != nil || ev.Frame.ParentID != "" {
+		return
+	}
+	s.h.mu.Lock()
+	s.h.document = ev.Frame.LoaderID
+	s.h.mu.Unlock()
+	go p.afterNavigation(s, s.c.progress(s.id))
+}
+
+// afterNavigation treats the calls under way when a tab's page navigated
+// as a read's first call (firstCall): the page before may have answered
+// the read's first call, but they wait on the new document, which can be
+// busy from its start (a long script as it loads). When the page has
+// answered none of the session's calls since the navigation (its count
+// was last) answerWithin after it while some wait, and is not busy with
+// the provider's own fetch of a document that loaded, it is not
+// responding: the calls fail, and the read answers without the page
+// rather than at its deadline.
+func (p *Provider) afterNavigation(s *cdpSession, last uint64) {
+	t := time.NewTimer(answerWithin)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.life.Done():
+			return
+		case <-t.C:
+		}
+		if !s.c.waiting(s.id) || s.c.progress(s.id) != last {
+			return // nothing waits on it, or it answers
+		}
+		if a := s.ax.Load(); a != nil && a.Fetching() {
+			t.Reset(answerWithin)
+			continue
+		}
+		p.markStuck(s)
+		return
+	}
+}
+
+// shownDocument is the top frame's document as the page's events last
+// told; empty when they did not.
+func (s *cdpSession) shownDocument() cdp.LoaderID {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	return s.h.document
 }
 
 // jsDialog is an open JavaScript dialog.
@@ -223,19 +288,26 @@ const crashedLoader cdp.LoaderID = "crashed"
 // nothing on it focused or hovered, saying why in its description; and
 // the JavaScript dialog the page waits on, where the person sees it. A
 // crashed page's Document is new and empty: its old elements are gone.
+// So is the Document of a page that navigated since it was last read
+// (Page.frameNavigated told of a document no read has seen): the person
+// sees the new page, not the one before.
 func (p *Provider) readDown(w *mapping.Window, t *tabState) {
 	st := p.state
 	top := cdp.FrameID(t.info.TargetID)
 	crashed := errors.Is(t.down, errCrashed)
+	shown := t.sess.shownDocument()
+	if crashed {
+		shown = ""
+	}
 	var n uint64
 	var last docKey
 	for k, m := range st.docs {
-		if k.target == t.info.TargetID && k.frame == top && m > n {
+		if k.target == t.info.TargetID && k.frame == top && m > n && (shown == "" || k.loader == shown) {
 			n, last = m, k
 		}
 	}
 	if crashed && last.loader != crashedLoader || n == 0 {
-		key := docKey{t.info.TargetID, top, ""}
+		key := docKey{t.info.TargetID, top, shown}
 		if crashed {
 			key.loader = crashedLoader
 			for k, m := range st.docs { // the page's documents are gone

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -53,6 +54,8 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		return
 	}
 	switch method {
+	case page.FrameNavigated.Method:
+		p.onNavigated(s, params)
 	case accessibility.NodesUpdated.Method, accessibility.LoadComplete.Method:
 		if a := s.ax.Load(); a != nil {
 			a.OnEvent(method, params)

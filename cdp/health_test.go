@@ -1,0 +1,67 @@
+package cdp
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// A page that stops answering right after a navigation is reported as the
+// new document the person sees, not as the page before it: its Document
+// has the new url and says it is not responding, and holds none of the
+// elements of the document the tab showed before (the provider knows the
+// tab navigated from Page.frameNavigated, which Chrome sends before the
+// page's script runs).
+func TestABusyPageAfterANavigationIsNotThePageBefore(t *testing.T) {
+	path := testChrome(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/busy" {
+			// Busy from the start of its parse until the browser closes.
+			fmt.Fprint(w, `<!doctype html><title>Busy</title><script>for (const end = Date.now() + 120000; Date.now() < end;) {}</script><button>After</button>`)
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><title>Before</title><main><h1>Before</h1><button>Before button</button></main>`)
+	}))
+	defer srv.Close()
+
+	ctx, p, u := walkedOnLaunch(t, path, srv.URL+"/")
+	p.mu.Lock()
+	s := p.state.sessions[u.tabs[0]]
+	p.mu.Unlock()
+	before := s.shownDocument()
+	u.eval(t, u.session(t, u.tabs[0]), `setTimeout(() => { location.href = "/busy" }, 0); ''`)
+	// Read once the provider has seen the navigation: the read's first
+	// call is then to the busy page. (A read whose first call the page
+	// before answered waits for its later calls until its deadline.)
+	if err := waitFor(ctx, func() bool { d := s.shownDocument(); return d != "" && d != before }); err != nil {
+		t.Fatalf("the provider did not see the navigation (Page.frameNavigated): %v", err)
+	}
+	var doc *mapping.Element
+	if err := waitFor(ctx, func() bool {
+		cur, err := p.Current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc = nil
+		var find func(e *mapping.Element)
+		find = func(e *mapping.Element) {
+			if e.Role == "Document" && strings.HasSuffix(e.URL, "/busy") {
+				doc = e
+			}
+			for _, c := range e.Children {
+				find(c)
+			}
+		}
+		find(cur.Root)
+		return doc != nil && doc.Description == mapping.NotResponding
+	}); err != nil {
+		t.Fatalf("the tab was never answered as the busy page, not responding: %v", err)
+	}
+	if len(doc.Children) != 0 {
+		t.Errorf("the busy page's Document holds the page before it:\n%s", strings.Join(outlineOf(doc), "\n"))
+	}
+}
