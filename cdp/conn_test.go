@@ -243,20 +243,26 @@ func TestConnPageCallsWaitForTheirContext(t *testing.T) {
 	}
 }
 
+// fakePageSession returns a provider, alive until the test ends, and a
+// page session "S1" on a connection over a fake transport.
+func fakePageSession(t *testing.T) (*fakeTransport, *Provider, *cdpSession) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	t.Cleanup(c.close)
+	p := &Provider{log: discardLogger()}
+	p.life, p.stop = context.WithCancel(context.Background())
+	t.Cleanup(p.stop)
+	return tr, p, c.session("S1")
+}
+
 // A page that does not answer in time is stuck: its call under way fails
 // at once, later calls fail without being sent, and once the probe is
 // answered the page counts as responding again and its calls go out.
 func TestStuckPageFailsFastUntilItAnswers(t *testing.T) {
-	tr := newFakeTransport()
-	c := newConn(tr)
-	defer c.close()
-	p := &Provider{log: discardLogger()}
-	p.life, p.stop = context.WithCancel(context.Background())
-	defer p.stop()
+	tr, p, s := fakePageSession(t)
 	changed := make(chan struct{}, 8)
 	f := func() { changed <- struct{}{} }
 	p.watcher.Store(&f)
-	s := c.session("S1")
 
 	// a walk's call, under way when the page freezes
 	walk := make(chan error, 1)
@@ -338,13 +344,7 @@ func TestCrashAndDialogFailCallsUntilOver(t *testing.T) {
 // as the page answers something (a walk's calls, queued before it); a page
 // that answers nothing for answerWithin is not responding.
 func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
-	tr := newFakeTransport()
-	c := newConn(tr)
-	defer c.close()
-	p := &Provider{log: discardLogger()}
-	p.life, p.stop = context.WithCancel(context.Background())
-	defer p.stop()
-	s := c.session("S1")
+	tr, p, s := fakePageSession(t)
 	call := func(ctx context.Context) error {
 		_, err := cdp.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
 		return err
@@ -382,13 +382,7 @@ func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
 // document: one that answers nothing for answerWithin is not responding,
 // though the page before answered the read's first call.
 func TestCallsUnderWayWhenThePageNavigatesFailWhenItDoesNotAnswer(t *testing.T) {
-	tr := newFakeTransport()
-	c := newConn(tr)
-	defer c.close()
-	p := &Provider{log: discardLogger()}
-	p.life, p.stop = context.WithCancel(context.Background())
-	defer p.stop()
-	s := c.session("S1")
+	tr, p, s := fakePageSession(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	done := make(chan error, 1)
@@ -440,13 +434,7 @@ func (h *heldFetch) Call(ctx context.Context, method string, params, res any) er
 // A page busy with the provider's own getFullAXTree of a document that
 // just loaded is not frozen: the first call of a read waits for it.
 func TestFirstCallWaitsForTheFetchAfterALoad(t *testing.T) {
-	tr := newFakeTransport()
-	c := newConn(tr)
-	defer c.close()
-	p := &Provider{log: discardLogger()}
-	p.life, p.stop = context.WithCancel(context.Background())
-	defer p.stop()
-	s := c.session("S1")
+	tr, p, s := fakePageSession(t)
 	h := &heldFetch{asked: make(chan struct{}), release: make(chan struct{})}
 	a := warm.New(h, nil, nil)
 	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, warm.Activity, error) {

@@ -46,17 +46,7 @@ func TestABusyPageAfterANavigationIsNotThePageBefore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc = nil
-		var find func(e *mapping.Element)
-		find = func(e *mapping.Element) {
-			if e.Role == "Document" && strings.HasSuffix(e.URL, "/busy") {
-				doc = e
-			}
-			for _, c := range e.Children {
-				find(c)
-			}
-		}
-		find(cur.Root)
+		doc = first(cur.Root, func(e *mapping.Element) bool { return e.Role == "Document" && strings.HasSuffix(e.URL, "/busy") })
 		return doc != nil && doc.Description == mapping.NotResponding
 	}); err != nil {
 		t.Fatalf("the tab was never answered as the busy page, not responding: %v", err)

@@ -106,13 +106,21 @@ func (p *Provider) afterNavigation(s *cdpSession, last uint64) {
 		if !s.c.waiting(s.id) || s.c.progress(s.id) != last {
 			return // nothing waits on it, or it answers
 		}
-		if a := s.ax.Load(); a != nil && a.Fetching() {
+		if s.fetchingLoaded() {
 			t.Reset(answerWithin)
 			continue
 		}
 		p.markStuck(s)
 		return
 	}
+}
+
+// fetchingLoaded reports whether the page is busy with the provider's own
+// getFullAXTree of a document that just loaded (seconds for a big one):
+// a page that answers nothing meanwhile is not frozen.
+func (s *cdpSession) fetchingLoaded() bool {
+	a := s.ax.Load()
+	return a != nil && a.Fetching()
 }
 
 // shownDocument is the top frame's document as the page's events last
@@ -255,9 +263,7 @@ func (p *Provider) firstCall(ctx context.Context, s *cdpSession, call func(conte
 				t.Reset(answerWithin)
 				continue
 			}
-			if a := s.ax.Load(); a != nil && a.Fetching() {
-				// Busy with the provider's own fetch of a document that
-				// just loaded (seconds for a big one), not frozen.
+			if s.fetchingLoaded() {
 				t.Reset(answerWithin)
 				continue
 			}
