@@ -40,9 +40,13 @@ func (p *Provider) Watch(changed func()) (stop func()) {
 	return func() { p.watcher.CompareAndSwap(f, nil) }
 }
 
-// changed tells the watcher, if any, that the answer may have changed.
-func (p *Provider) changed() {
+// changed tells the watcher, if any, that the answer may have changed;
+// why is logged at debug level (a notification a host did not expect
+// can be traced to its cause). It runs on the read loop: the log call is
+// cheap when debug is off.
+func (p *Provider) changed(why string) {
 	if f := p.watcher.Load(); f != nil {
+		p.log.Debug("current may have changed; telling the watcher", "why", why)
 		(*f)()
 	}
 }
@@ -60,7 +64,7 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		if a := s.ax.Load(); a != nil {
 			a.OnEvent(method, params)
 		}
-		p.changed()
+		p.changed(method + " of session " + string(s.id))
 	case "Runtime.bindingCalled":
 		if !strings.Contains(string(params), `"`+bindingName+`"`) {
 			return
@@ -72,7 +76,7 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		if ok && p.ahead.visibility(sig.watcher, sig.visible) {
 			p.readAhead()
 		}
-		p.changed()
+		p.changed("the page's watchers of session " + string(s.id) + " signalled")
 	}
 }
 
@@ -112,17 +116,39 @@ func parseSignal(params jsonv2.Value) (signal, bool) {
 }
 
 // onBrowserEvent sees the browser session's events: the target events
-// that Target.setDiscoverTargets turns on.
-func (p *Provider) onBrowserEvent(method string, params jsonv2.Value) {
+// that Target.setDiscoverTargets turns on. shown holds the connection's
+// targets whose end changes what current shows: its tabs and their
+// out-of-process frames. A worker, a service worker or a page of
+// Chrome's own UI (type browser_ui: a window's omnibox popup, which
+// Chrome makes and drops as it pleases) comes and goes unseen, and its
+// end is no change: the host is not told. Only the connection's read loop touches shown.
+func (p *Provider) onBrowserEvent(shown map[target.ID]bool, method string, params jsonv2.Value) {
 	switch method {
-	case target.TargetCreated.Method, target.TargetDestroyed.Method, target.TargetInfoChanged.Method:
-		page := strings.Contains(string(params), `"type":"page"`)
-		if method == target.TargetDestroyed.Method || page {
-			p.changed()
+	case target.TargetCreated.Method, target.TargetInfoChanged.Method:
+		var ev struct {
+			TargetInfo *target.Info `json:"targetInfo"`
 		}
-		if method == target.TargetCreated.Method && page && !p.ahead.discovering.Load() {
+		if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) != nil || ev.TargetInfo == nil {
+			return
+		}
+		info := ev.TargetInfo
+		if isPage(info) || info.Type == "iframe" {
+			shown[info.TargetID] = true
+		}
+		if !isPage(info) {
+			return
+		}
+		p.changed(method) // not its params: a page's url and title stay out of the log
+		if method == target.TargetCreated.Method && !p.ahead.discovering.Load() {
 			p.readAhead() // a tab opened
 		}
+	case target.TargetDestroyed.Method:
+		var ev target.EventTargetDestroyed
+		if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) != nil || !shown[ev.TargetID] {
+			return
+		}
+		delete(shown, ev.TargetID)
+		p.changed(method)
 	}
 }
 
@@ -130,7 +156,8 @@ func (p *Provider) onBrowserEvent(method string, params jsonv2.Value) {
 // answers with a targetCreated for every target there is, before the
 // reply: those are not tabs opened.
 func (p *Provider) discover(ctx context.Context, c *conn) error {
-	c.handle("", p.onBrowserEvent)
+	shown := map[target.ID]bool{}
+	c.handle("", func(method string, params jsonv2.Value) { p.onBrowserEvent(shown, method, params) })
 	p.ahead.discovering.Store(true)
 	defer p.ahead.discovering.Store(false)
 	_, err := cdp.Call(ctx, c.browser(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/png"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -145,6 +146,41 @@ func (s *screen) xdotool(args ...string) error {
 		return fmt.Errorf("xdotool %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return nil
+}
+
+// windowNames lists the screen's windows that have a name, visible or
+// not, as "id name (visible)": what a failed search was looking among.
+func (s *screen) windowNames(t testing.TB) string {
+	t.Helper()
+	list := func(visible bool) map[string]bool {
+		args := []string{"search", "--name", "."}
+		if visible {
+			args = []string{"search", "--onlyvisible", "--name", "."}
+		}
+		cmd := exec.Command("xdotool", args...)
+		cmd.Env = s.env()
+		out, _ := cmd.Output()
+		ids := map[string]bool{}
+		for _, id := range strings.Fields(string(out)) {
+			ids[id] = true
+		}
+		return ids
+	}
+	all, visible := list(false), list(true)
+	var b strings.Builder
+	for _, id := range slices.Sorted(maps.Keys(all)) {
+		cmd := exec.Command("xdotool", "getwindowname", id)
+		cmd.Env = s.env()
+		name, _ := cmd.Output()
+		fmt.Fprintf(&b, "\n  %s %q", id, strings.TrimSpace(string(name)))
+		if visible[id] {
+			b.WriteString(" (visible)")
+		}
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()
 }
 
 // capture takes a picture of the whole screen with ImageMagick's import.

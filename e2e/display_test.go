@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -194,10 +195,17 @@ func TestServeLaunchHeaded(t *testing.T) {
 	needDisplayTools(t)
 	scr := startScreen(t, 1280, 900)
 	url := env.pageA + "/plain.html"
+	const title = "Plain page" // plain.html's <title>
 	p := startProviderCmd(t, []string{"serve", "--launch", "--headed", "--chrome", env.chromePath, url}, scr.env(), nil)
-	cur := p.currentUntil(t, "the launched page in current", func(a *answer) string {
+	// Chrome titles a tab with its url until the page's title reaches the
+	// browser process, which may come after the page's content is
+	// readable: wait for the title too, as the window on the screen does.
+	cur := p.currentUntil(t, "the launched page in current, titled", func(a *answer) string {
 		if in(url, "Button", "Plain button")(a.Root) == nil {
 			return "no Document of " + url + " with its button"
+		}
+		if w := windowWithTab(t, a.Root, url); w.Title != title {
+			return fmt.Sprintf("its Window is titled %q, want %q", w.Title, title)
 		}
 		return ""
 	})
@@ -205,8 +213,14 @@ func TestServeLaunchHeaded(t *testing.T) {
 	if !has(tabByURL(t, cur.Root, url), "selected") || docOf(win) == nil || docOf(win).URL != url {
 		t.Errorf("the launched page is not the selected tab of its Window with its Document:\n%s", outline(win))
 	}
-	// A headless browser has no window on the screen; this one does.
+	// A headless browser has no window on the screen; this one does,
+	// titled "Plain page - Chromium".
 	var ids []string
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the windows on the screen: %s", scr.windowNames(t))
+		}
+	})
 	waitFor(t, "a window of the launched browser on the screen", func() bool {
 		c := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(win.Title))
 		c.Env = scr.env()

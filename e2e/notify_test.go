@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -50,6 +51,18 @@ func (u *updates) since(t0 time.Time) []time.Time {
 	return out
 }
 
+// clock formats arrival times as the provider's log does, to compare.
+func clock(ts []time.Time) string {
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(t.UTC().Format("15:04:05.000"))
+	}
+	return b.String()
+}
+
 // next waits for the first notification after t0 and returns it; the
 // zero time when none comes within the limit.
 func (u *updates) next(t0 time.Time, limit time.Duration) time.Time {
@@ -67,11 +80,13 @@ func (u *updates) next(t0 time.Time, limit time.Duration) time.Time {
 }
 
 // subscribed starts a provider of its own, subscribes to current, and
-// waits until the provider has read the page once and gone quiet.
+// waits until the provider has read the page once and gone quiet. The
+// provider logs at debug level: a notification the test did not expect
+// is there in its log with what caused it.
 func subscribed(t testing.TB) (*provider, *updates) {
 	t.Helper()
 	u := newUpdates()
-	p := startProviderWith(t, env.browser.httpURL(), u.handler())
+	p := startProviderWith(t, env.browser.httpURL(), u.handler(), "--log-level", "debug")
 	if err := p.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "uicontext://current"}); err != nil {
 		t.Fatalf("subscribe to uicontext://current: %v", err)
 	}
@@ -145,7 +160,7 @@ func TestNotifications(t *testing.T) {
 		t0 := time.Now()
 		time.Sleep(10 * time.Second)
 		if got := u.since(t0); len(got) != 0 {
-			t.Fatalf("%d notifications in 10 s on a page where nothing changed, want 0", len(got))
+			t.Fatalf("%d notifications in 10 s on a page where nothing changed, want 0; they came at %s (the provider's log says why)", len(got), clock(got))
 		}
 	})
 
