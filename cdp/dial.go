@@ -133,7 +133,7 @@ func (p *Provider) followConn(c *conn) {
 		return
 	}
 	if f := p.watcher.Load(); f != nil {
-		p.changed("the connection to the browser ended")
+		p.changed("the connection to the browser ended", "")
 		p.readWhileWatched(f, true)
 	}
 }
@@ -152,7 +152,7 @@ func (p *Provider) readWhileWatched(f *func(), notify bool) {
 		_, err := p.Current(p.life)
 		if err == nil {
 			if notify {
-				p.changed("a read succeeded after the browser was away")
+				p.changed("a read succeeded after the browser was away", "")
 			}
 			return
 		}

@@ -190,7 +190,7 @@ func (p *Provider) onHealthEvent(s *cdpSession, method string, params jsonv2.Val
 	if fail != nil {
 		s.c.failSession(s.id, fail)
 	}
-	p.changed(method + " of session " + string(s.id))
+	p.changed(method, s.id)
 	return true
 }
 
@@ -232,7 +232,7 @@ func (p *Provider) probe(s *cdpSession) {
 			s.h.stuck = false
 			s.h.mu.Unlock()
 			p.log.Info("a page answers again", "session", s.id)
-			p.changed("a page answers again")
+			p.changed("a page answers again", s.id)
 			return
 		case p.life.Err() != nil, errors.Is(err, errDetached), errors.Is(err, errConnClosed), errors.Is(err, errCrashed):
 			return // the crash says the rest

@@ -41,12 +41,13 @@ func (p *Provider) Watch(changed func()) (stop func()) {
 }
 
 // changed tells the watcher, if any, that the answer may have changed;
-// why is logged at debug level (a notification a host did not expect
-// can be traced to its cause). It runs on the read loop: the log call is
-// cheap when debug is off.
-func (p *Provider) changed(why string) {
+// why, and the session of the page that told (empty: none), are logged
+// at debug level, so that a notification a host did not expect can be
+// traced to its cause. It runs on the read loop: with debug off it
+// costs nothing more.
+func (p *Provider) changed(why string, session target.SessionID) {
 	if f := p.watcher.Load(); f != nil {
-		p.log.Debug("current may have changed; telling the watcher", "why", why)
+		p.log.Debug("current may have changed; telling the watcher", "why", why, "session", session)
 		(*f)()
 	}
 }
@@ -64,7 +65,7 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		if a := s.ax.Load(); a != nil {
 			a.OnEvent(method, params)
 		}
-		p.changed(method + " of session " + string(s.id))
+		p.changed(method, s.id)
 	case "Runtime.bindingCalled":
 		if !strings.Contains(string(params), `"`+bindingName+`"`) {
 			return
@@ -76,7 +77,7 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		if ok && p.ahead.visibility(sig.watcher, sig.visible) {
 			p.readAhead()
 		}
-		p.changed("the page's watchers of session " + string(s.id) + " signalled")
+		p.changed("the page's watchers signalled", s.id)
 	}
 }
 
@@ -121,7 +122,8 @@ func parseSignal(params jsonv2.Value) (signal, bool) {
 // out-of-process frames. A worker, a service worker or a page of
 // Chrome's own UI (type browser_ui: a window's omnibox popup, which
 // Chrome makes and drops as it pleases) comes and goes unseen, and its
-// end is no change: the host is not told. Only the connection's read loop touches shown.
+// end is no change: the host is not told. Only the connection's read
+// loop touches shown.
 func (p *Provider) onBrowserEvent(shown map[target.ID]bool, method string, params jsonv2.Value) {
 	switch method {
 	case target.TargetCreated.Method, target.TargetInfoChanged.Method:
@@ -138,7 +140,7 @@ func (p *Provider) onBrowserEvent(shown map[target.ID]bool, method string, param
 		if !isPage(info) {
 			return
 		}
-		p.changed(method) // not its params: a page's url and title stay out of the log
+		p.changed(method, "") // not its params: a page's url and title stay out of the log
 		if method == target.TargetCreated.Method && !p.ahead.discovering.Load() {
 			p.readAhead() // a tab opened
 		}
@@ -148,7 +150,7 @@ func (p *Provider) onBrowserEvent(shown map[target.ID]bool, method string, param
 			return
 		}
 		delete(shown, ev.TargetID)
-		p.changed(method)
+		p.changed(method, "")
 	}
 }
 
