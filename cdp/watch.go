@@ -134,10 +134,11 @@ func (p *Provider) onBrowserEvent(shown map[target.ID]bool, method string, param
 			return
 		}
 		info := ev.TargetInfo
-		if isPage(info) || info.Type == "iframe" {
+		tab := isPage(info)
+		if tab || info.Type == "iframe" {
 			shown[info.TargetID] = true
 		}
-		if !isPage(info) {
+		if !tab {
 			return
 		}
 		p.changed(method, "") // not its params: a page's url and title stay out of the log

@@ -75,7 +75,7 @@ func TestTargetEventsToldOnlyForWhatIsShown(t *testing.T) {
 		return jsonv2.Value(`{"targetInfo":{"targetId":"` + id + `","type":"` + typ + `","title":"","url":"` + url + `","attached":false,"canAccessOpener":false}}`)
 	}
 	ended := func(id string) jsonv2.Value { return jsonv2.Value(`{"targetId":"` + id + `"}`) }
-	const created, changed, destroyed = "Target.targetCreated", "Target.targetInfoChanged", "Target.targetDestroyed"
+	created, changed, destroyed := target.TargetCreated.Method, target.TargetInfoChanged.Method, target.TargetDestroyed.Method
 	shown := map[target.ID]bool{}
 	for _, step := range []struct {
 		what   string

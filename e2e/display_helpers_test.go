@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/png"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -148,32 +147,34 @@ func (s *screen) xdotool(args ...string) error {
 	return nil
 }
 
+// output runs xdotool on the screen and returns what it printed, trimmed;
+// "" when it fails (a search that finds nothing fails).
+func (s *screen) output(args ...string) string {
+	cmd := exec.Command("xdotool", args...)
+	cmd.Env = s.env()
+	out, _ := cmd.Output()
+	return strings.TrimSpace(string(out))
+}
+
+// search returns the ids of the windows `xdotool search ARGS...` finds.
+func (s *screen) search(args ...string) []string {
+	return strings.Fields(s.output(append([]string{"search"}, args...)...))
+}
+
+// titled returns the ids of the visible windows whose title starts with
+// title (Chromium titles a window "PAGE TITLE - Chromium").
+func (s *screen) titled(title string) []string {
+	return s.search("--onlyvisible", "--name", "^"+regexp.QuoteMeta(title))
+}
+
 // windowNames lists the screen's windows that have a name, visible or
 // not, as "id name (visible)": what a failed search was looking among.
-func (s *screen) windowNames(t testing.TB) string {
-	t.Helper()
-	list := func(visible bool) map[string]bool {
-		args := []string{"search", "--name", "."}
-		if visible {
-			args = []string{"search", "--onlyvisible", "--name", "."}
-		}
-		cmd := exec.Command("xdotool", args...)
-		cmd.Env = s.env()
-		out, _ := cmd.Output()
-		ids := map[string]bool{}
-		for _, id := range strings.Fields(string(out)) {
-			ids[id] = true
-		}
-		return ids
-	}
-	all, visible := list(false), list(true)
+func (s *screen) windowNames() string {
+	visible := s.search("--onlyvisible", "--name", ".")
 	var b strings.Builder
-	for _, id := range slices.Sorted(maps.Keys(all)) {
-		cmd := exec.Command("xdotool", "getwindowname", id)
-		cmd.Env = s.env()
-		name, _ := cmd.Output()
-		fmt.Fprintf(&b, "\n  %s %q", id, strings.TrimSpace(string(name)))
-		if visible[id] {
+	for _, id := range s.search("--name", ".") {
+		fmt.Fprintf(&b, "\n  %s %q", id, s.output("getwindowname", id))
+		if slices.Contains(visible, id) {
 			b.WriteString(" (visible)")
 		}
 	}
@@ -345,15 +346,12 @@ func settle(t testing.TB, ctx context.Context) {
 }
 
 // xwindow returns the X window id of the browser window whose title
-// starts with title (Chromium titles it "PAGE TITLE - Chromium").
+// starts with title.
 func (h *headed) xwindow(t testing.TB, title string) string {
 	t.Helper()
 	var ids []string
 	waitFor(t, "a window titled "+title, func() bool {
-		c := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(title))
-		c.Env = h.scr.env()
-		out, _ := c.Output()
-		ids = strings.Fields(string(out))
+		ids = h.scr.titled(title)
 		return len(ids) > 0
 	})
 	if len(ids) != 1 {

@@ -2,9 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os/exec"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/target"
@@ -218,14 +215,11 @@ func TestServeLaunchHeaded(t *testing.T) {
 	var ids []string
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("the windows on the screen: %s", scr.windowNames(t))
+			t.Logf("the windows on the screen: %s", scr.windowNames())
 		}
 	})
 	waitFor(t, "a window of the launched browser on the screen", func() bool {
-		c := exec.Command("xdotool", "search", "--onlyvisible", "--name", "^"+regexp.QuoteMeta(win.Title))
-		c.Env = scr.env()
-		out, _ := c.Output()
-		ids = strings.Fields(string(out))
+		ids = scr.titled(win.Title)
 		return len(ids) > 0
 	})
 	t.Logf("windows titled %q on the screen: %v", win.Title, ids)

@@ -109,10 +109,7 @@ func (o *ownBrowser) window(t testing.TB) string {
 	t.Helper()
 	var ids []string
 	waitFor(t, "the browser window", func() bool {
-		c := exec.Command("xdotool", "search", "--onlyvisible", "--class", "chromium")
-		c.Env = o.scr.env()
-		out, _ := c.Output()
-		ids = strings.Fields(string(out))
+		ids = o.scr.search("--onlyvisible", "--class", "chromium")
 		return len(ids) > 0
 	})
 	return ids[len(ids)-1]
