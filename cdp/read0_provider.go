@@ -241,6 +241,7 @@ func (p *Provider) Close() error {
 	// after it never starts (readAhead). Taking the lock orders this after
 	// a readAhead that saw the provider alive and counted its read.
 	p.ahead.mu.Lock()
+	//lint:ignore SA2001 the empty section is the ordering described above
 	p.ahead.mu.Unlock()
 	p.ahead.wg.Wait()
 	p.mu.Lock()

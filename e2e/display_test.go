@@ -129,6 +129,7 @@ func TestLocateOnScreen(t *testing.T) {
 		if err != nil {
 			t.Fatalf("open a second tab: %v", err)
 		}
+		//lint:ignore S1016 a command's result is not the next command's params, though their fields agree
 		defer chromedp.CallBrowser(h.root, target.CloseTarget, target.CloseTargetParams{TargetID: r.TargetID})
 		waitFor(t, "the first tab to go to the background", func() bool { return eval[string](t, main.ctx, `document.visibilityState`) == "hidden" })
 		if l := p.locate(t, el.ID); l.State != mapping.OffScreen || l.Visible != nil {

@@ -117,17 +117,6 @@ func withState(e *mapping.Element, state string) []*mapping.Element {
 
 func has(e *mapping.Element, state string) bool { return slices.Contains(e.States, state) }
 
-// contains reports whether any element under e is the target.
-func contains(e, target *mapping.Element) bool {
-	found := false
-	walk(e, func(x *mapping.Element, _ []*mapping.Element) {
-		if x == target {
-			found = true
-		}
-	})
-	return found
-}
-
 // textUnder returns every title and value under e, for "is this text
 // anywhere" checks.
 func textUnder(e *mapping.Element) string {
