@@ -24,6 +24,14 @@
 //	// when the read is over:
 //	t.StartWalks()
 //
+// Its files: trees.go holds the types, the events in (OnEvent, OnSignal)
+// and Enable; read.go answers a read (Nodes: the kept tree, made fresh
+// after a change, or the document fetched whole); walk.go walks a
+// document node by node, at a pace that keeps out of the reads' way, and
+// keeps what it walked; apply.go applies Chrome's events to the kept
+// trees, with the refetch rules; slim.go decodes nodes; counts.go counts
+// how reads were answered.
+//
 // What it must not touch: it must not import its parent package cdp (the
 // connection, the provider); it reaches Chrome only through the Caller it
 // is given and learns of a read under way only through the busy func. It

@@ -1,0 +1,463 @@
+package warm
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+)
+
+// errTooBig stops an update that would fetch more than incremental.
+var errTooBig = errors.New("the change is too big to fetch node by node")
+
+// incremental is the most nodes an update fetches below a changed node
+// before it reads the document whole instead.
+const incremental = 1500
+
+// walkWidth is how many getChildAXNodes calls a walk keeps in flight;
+// while a read is under way, one: Chrome answers a page's calls one at a
+// time, so the read's calls wait behind one of the walk's at most (well
+// under a millisecond), and the walk goes on while the read decodes and
+// maps what it got, when the page has nothing else to do. (A walk that
+// stopped for reads would never end for a host that reads often.) A read
+// that waits for the walk to end (awaitWalk) does not slow it.
+const walkWidth = 8
+
+// WalkLoaded reads the document now in a frame whole, then walks it, in
+// the background, as for a document whose loadComplete came: for the
+// iframes of a document that loaded, which Chrome sends no loadComplete
+// of. Call it from Loaded, or after.
+func (a *Trees) WalkLoaded(frame cdp.FrameID) {
+	go a.walkLoaded(frame, false)
+}
+
+// walkLoaded reads the document now in a frame whole, then walks it, in
+// the background. A read meanwhile waits for that fetch rather than make
+// its own (untilWalked). OnLoadFetched is told of the fetch of a document
+// whose loadComplete came (loaded).
+func (a *Trees) walkLoaded(frame cdp.FrameID, loaded bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	loader, seen, err := a.Loaded(ctx, frame)
+	if Tracing() {
+		Tracef("[%p] frame %s loaded (loadComplete %v): document %s, watchers ok %v, err %v", a, frame, loaded, loader, seen.OK, err)
+	}
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	if t := a.trees[frame]; t != nil && t.since <= a.loaded[frame] {
+		delete(a.trees, frame) // the document before
+	}
+	if seen.OK && a.fetching[frame] == nil {
+		f := &fetching{loader: loader, done: make(chan struct{})}
+		a.fetching[frame] = f
+		load := a.loaded[frame]
+		a.mu.Unlock()
+		nodes, err := a.fetchWhole(ctx, frame)
+		a.mu.Lock()
+		if err == nil {
+			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
+		}
+		delete(a.fetching, frame)
+		close(f.done)
+		if err == nil && loaded && a.OnLoadFetched != nil {
+			defer a.OnLoadFetched(frame)
+		}
+	}
+	w := a.walks[frame]
+	a.mu.Unlock()
+	if w != nil { // the stopped walk of the document before
+		<-w.done
+	}
+	a.startWalk(frame, loader)
+}
+
+// walkRun is a walk under way.
+type walkRun struct {
+	stop   context.CancelFunc
+	done   chan struct{} // closed when it ended
+	loader cdp.LoaderID  // of the document walked
+	start  time.Time
+	pace   pace
+}
+
+// pace is how a walk goes: the nodes it has, and how many it got in how
+// long while it went at full width (no read under way, or one that waits
+// for it): the pace it keeps when a read waits for it.
+type pace struct {
+	nodes                atomic.Int64
+	freeNodes, freeNanos atomic.Int64
+}
+
+// observe records that the walk has n nodes, d after the answer before,
+// at full width or not.
+func (p *pace) observe(n int, d time.Duration, full bool) {
+	got := int64(n) - p.nodes.Swap(int64(n))
+	if full {
+		p.freeNodes.Add(got)
+		p.freeNanos.Add(int64(d))
+	}
+}
+
+// left estimates how long the walk takes to reach size nodes at full
+// width, by its pace at full width so far (or overall, for a walk that
+// has not gone at full width for long), since start; false when it
+// cannot tell.
+func (p *pace) left(size int64, start time.Time) (time.Duration, bool) {
+	got := p.nodes.Load()
+	if got == 0 || size <= got {
+		return 0, false // no pace yet, or a document that grew
+	}
+	nodes, took := p.freeNodes.Load(), time.Duration(p.freeNanos.Load())
+	if took < 100*time.Millisecond || nodes == 0 {
+		nodes, took = got, time.Since(start)
+	}
+	return time.Duration(float64(took) * float64(size-got) / float64(nodes)), true
+}
+
+// fetching is a getFullAXTree of a document made in the background.
+type fetching struct {
+	loader cdp.LoaderID
+	done   chan struct{} // closed when it ended, its nodes in fetched
+}
+
+// deferWalk asks for the walk of a frame's document once the read that
+// needs it is over (see StartWalks): Chrome answers a session's calls
+// one at a time, so a walk started during a read delays the read's later
+// calls by the walk's slowest one (8-14 s for a 5 MB text node).
+func (a *Trees) deferWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.deferred == nil {
+		a.deferred = map[cdp.FrameID]cdp.LoaderID{}
+	}
+	a.deferred[frame] = loader
+}
+
+// CancelWalk takes back the walk a read asked for: the document turned out not to be shown.
+func (a *Trees) CancelWalk(frame cdp.FrameID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.deferred, frame)
+}
+
+// StartWalks starts the walks the reads asked for (Nodes asks, rather
+// than walk during the read); the caller calls it once a read is over.
+func (a *Trees) StartWalks() {
+	a.mu.Lock()
+	d := a.deferred
+	a.deferred = nil
+	a.mu.Unlock()
+	for frame, loader := range d {
+		a.startWalk(frame, loader)
+	}
+}
+
+// startWalk begins the subscribing walk of a frame's document in the
+// background, unless one is under way.
+func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.walking[frame] || a.trees[frame] != nil {
+		return
+	}
+	a.walking[frame] = true
+	since := a.seq + 1
+	ctx, stop := context.WithCancel(context.Background())
+	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now()}
+	a.walks[frame] = w
+	go func() {
+		t, err := a.walk(ctx, frame, &w.pace)
+		stop()
+		var asFetched *fetched
+		if err == nil {
+			asFetched = a.fetchMatching(frame, loader, t)
+		}
+		if done, kept := a.keepWalked(frame, w, t, err, since, loader, asFetched); kept && a.OnWalked != nil {
+			done.Took = time.Since(w.start)
+			a.OnWalked(frame, done)
+		}
+	}()
+}
+
+// keepWalked ends the walk w of a frame: it keeps its tree t, unless the
+// walk failed (the next read tries again) or a new document loaded
+// meanwhile (onLoad). It reports whether t was kept, and what the walk
+// did (taken before t is kept: reads update it from then on). A tree
+// whose nodes are those of the document's last full fetch, still kept
+// (asFetched, from fetchMatching), keeps that fetch's version: what a
+// read made of the fetch serves the tree too, until an event changes it;
+// and the mutations the page's watchers had counted for the fetch.
+func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdp.LoaderID, asFetched *fetched) (Walk, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.walking, frame)
+	delete(a.walks, frame)
+	close(w.done)
+	if Tracing() {
+		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, a.loaded[frame] >= since, asFetched != nil && a.fetched[frame] == asFetched)
+	}
+	if err != nil || a.loaded[frame] >= since {
+		return Walk{}, false
+	}
+	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
+	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
+	if asFetched != nil && a.fetched[frame] == asFetched { // fetchMatching refused a mixed walk
+		// The tree is the page as the fetch had it, when its watchers had
+		// counted the fetch's mutations: a read that finds no more is not
+		// one right after a change.
+		t.version, t.mutations = asFetched.version, asFetched.mutations
+		done.AsFetched = true
+	}
+	t.born, t.pace = t.version, nil // the updates that follow are not the walk's
+	a.trees[frame] = t
+	delete(a.fetched, frame)
+	return done, true
+}
+
+// fetchMatching returns the document's last full fetch when the walked
+// tree t has exactly its nodes, node for node (the fetch's InlineTextBox
+// nodes the tree has not aside: a walk does not go below a StaticText,
+// though an answer for an ignored node can bring some, and no answer
+// shows them), and nil otherwise: the page changed between the two, or
+// nothing was fetched. It compares off the lock; keepWalked checks that
+// the fetch is still the one kept.
+func (a *Trees) fetchMatching(frame cdp.FrameID, loader cdp.LoaderID, t *tree) *fetched {
+	a.mu.Lock()
+	f := a.fetched[frame]
+	a.mu.Unlock()
+	if f == nil || f.loader != loader || t.mixed || len(f.nodes) == 0 || f.nodes[0] == nil || f.nodes[0].NodeID != t.root {
+		return nil
+	}
+	matched := make(map[accessibility.NodeID]bool, len(t.nodes))
+	for _, n := range f.nodes {
+		if n == nil {
+			return nil
+		}
+		kept := t.nodes[n.NodeID]
+		if kept == nil && Role(n) == "InlineTextBox" {
+			continue
+		}
+		if !reflect.DeepEqual(n, kept) {
+			return nil
+		}
+		matched[n.NodeID] = true // getFullAXTree can answer a node twice
+	}
+	if len(matched) != len(t.nodes) {
+		return nil
+	}
+	return f
+}
+
+// walk fetches a document's tree node by node, which subscribes every node
+// to nodesUpdated. Calls are pipelined, walkWidth at a time. It tells
+// p how it goes.
+func (a *Trees) walk(ctx context.Context, frame cdp.FrameID, p *pace) (*tree, error) {
+	r, err := call(ctx, a.c, rootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
+	if err != nil {
+		return nil, err
+	}
+	if r.Node == nil {
+		return nil, fmt.Errorf("frame %s has no accessibility tree", frame)
+	}
+	root := r.Node.node()
+	t := &tree{frame: frame, root: root.NodeID, nodes: map[accessibility.NodeID]*accessibility.Node{root.NodeID: root}, pace: p}
+	if err := a.fetchBelow(ctx, t, []accessibility.NodeID{root.NodeID}, 0); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// fetchBelow fetches the children of each parent, and theirs, to the
+// leaves, storing what it gets in t. The data of the parents themselves is
+// not refetched. Calls are pipelined, walkWidth at a time. With limit > 0
+// it gives up with errTooBig past that many nodes: a big change is read
+// whole, faster than node by node.
+func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility.NodeID, limit int) error {
+	type result struct {
+		parent accessibility.NodeID
+		nodes  []*accessibility.Node
+		err    error
+	}
+	results := make(chan result)
+	queue := slices.Clone(parents)
+	// getChildAXNodes answers with the children of ignored children too,
+	// so a node can come back from several calls: fetch below it once.
+	queued := make(map[accessibility.NodeID]bool, len(parents))
+	for _, id := range parents {
+		queued[id] = true
+	}
+	inflight := 0
+	var first error
+	last := time.Now() // of the answer before
+	for len(queue) > 0 || inflight > 0 {
+		width := walkWidth
+		if limit == 0 && a.busy != nil && a.busy() && a.awaiting.Load() == 0 { // a walk, and a read under way that does not wait for it
+			width = 1
+		}
+		for first == nil && len(queue) > 0 && inflight < width {
+			id := queue[0]
+			queue = queue[1:]
+			inflight++
+			a.counts.Asked.Add(1)
+			t.asked++
+			go func() {
+				r, err := call(ctx, a.c, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: t.frame})
+				results <- result{id, r.nodes(), err}
+			}()
+		}
+		if inflight == 0 {
+			break
+		}
+		r := <-results
+		inflight--
+		if r.err != nil {
+			first = cmp.Or(first, r.err)
+			continue
+		}
+		got := make(map[accessibility.NodeID]bool, len(r.nodes))
+		direct := 0
+		for _, n := range r.nodes {
+			got[n.NodeID] = true
+			if n.ParentID == r.parent {
+				direct++
+			}
+		}
+		if p := t.nodes[r.parent]; limit == 0 && p != nil && (direct != len(p.ChildIDs) || !all(p.ChildIDs, got)) {
+			t.mixed = true // the parent's children changed since it was fetched
+		}
+		for _, n := range r.nodes {
+			if t.nodes[n.NodeID] == nil {
+				t.fresh = true
+			}
+			t.nodes[n.NodeID] = n
+			if !hasChildrenToFetch(n) || queued[n.NodeID] {
+				continue
+			}
+			queued[n.NodeID] = true
+			// Chrome answers with the children of an ignored child, or of
+			// one with no DOM node, too: they are fetched (and subscribed)
+			// already, and a call below that child would only repeat them.
+			// Whatever the reason, a node whose children all came in this
+			// answer needs no call of its own; its children are in r.nodes
+			// and go below themselves.
+			if all(n.ChildIDs, got) {
+				a.counts.Spared.Add(1)
+				t.spared++
+				continue
+			}
+			queue = append(queue, n.NodeID)
+		}
+		if t.pace != nil {
+			now := time.Now()
+			t.pace.observe(len(t.nodes), now.Sub(last), width == walkWidth)
+			last = now
+		}
+		if limit > 0 && len(queued) > limit && first == nil {
+			first = errTooBig
+		}
+	}
+	return first
+}
+
+// all reports whether every id is in set.
+func all(ids []accessibility.NodeID, set map[accessibility.NodeID]bool) bool {
+	for _, id := range ids {
+		if !set[id] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasChildrenToFetch reports whether a walk goes below n. A StaticText's
+// children are its InlineTextBoxes, which no answer shows and whose
+// changes Chrome reports on the StaticText: skipping them halves a walk.
+func hasChildrenToFetch(n *accessibility.Node) bool {
+	return len(n.ChildIDs) > 0 && Role(n) != "StaticText"
+}
+
+// ordered returns the tree's nodes reachable from the root, root first,
+// and forgets the unreachable ones (removed from the document).
+func (t *tree) ordered() []*accessibility.Node {
+	if t.orderedNodes != nil && t.orderedVersion == t.version {
+		return t.orderedNodes // unchanged since: the same nodes, in the same order
+	}
+	out := make([]*accessibility.Node, 0, len(t.nodes))
+	seen := make(map[accessibility.NodeID]bool, len(t.nodes))
+	stack := []accessibility.NodeID{t.root}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := t.nodes[id]
+		if n == nil || seen[id] {
+			continue
+		}
+		seen[id] = true
+		out = append(out, n)
+		for i := len(n.ChildIDs) - 1; i >= 0; i-- {
+			stack = append(stack, n.ChildIDs[i])
+		}
+	}
+	if len(seen) < len(t.nodes) {
+		for id := range t.nodes {
+			if !seen[id] {
+				delete(t.nodes, id)
+			}
+		}
+	}
+	t.orderedNodes, t.orderedVersion = out, t.version
+	return out
+}
+
+// Walking reports whether a walk of one of the session's documents is
+// under way.
+func (a *Trees) Walking() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.walking) > 0
+}
+
+// Walked reports whether a frame's document has a kept (walked) tree.
+func (a *Trees) Walked(frame cdp.FrameID) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.trees[frame] != nil
+}
+
+// Fetching reports whether a getFullAXTree of one of the session's
+// documents, made in the background after its load, is under way: the page
+// is busy with the provider's own call, not unresponsive.
+func (a *Trees) Fetching() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.fetching) > 0
+}
+
+// WalkedDocument is the loader of the document of a frame whose kept
+// (walked) tree is that of, "" when none is kept.
+func (a *Trees) WalkedDocument(frame cdp.FrameID) cdp.LoaderID {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if t := a.trees[frame]; t != nil {
+		return t.loader
+	}
+	return ""
+}
+
+// WalkAsked reports whether a walk of a frame's document is under way or
+// asked for.
+func (a *Trees) WalkAsked(frame cdp.FrameID) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, deferred := a.deferred[frame]
+	return a.walking[frame] || deferred
+}
