@@ -43,7 +43,7 @@ type Options struct {
 
 // readTimeout bounds one read of the browser: a huge page's tree takes
 // many seconds on a busy machine. A page that cannot answer never holds a
-// read this long (health.go).
+// read this long (read3_health.go).
 const readTimeout = 45 * time.Second
 
 // Provider reads a browser for the protocol. It connects lazily on the

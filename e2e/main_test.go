@@ -48,7 +48,7 @@ var env struct {
 	// the other is out of process under --site-per-process.
 	pageA, pageB string
 
-	// allocCtx and rootCtx drive the shared browser as the user: rootCtx is
+	// rootCtx drives the shared browser as the user: it is
 	// attached to the tab the browser started with; each test opens its own
 	// tabs as children of it.
 	rootCtx context.Context

@@ -5,7 +5,7 @@ import "slices"
 // Build returns the tree of 5.5 for a browser: the Application root, a
 // Window per browser window with its TabList and Tabs, and the active
 // tab's Document with its content, its strings cut to budget.MaxText.
-// The element and size budgets are ApplyBudget's.
+// The element and size budgets are ApplyBudgetOnScreen's.
 func Build(b *Browser, ids *IDs, budget Budget) *Element {
 	text := func(s string) string { return cut(collapse(s), budget.MaxText) }
 	root := &Element{ID: ids.App(), Role: "Application", Title: text(b.Product)}

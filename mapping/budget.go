@@ -8,23 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// ApplyBudget cuts the tree under root when it has more than
-// b.MaxElements elements or its compact JSON is longer than b.MaxBytes (a
-// limit below 1 is no limit; see [OverBudget]). It keeps, in this order
-// and each with its ancestors: the elements on the focus path, the hovered
-// element, the selected elements, then the rest in reading order (a prefix
-// of the preorder); [ApplyBudgetOnScreen] keeps the elements on screen
-// after the selected ones. Each kept element whose children were cut gets, in Omitted,
-// the number of elements cut directly below it (the cut children, their
-// descendants and what their subtrees had omitted already), added to any
-// count it had. The root is always kept.
-// The root is changed in place; an element below it that changes is
-// replaced by a copy, so that the elements it was given are left as they
-// were (they may be shared with an earlier answer). The cost is linear in
-// the size of the tree. It reports whether it cut anything.
-func ApplyBudget(root *Element, b Budget) bool { return applyBudget(root, b, nil) }
-
-// OverBudget reports whether ApplyBudget would cut the tree under root:
+// OverBudget reports whether applyBudget would cut the tree under root:
 // whether it has more than b.MaxElements elements or its compact JSON is
 // longer than b.MaxBytes. It lets a caller gather what only a cut needs
 // (the elements on screen) only when there will be one. Its cost is one
@@ -33,9 +17,22 @@ func OverBudget(root *Element, b Budget) bool {
 	return root != nil && flatten(root).over(b)
 }
 
-// applyBudget is ApplyBudget that also keeps the elements of onScreen,
-// each with its Text children (what a person reads of it), after the
-// selected elements and before the rest.
+// applyBudget cuts the tree under root when it has more than
+// b.MaxElements elements or its compact JSON is longer than b.MaxBytes (a
+// limit below 1 is no limit; see [OverBudget]). It keeps, in this order
+// and each with its ancestors: the elements on the focus path, the hovered
+// element, the selected elements, the elements of onScreen (each with its
+// Text children, what a person reads of it), then the rest in reading
+// order (a prefix of the preorder). Each kept element whose children were
+// cut gets, in Omitted, the number of elements cut directly below it (the
+// cut children, their descendants and what their subtrees had omitted
+// already), added to any count it had. The root is always kept.
+// The root is changed in place; an element below it that changes is
+// replaced by a copy, so that the elements it was given are left as they
+// were (they may be shared with an earlier answer). The cost is linear in
+// the size of the tree. It reports whether it cut anything.
+// [ApplyBudgetOnScreen] is how the provider calls it; the tests call it
+// with onScreen nil.
 func applyBudget(root *Element, b Budget, onScreen map[*Element]bool) bool {
 	if root == nil {
 		return false

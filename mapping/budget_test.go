@@ -175,3 +175,6 @@ func TestApplyBudgetLeavesTheElementsItWasGivenAsTheyWere(t *testing.T) {
 		t.Error("a group the cut kept whole was copied")
 	}
 }
+
+// ApplyBudget is applyBudget with nothing on screen.
+func ApplyBudget(root *Element, b Budget) bool { return applyBudget(root, b, nil) }

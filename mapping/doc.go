@@ -14,8 +14,11 @@
 //
 // The tree of a browser (§5.5) is built by [Build]:
 //
-//	root := mapping.Build(browser, ids, mapping.DefaultBudget)
-//	mapping.ApplyBudget(root, mapping.DefaultBudget)
+//	root := mapping.Build(browser, ids, budget)
+//	if mapping.OverBudget(root, budget) {
+//		// a cut keeps what is on screen: the caller locates it first
+//		mapping.ApplyBudgetOnScreen(root, budget, browser, ids)
+//	}
 //
 // It is tested on accessibility trees recorded from Chromium, kept in
 // testdata/, against golden output.

@@ -94,7 +94,7 @@ func (e *Element) appendJSON(dst []byte, doc func(dst []byte, e *Element) []byte
 // keeping the JSON of each outermost Document element for the next
 // answer: a document unchanged since the last read is the same element
 // (Frame.Mapped), and an element is never changed once an answer holds
-// it (ApplyBudget copies what it cuts), so its JSON is copied rather than
+// it (ApplyBudgetOnScreen copies what it cuts), so its JSON is copied rather than
 // written again. It keeps those of the last answer only. The zero value
 // is ready; it is safe for concurrent use.
 type DocumentCache struct {

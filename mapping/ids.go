@@ -47,7 +47,7 @@ const docBase = 31
 // with a digit.
 const (
 	axPrefix   = '~' // an accessibility-only node
-	kindPrefix = '.' // a window, tab list, tab, document or the Application
+	kindPrefix = '.' // a window, tab list, tab, document, dialog part or the Application
 )
 
 // Errors of [IDs.Parse].
@@ -78,6 +78,8 @@ type Ref struct {
 //	~DOC N M    an accessibility-only node: document, AX node id
 //	.dN M       a document     .wN M  a window
 //	.tN M       a tab          .lN M  a window's tab list
+//	.jN M       a part of a JavaScript dialog (N: its key times 8 plus
+//	            the part)
 //	.aM         the Application
 //
 // docs/ids.md explains the format, its lengths and its odds.

@@ -5,7 +5,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 )
 
-// ApplyBudgetOnScreen is ApplyBudget for the tree Build made of br, keeping
+// ApplyBudgetOnScreen is applyBudget for the tree Build made of br, keeping
 // also what a person sees: after the selected elements and before the rest
 // in reading order, the elements that show the DOM elements in the
 // [Frame.OnScreen] of br's documents, each with its ancestors and its Text

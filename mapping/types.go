@@ -167,7 +167,7 @@ type Frame struct {
 	// Mapped, when set, is what MapFrame returned for this frame on an
 	// earlier read whose input was the same in every respect (the caller
 	// vouches for that), to be answered again as it is; so an unchanged
-	// page is not mapped again. ApplyBudget leaves it as it is (a cut
+	// page is not mapped again. ApplyBudgetOnScreen leaves it as it is (a cut
 	// tree has copies where it differs), so an answer that holds it is
 	// not changed by a later read's cut.
 	Mapped *Element
