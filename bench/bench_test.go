@@ -212,12 +212,12 @@ func open(b *testing.B, pg Page) {
 // rawTree is the call every read is compared with: the main frame's whole
 // accessibility tree, Accessibility.getFullAXTree, on session s (the
 // benchmark's own connection to the tab), decoded as a read decodes it
-// (cdp.FullAXTree: the nodes without the sources of their names and
+// (warm.FullAXTree: the nodes without the sources of their names and
 // values, which a read skips), so that the two do the same work. It is
 // the same call as bench/peers times for its raw column (which parses the
 // whole JSON instead).
 func rawTree(ctx context.Context, s cdproto.Session) ([]*accessibility.Node, error) {
-	return cdp.FullAXTree(ctx, s, accessibility.GetFullAXTreeParams{})
+	return axwarm.FullAXTree(ctx, s, accessibility.GetFullAXTreeParams{})
 }
 
 // newProvider returns a provider for the shared browser, as the binary

@@ -318,9 +318,6 @@ func (b *Launched) WebSocketURL() string { return b.ws }
 // ProfileDir is the temporary profile directory; Close removes it.
 func (b *Launched) ProfileDir() string { return b.profile }
 
-// Pid is the browser's process id.
-func (b *Launched) Pid() int { return b.cmd.Process.Pid }
-
 // Done is closed when the browser process has exited, whether by Close or
 // on its own (a crash, or a person closing its last window).
 func (b *Launched) Done() <-chan struct{} { return b.done }
