@@ -176,7 +176,7 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) (
 		tabs := byWindow[wid]
 		w := &mapping.Window{Key: keyOf(st.windows, wid, &p.keys)}
 		w.Minimized = tabs[0].bounds != nil && tabs[0].bounds.WindowState == browser.WindowStateMinimized
-		active := pickActive(tabs, recent, st.lastActive[wid])
+		active := pickActive(tabs, recent, st.lastActive[wid], w.Minimized)
 		if active != nil {
 			st.lastActive[wid] = active.info.TargetID
 		}
@@ -195,8 +195,13 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) (
 }
 
 // pickActive chooses the active tab of a window: the visible one (the most
-// recently activated if several claim it), else the one last known.
-func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID) *tabState {
+// recently activated if several claim it), else the one last known. When
+// no tab says it is visible but the one last known answers that it is
+// hidden, the person brought another tab to the front that cannot say so
+// (it crashed, or does not answer): the most recently activated of those
+// (in a minimised window every tab is hidden, so there the one last known
+// stays).
+func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID, minimized bool) *tabState {
 	var best *tabState
 	for _, t := range tabs {
 		if t.state.visible && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
@@ -206,15 +211,24 @@ func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID) *t
 	if best != nil {
 		return best
 	}
+	var known *tabState
 	for _, t := range tabs {
 		if t.info.TargetID == last {
-			return t
+			known = t
 		}
 	}
-	if len(tabs) == 1 && tabs[0].down != nil { // a page that cannot say it is shown: the window shows it
-		return tabs[0]
+	if known != nil && (known.down != nil || minimized) {
+		return known
 	}
-	return nil
+	for _, t := range tabs {
+		if t.down != nil && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
+			best = t
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return known
 }
 
 // recency returns the rank of each target in /json/list, which lists the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/debugger"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -289,24 +290,46 @@ func TestNeverHang(t *testing.T) {
 		bgURL := env.pageB + "/plain.html"
 		bg := openTab(t, user, bgURL, chromedp.WithNewWindow(false))
 		tb.activate(t)
+		waitFor(t, "the new tab to go to the background", func() bool {
+			return eval[string](t, bg.ctx, `document.visibilityState`) == "hidden"
+		})
+		// The test's own session on the tab hears the crash; only once it
+		// has does a read tell anything about the provider.
+		ctx, cancel := context.WithTimeout(bg.ctx, time.Minute)
+		defer cancel()
+		crashes := chromedp.Events(ctx, inspector.TargetCrashed)
 		go chromedp.Call(bg.ctx, page.Crash, cdp.Empty{})
-		a := readUntil(t, p, "the reads after a background tab crashed", func(a *answer) bool {
-			d, _ := docOfTab(a.Root, url)
-			if d == nil || d.Description != "" || len(d.Children) == 0 {
-				return false
+		for _, err := range crashes {
+			if err != nil {
+				t.Fatalf("waiting for the background tab to crash: %v", err)
 			}
-			for _, w := range windows(a.Root) {
-				for _, x := range tabsOf(w) {
-					if x.URL == bgURL {
-						// still a tab; if it is its window's active one,
-						// its Document says it crashed
-						return !has(x, "selected") || docOf(w).Description == mapping.Crashed
-					}
+			break
+		}
+		// The first read after the crash shows the active page whole and
+		// the crashed tab still a tab of its window, as last known.
+		a := p.current(t)
+		if d, _ := docOfTab(a.Root, url); d == nil || d.Description != "" || len(findAll(d, "Button", "Save")) != 1 {
+			t.Errorf("the active page after a background tab crashed: %s", dump(d))
+		}
+		var crashedTab *mapping.Element
+		for _, w := range windows(a.Root) {
+			for _, x := range tabsOf(w) {
+				if x.URL == bgURL {
+					crashedTab = x
 				}
 			}
-			return false
+		}
+		if crashedTab == nil || has(crashedTab, "selected") || crashedTab.Title == "" {
+			t.Fatalf("the crashed background tab: %s, want a tab, not selected, with its title; the read:\n%s", dump(crashedTab), outline(a.Root))
+		}
+		// Brought to the front, its Document says it crashed: the
+		// provider knew while it was in the background.
+		bg.activate(t)
+		readUntil(t, p, "the crashed tab, brought to the front, saying it crashed", func(a *answer) bool {
+			d, _ := docOfTab(a.Root, bgURL)
+			return d != nil && d.Description == mapping.Crashed
 		})
-		t.Logf("after the background crash:\n%s", outline(a.Root))
+		tb.activate(t)
 	})
 
 	t.Run("crash in the active tab", func(t *testing.T) {
