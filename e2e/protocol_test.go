@@ -203,15 +203,16 @@ func TestDescriptor(t *testing.T) {
 	switch {
 	case strings.Contains(base, "chromium"):
 		wantBundle = "org.chromium.Chromium"
+	case strings.Contains(base, "edge"):
+		wantBundle = "com.microsoft.edgemac"
+	case strings.Contains(base, "brave"):
+		wantBundle = "com.brave.Browser"
 	case strings.Contains(base, "chrome"):
 		wantBundle = "com.google.Chrome"
+	default:
+		t.Fatalf("no bundle known to this test for %s: add the browser's bundle identifier here", env.chromePath)
 	}
-	if wantBundle == "" {
-		t.Logf("no bundle known to this test for %s; only checking one is set", env.chromePath)
-		if d.App.Bundle == "" {
-			t.Errorf("descriptor app.bundle is empty")
-		}
-	} else if d.App.Bundle != wantBundle {
+	if d.App.Bundle != wantBundle {
 		t.Errorf("descriptor app.bundle = %q for %s, want %q", d.App.Bundle, env.chromePath, wantBundle)
 	}
 	if wantBundle == "org.chromium.Chromium" && cur.Root.Title != "Chromium" {

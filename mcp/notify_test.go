@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -313,17 +314,31 @@ func TestNotifierCoalesces(t *testing.T) {
 }
 
 func TestNotifierIsQuietWithoutChanges(t *testing.T) {
-	src := &watchingFake{fakeSource: newFake()}
-	sent := make(chan struct{}, 1)
-	n := newNotifier(src, func() { sent <- struct{}{} })
-	ss := newFakeSession(t)
-	n.subscribe(ss)
-	defer n.unsubscribe(ss)
-	select {
-	case <-sent:
-		t.Fatal("a notification with no change")
-	case <-time.After(3 * coalesce):
-	}
+	// In a synctest bubble: the quiet spell is the bubble's clock, exact
+	// on a loaded machine, and synctest.Wait lets every goroutine of the
+	// notifier run before a check.
+	synctest.Test(t, func(t *testing.T) {
+		src := &watchingFake{fakeSource: newFake()}
+		sent := make(chan struct{}, 8)
+		n := newNotifier(src, func() { sent <- struct{}{} })
+		ss := newFakeSession(t)
+		n.subscribe(ss)
+		defer n.unsubscribe(ss)
+		time.Sleep(3 * coalesce)
+		synctest.Wait()
+		if len(sent) != 0 {
+			t.Fatalf("%d notifications in %v with no change", len(sent), 3*coalesce)
+		}
+		// The same notifier, given a change, tells it once: the quiet
+		// was for want of a change, not a notifier that never sends.
+		src.change()
+		synctest.Wait()
+		time.Sleep(3 * coalesce)
+		synctest.Wait()
+		if len(sent) != 1 {
+			t.Fatalf("%d notifications for one change, want 1", len(sent))
+		}
+	})
 }
 
 // recorder keeps the messages of the records it is given; a test waits
