@@ -149,8 +149,8 @@ func processDir(r Running) UserDataDir {
 // FindBrowsers finds the browsers auto discovery can read, asking every
 // port it learns of, all at once: the DevToolsActivePort files of
 // l.LookIn(), the --remote-debugging-port of each running browser that
-// counts (the port a file already names live is not asked twice), and
-// where the processes are not known, l.Ports. It returns what it found,
+// counts (a live file that names the same port is the same browser, found
+// once), and where the processes are not known, l.Ports. It returns what it found,
 // the live ones first, the most recently started first. A Found from a
 // process has its Pid, Written its start; a file whose directory a running
 // browser uses has that browser's Pid too.
@@ -234,7 +234,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 		for i, r := range rs {
 			f := Found{ActivePort: ActivePort{Dir: processDir(r), Port: p, Path: a.path, Written: r.Started}, Pid: r.Pid, Discovery: a.status, Live: a.live && i == 0, Why: a.why, Cmdline: true}
 			switch {
-			case i > 0:
+			case i > 0 && a.live:
 				f.Why = fmt.Sprintf("pid %d, started before it with the same --remote-debugging-port, holds port %d: this one could not listen there (restart it with another port)", rs[0].Pid, p)
 				f.Path, f.Discovery = "", 0
 			case !a.live && a.status == 0 && elsewhere(r.DebugAddress):
