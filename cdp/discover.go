@@ -180,7 +180,8 @@ func ReadActivePort(dir UserDataDir) (ActivePort, error) {
 	return ActivePort{Dir: dir, Port: port, Path: lines[1], Written: fi.ModTime()}, nil
 }
 
-// Found is one DevToolsActivePort and what its port answered.
+// Found is one DevToolsActivePort, or one port a running browser's
+// command line names (FindBrowsers), and what the port answered.
 type Found struct {
 	ActivePort
 	// Live says a browser of that directory listens on the port.
@@ -192,6 +193,14 @@ type Found struct {
 	Discovery int
 	// Why says why a file is not live.
 	Why string
+	// Pid is the running browser this is, when known: the process whose
+	// --remote-debugging-port named the port (FindBrowsers), or whose
+	// --user-data-dir holds the file. 0 when not known.
+	Pid int
+	// Cmdline says the port came from a running browser's command line
+	// (--remote-debugging-port), or is one asked where the processes are
+	// not known; false: from a DevToolsActivePort.
+	Cmdline bool
 }
 
 // Consent says whether the browser asks the person before each new

@@ -14,7 +14,8 @@ import (
 )
 
 // Auto is the Connect address that finds a running browser by its
-// DevToolsActivePort (Discover); an empty address means the same.
+// DevToolsActivePort or its command line's debugging port (FindBrowsers);
+// an empty address means the same.
 const Auto = "auto"
 
 // endpoint is how to reach a browser, checked; resolve turns it into the
@@ -33,6 +34,14 @@ type endpoint struct {
 	// dirs are the user-data directories auto looks in, and where an
 	// http address that answers 404 looks for the port's websocket path.
 	dirs []UserDataDir
+	// named says the person named dirs (--user-data-dir): auto reads
+	// only a browser on them (Look.Named).
+	named bool
+	// running lists the browsers' processes for auto (RunningBrowsers);
+	// nil means none, the OS telling (a test's endpoint).
+	running func() ([]Running, bool)
+	// ports are asked where the processes are not known; nil means 9222.
+	ports []int
 	// header is sent with every request to the endpoint, the websocket
 	// handshake included. Its values are secrets: never in a message.
 	header http.Header
@@ -41,13 +50,15 @@ type endpoint struct {
 // parseEndpoint checks a --connect address: "auto" or empty,
 // http(s)://host:port, host:port, or ws(s)://host:port/devtools/browser/ID.
 // Only loopback hosts are accepted unless allowRemote. dirs are where auto
-// looks (nil: DefaultUserDataDirs).
+// looks (nil: DefaultUserDataDirs and the running browsers; else the
+// person named them).
 func parseEndpoint(addr string, allowRemote bool, dirs []UserDataDir) (endpoint, error) {
+	named := dirs != nil
 	if dirs == nil {
 		dirs = DefaultUserDataDirs()
 	}
 	if addr == "" || addr == Auto {
-		return endpoint{addr: Auto, auto: true, dirs: dirs}, nil
+		return endpoint{addr: Auto, auto: true, dirs: dirs, named: named, running: RunningBrowsers}, nil
 	}
 	full := addr
 	if !strings.Contains(full, "://") {
@@ -161,12 +172,17 @@ func (ep endpoint) resolve(ctx context.Context, log *slog.Logger) (dialTarget, e
 }
 
 // resolveAuto finds the most recently started live browser among the
-// directories' DevToolsActivePort files, and logs what else it saw.
+// directories' DevToolsActivePort files and the running browsers' ports
+// (FindBrowsers), and logs what else it saw.
 func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarget, error) {
-	found := Discover(ctx, ep.dirs)
+	found := FindBrowsers(ctx, ep.look())
 	if len(found) == 0 || !found[0].Live {
-		var stale []string
+		var stale, silent []string
 		for _, f := range found {
+			if f.Cmdline {
+				silent = append(silent, fmt.Sprintf("%s, port %d (%s)", f.where(), f.Port, f.Why))
+				continue
+			}
 			stale = append(stale, fmt.Sprintf("%s (%s)", f.Dir.Path, f.Why))
 		}
 		msg := "found no browser that allows debugging: in your browser open chrome://inspect/#remote-debugging and allow remote debugging, " +
@@ -174,18 +190,27 @@ func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarge
 		if len(stale) > 0 {
 			msg += "; stale DevToolsActivePort files: " + strings.Join(stale, ", ")
 		}
+		if len(silent) > 0 {
+			msg += "; running browsers whose debugging port does not answer: " + strings.Join(silent, ", ")
+		}
 		return dialTarget{}, fmt.Errorf("%w: %s", errNoBrowserFound, msg)
 	}
 	f := found[0]
 	var others []string
 	for _, o := range found[1:] {
 		state := "live"
-		if !o.Live {
+		switch {
+		case !o.Live && o.Cmdline:
+			state = "not answering"
+		case !o.Live:
 			state = "stale"
 		}
-		others = append(others, fmt.Sprintf("%s %s (%s, port %d)", o.Dir.Browser, o.Dir.Path, state, o.Port))
+		others = append(others, fmt.Sprintf("%s (%s, port %d)", o.where(), state, o.Port))
 	}
 	args := []any{"browser", f.Dir.Browser, "dir", f.Dir.Path, "port", f.Port, "asks_consent", f.Consent()}
+	if f.Pid != 0 {
+		args = append(args, "pid", f.Pid)
+	}
 	if len(others) > 0 {
 		args = append(args, "also", strings.Join(others, "; "))
 	}
@@ -195,6 +220,16 @@ func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarge
 		t.http = "http://127.0.0.1:" + strconv.Itoa(f.Port)
 	}
 	return t, nil
+}
+
+// look is where auto looks now: the directories, and the browsers
+// running now.
+func (ep endpoint) look() Look {
+	l := Look{Dirs: ep.dirs, Named: ep.named, RunningKnown: true, Ports: ep.ports}
+	if ep.running != nil {
+		l.Running, l.RunningKnown = ep.running()
+	}
+	return l
 }
 
 // getJSON reads one /json/* document of a browser that answers them.

@@ -115,8 +115,14 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
 	}
-	profile, err := os.MkdirTemp("", "cdpprovider-profile-")
+	profile, err := os.MkdirTemp("", launchedPrefix)
 	if err != nil {
+		return nil, fmt.Errorf("launch: profile dir: %w", err)
+	}
+	// The marker, before the browser starts: auto discovery never takes
+	// this browser for a person's.
+	if err := MarkLaunched(profile); err != nil {
+		_ = os.RemoveAll(profile)
 		return nil, fmt.Errorf("launch: profile dir: %w", err)
 	}
 	args := launchArgs(profile, opts)

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,23 @@ func TestLaunch(t *testing.T) {
 	profile := b.ProfileDir()
 	if _, err := os.Stat(profile); err != nil {
 		t.Fatalf("profile dir while running: %v", err)
+	}
+	// Marked as launched: auto discovery never reads it as a person's
+	// browser, though it runs with a debugging port and a directory of
+	// its own.
+	if _, err := os.Stat(filepath.Join(profile, LaunchedMarker)); err != nil {
+		t.Errorf("the launched profile has no %s: %v", LaunchedMarker, err)
+	}
+	if running, known := RunningBrowsers(); known {
+		mine := slices.IndexFunc(running, func(r Running) bool { return r.Pid == b.Pid() })
+		if mine < 0 || !running[mine].Launched {
+			t.Errorf("RunningBrowsers does not list pid %d as launched by cdpprovider: %+v", b.Pid(), running)
+		}
+		for _, f := range FindBrowsers(ctx, Look{Running: running, RunningKnown: true}) {
+			if f.Pid == b.Pid() || sameDir(f.Dir.Path, profile) {
+				t.Errorf("auto discovery found the launched browser: %+v", f)
+			}
+		}
 	}
 	if err := b.Close(); err != nil {
 		t.Fatalf("Close: %v", err)

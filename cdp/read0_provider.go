@@ -21,12 +21,15 @@ import (
 // Options configure a Provider.
 type Options struct {
 	// Connect is the browser's debugging address: "auto" or empty (find
-	// a running browser by its DevToolsActivePort), http://host:port,
+	// a running browser by its DevToolsActivePort or its command line's
+	// --remote-debugging-port: FindBrowsers), http://host:port,
 	// host:port, or the ws(s):// URL of the browser endpoint.
 	Connect string
-	// UserDataDir is where auto looks for DevToolsActivePort (and where an
-	// http address that answers 404 finds its websocket path); empty
-	// means the default directories of every Chromium-family browser.
+	// UserDataDir is where auto looks for DevToolsActivePort, or a
+	// running browser on it with a debugging port (and where an http
+	// address that answers 404 finds its websocket path); empty means
+	// the default directories of every Chromium-family browser and the
+	// running browsers.
 	UserDataDir string
 	// Header is sent with the websocket handshake and /json requests,
 	// for browser services that want a token. Never logged.

@@ -203,6 +203,13 @@ func startChrome(port int) (*chrome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The tests' browsers are not a person's: --connect auto passes them
+	// by, as it does the browsers cdpprovider launches, so a provider
+	// with no browser flag reads only the browser its test means.
+	if err := cdp.MarkLaunched(profile); err != nil {
+		os.RemoveAll(profile)
+		return nil, err
+	}
 	args := slices.Concat([]string{
 		"--headless",
 		fmt.Sprintf("--remote-debugging-port=%d", port),

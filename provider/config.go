@@ -34,14 +34,16 @@ type Config struct {
 	Command string
 
 	// Connect is a running browser's debugging address: "auto" (find the
-	// browser a person runs by its DevToolsActivePort), http://host:port,
+	// browser a person runs by its DevToolsActivePort or its command
+	// line's --remote-debugging-port), http://host:port,
 	// host:port, or a ws(s):// browser URL. Empty means auto unless
 	// Launch. Exclusive with Launch.
 	Connect string
-	// UserDataDir is the one user-data directory auto looks in (and
-	// where an http address that answers 404 finds its websocket);
-	// empty means the default directories of Chrome, Chromium, Edge and
-	// Brave. Not with Launch.
+	// UserDataDir is the one user-data directory auto looks in, for its
+	// DevToolsActivePort or a running browser on it with a debugging
+	// port (and where an http address that answers 404 finds its
+	// websocket); empty means the default directories of Chrome,
+	// Chromium, Edge and Brave and the running browsers. Not with Launch.
 	UserDataDir string
 	// Headers are "Name: value" lines sent with the websocket handshake
 	// and /json requests, for browser services that want a token. Their

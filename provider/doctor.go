@@ -31,29 +31,44 @@ type sight struct {
 	installed    []string
 	running      []cdp.Running
 	runningKnown bool
-	found        []cdp.Found
+	// found is what auto discovery finds (cdp.FindBrowsers): every port
+	// a DevToolsActivePort or a running browser's command line names,
+	// asked.
+	found []cdp.Found
+	// auto is the browser `cdpprovider serve` with no flag reads, when
+	// it reads one: found[0] unless a directory was named.
+	auto *cdp.Found
 }
 
 // look gathers what doctor reports, asking no browser for a websocket.
 func look(ctx context.Context, cfg Config) sight {
 	var s sight
-	s.dirs = cdp.DefaultUserDataDirs()
+	l := cdp.Look{Dirs: cdp.DefaultUserDataDirs()}
 	if cfg.UserDataDir != "" {
-		s.dirs = []cdp.UserDataDir{cdp.NamedUserDataDir(cfg.UserDataDir)}
+		l.Dirs, l.Named = []cdp.UserDataDir{cdp.NamedUserDataDir(cfg.UserDataDir)}, true
 	}
 	s.installed = cdp.InstalledBrowsers()
 	s.running, s.runningKnown = cdp.RunningBrowsers()
-	if cfg.UserDataDir == "" {
-		// A browser a person started with a directory of its own is
-		// found there too (--user-data-dir DIR then picks it).
-		for _, r := range s.running {
-			if r.UserDataDir != "" && !slices.ContainsFunc(s.dirs, func(d cdp.UserDataDir) bool { return d.Path == r.UserDataDir }) {
-				s.dirs = append(s.dirs, cdp.UserDataDir{Browser: r.Exe + " with --user-data-dir", Path: r.UserDataDir})
-			}
-		}
+	l.Running, l.RunningKnown = s.running, s.runningKnown
+	// A browser a person started with a directory of its own is found
+	// there too.
+	s.dirs = l.LookIn()
+	s.found = cdp.FindBrowsers(ctx, l)
+	if l.Named {
+		l.Dirs, l.Named = cdp.DefaultUserDataDirs(), false
+		s.auto = live(cdp.FindBrowsers(ctx, l))
+	} else {
+		s.auto = live(s.found)
 	}
-	s.found = cdp.Discover(ctx, s.dirs)
 	return s
+}
+
+// live is the browser auto reads among found, nil when none answers.
+func live(found []cdp.Found) *cdp.Found {
+	if len(found) > 0 && found[0].Live {
+		return &found[0]
+	}
+	return nil
 }
 
 // report prints what doctor saw and the next step; errNothingToRead when
@@ -86,7 +101,27 @@ func report(stdout io.Writer, s sight) error {
 		if r.DebugPort != "" {
 			line += ", --remote-debugging-port=" + r.DebugPort
 		}
+		if r.DebugAddress != "" {
+			line += ", --remote-debugging-address=" + r.DebugAddress
+		}
+		if r.Launched {
+			line += " (launched by cdpprovider for itself: not read)"
+		}
 		w.say("%s", line)
+		if f := portOf(found, r); f != nil {
+			if f.Live {
+				w.say("    port %d: answers", f.Port)
+			} else {
+				w.say("    port %d: does not answer: %s", f.Port, f.Why)
+			}
+		}
+	}
+	if !runningKnown {
+		for _, f := range found {
+			if f.Cmdline && f.Live {
+				w.say("  %s answers on port %d", f.Dir.Browser, f.Port)
+			}
+		}
 	}
 
 	w.say("User-data directories:")
@@ -100,11 +135,13 @@ func report(stdout io.Writer, s sight) error {
 		w.say("  %s: %s", d.Browser, d.Path)
 		var f *cdp.Found
 		for i := range found {
-			if found[i].Dir.Path == d.Path {
+			if found[i].Dir.Path == d.Path && !found[i].Cmdline {
 				f = &found[i]
 			}
 		}
 		switch {
+		case f == nil && portOn(running, d.Path) > 0:
+			w.say("    DevToolsActivePort: none (a browser started with --remote-debugging-port=%d writes none; its port is asked)", portOn(running, d.Path))
 		case f == nil:
 			w.say("    DevToolsActivePort: none (debugging is off, or the browser is not running)")
 		case f.Live:
@@ -139,7 +176,7 @@ func report(stdout io.Writer, s sight) error {
 		w.say("  none of %s exists", describeDirs(dirs))
 	}
 
-	next, ok := nextStep(found, running, allowedIdle, installed)
+	next, ok := nextStep(s, allowedIdle)
 	w.say("")
 	w.say("Next step: %s", next)
 	if w.err != nil {
@@ -151,26 +188,67 @@ func report(stdout io.Writer, s sight) error {
 	return nil
 }
 
+// portOn is the --remote-debugging-port of a running browser on the
+// directory, 0 when none names one.
+func portOn(running []cdp.Running, dir string) int {
+	for _, r := range running {
+		if r.UserDataDir != "" && filepath.Clean(r.UserDataDir) == filepath.Clean(dir) && r.Port() > 0 {
+			return r.Port()
+		}
+	}
+	return 0
+}
+
+// portOf is what the port a running browser's command line names
+// answered, nil when it names none or doctor did not ask it.
+func portOf(found []cdp.Found, r cdp.Running) *cdp.Found {
+	for i, f := range found {
+		if f.Pid == r.Pid && f.Port == r.Port() && f.Port > 0 {
+			return &found[i]
+		}
+	}
+	return nil
+}
+
 // nextStep is the one thing to do next, and whether a browser can be
-// read already.
-func nextStep(found []cdp.Found, running []cdp.Running, allowedIdle []cdp.UserDataDir, installed []string) (string, bool) {
+// read already. It never advises what was done already: a browser
+// started with a debugging port whose port does not answer is told why.
+func nextStep(s sight, allowedIdle []cdp.UserDataDir) (string, bool) {
+	found, running, installed := s.found, s.running, s.installed
 	if len(found) > 0 && found[0].Live {
 		f := found[0]
-		s := fmt.Sprintf("none, it works now: `cdpprovider serve` (or `cdpprovider current`) reads %s on port %d", f.Dir.Browser, f.Port)
-		if !slices.ContainsFunc(cdp.DefaultUserDataDirs(), func(d cdp.UserDataDir) bool { return d.Path == f.Dir.Path }) {
-			s = fmt.Sprintf("none, it works now: `cdpprovider serve --user-data-dir %s` reads %s on port %d", f.Dir.Path, f.Dir.Browser, f.Port)
+		cmd := "`cdpprovider serve` (or `cdpprovider current`)"
+		if s.auto == nil || s.auto.Port != f.Port {
+			// Without the flag, auto would read another browser, or none.
+			cmd = fmt.Sprintf("`cdpprovider serve --user-data-dir %s`", f.Dir.Path)
 		}
+		next := fmt.Sprintf("none, it works now: %s reads %s on port %d", cmd, f.Dir.Browser, f.Port)
 		if f.Consent() {
-			s += fmt.Sprintf("; %s will ask \"Allow remote debugging?\" when cdpprovider first connects: click Allow", f.Dir.Browser)
+			next += fmt.Sprintf("; %s will ask \"Allow remote debugging?\" when cdpprovider first connects: click Allow", f.Dir.Browser)
 		}
-		return s, true
+		return next, true
 	}
-	if len(allowedIdle) > 0 && len(running) > 0 {
+	for _, f := range found {
+		if f.Cmdline && f.Pid != 0 {
+			return fmt.Sprintf("%s (pid %d) was started with --remote-debugging-port=%d, but %s", f.Dir.Browser, f.Pid, f.Port, f.Why), false
+		}
+	}
+	for _, r := range running {
+		if !r.Launched && r.DebugPort == "0" && r.UserDataDir != "" {
+			return fmt.Sprintf("%s (pid %d) was started with --remote-debugging-port=0, but its directory %s has no live DevToolsActivePort: "+
+				"it may still be starting", r.Exe, r.Pid, r.UserDataDir), false
+		}
+	}
+	// The running browsers without debugging (a browser a cdpprovider
+	// launched is not the person's, and one with a debugging port was
+	// told above).
+	plain := slices.DeleteFunc(slices.Clone(running), func(r cdp.Running) bool { return r.Launched || r.DebugPort != "" })
+	if len(allowedIdle) > 0 && len(plain) > 0 {
 		return fmt.Sprintf("restart %s: remote debugging is allowed in its profile (%s) but it is not listening", allowedIdle[0].Browser, allowedIdle[0].Path), false
 	}
-	if len(running) > 0 {
+	if len(plain) > 0 {
 		return fmt.Sprintf("in the running %s open chrome://inspect/#remote-debugging and allow remote debugging (Chrome 144 or later); "+
-			"or restart it with --remote-debugging-port=9222 --user-data-dir=DIR (a directory other than its default profile)", running[0].Exe), false
+			"or restart it with --remote-debugging-port=9222 --user-data-dir=DIR (a directory other than its default profile)", plain[0].Exe), false
 	}
 	if len(allowedIdle) > 0 {
 		return fmt.Sprintf("start %s: remote debugging is allowed in its profile, so cdpprovider will find it", allowedIdle[0].Browser), false

@@ -30,8 +30,8 @@ func TestDoctorReport(t *testing.T) {
 		{"running without debugging", sight{dirs: []cdp.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"},
 			running: []cdp.Running{{Pid: 7, Exe: "chromium"}}, runningKnown: true}, false,
 			[]string{"chromium (pid 7) on its default profile", "Next step: in the running chromium open chrome://inspect/#remote-debugging"}},
-		{"a debug-port browser", sight{dirs: []cdp.UserDataDir{chromium}, found: live(200), runningKnown: true}, true,
-			[]string{"DevToolsActivePort: port 9222, live", "/json/version: answers", "Next step: none, it works now"}},
+		{"a debug-port browser", sight{dirs: []cdp.UserDataDir{chromium}, found: live(200), auto: &live(200)[0], runningKnown: true}, true,
+			[]string{"DevToolsActivePort: port 9222, live", "/json/version: answers", "Next step: none, it works now: `cdpprovider serve` (or"}},
 		{"the chrome://inspect setting", sight{dirs: []cdp.UserDataDir{chromium}, found: live(404), runningKnown: true}, true,
 			[]string{"/json/version: 404", "click Allow"}},
 		{"a stale file", sight{dirs: []cdp.UserDataDir{chromium}, runningKnown: true,
@@ -46,6 +46,67 @@ func TestDoctorReport(t *testing.T) {
 		for _, w := range tc.want {
 			if !strings.Contains(out.String(), w) {
 				t.Errorf("%s: the report does not say %q:\n%s", tc.name, w, out.String())
+			}
+		}
+	}
+}
+
+// A browser started with --remote-debugging-port=N writes no
+// DevToolsActivePort: doctor asks its port, says it works when the port
+// answers, and never advises the flag the browser already has.
+func TestDoctorDebugPortOnTheCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	other := t.TempDir()
+	person := cdp.Running{Pid: 7, Exe: "chromium", UserDataDir: dir, DebugPort: "9222"}
+	onPort := func(live bool, why string) []cdp.Found {
+		return []cdp.Found{{ActivePort: cdp.ActivePort{Dir: cdp.UserDataDir{Browser: "Chromium", Path: dir}, Port: 9222, Path: "/devtools/browser/x"},
+			Live: live, Discovery: 200, Why: why, Pid: 7, Cmdline: true}}
+	}
+	answering := onPort(true, "")
+	for _, tc := range []struct {
+		name     string
+		s        sight
+		ok       bool
+		want     []string
+		dontWant []string
+	}{
+		{"the port answers", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
+			running: []cdp.Running{person}, runningKnown: true, found: answering, auto: &answering[0]}, true,
+			[]string{"chromium (pid 7) on " + dir + ", --remote-debugging-port=9222\n    port 9222: answers",
+				"DevToolsActivePort: none (a browser started with --remote-debugging-port=9222 writes none",
+				"Next step: none, it works now: `cdpprovider serve` (or `cdpprovider current`) reads Chromium on port 9222"},
+			[]string{"restart it", "--user-data-dir " + dir}},
+		{"the port does not answer", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
+			running: []cdp.Running{person}, runningKnown: true, found: onPort(false, "nothing listens on port 9222: it may have been taken")}, false,
+			[]string{"port 9222: does not answer: nothing listens on port 9222",
+				"Next step: Chromium (pid 7) was started with --remote-debugging-port=9222, but nothing listens on port 9222"},
+			[]string{"restart it with --remote-debugging-port=9222", "open chrome://inspect"}},
+		{"named, auto reads another browser", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, running: []cdp.Running{person}, runningKnown: true,
+			found: answering, auto: &cdp.Found{ActivePort: cdp.ActivePort{Dir: cdp.UserDataDir{Path: other}, Port: 9333}, Live: true}}, true,
+			[]string{"Next step: none, it works now: `cdpprovider serve --user-data-dir " + dir + "` reads Chromium on port 9222"}, nil},
+		{"only browsers cdpprovider launched", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: other}}, installed: []string{"/usr/bin/chromium"},
+			running: []cdp.Running{{Pid: 9, Exe: "chromium", UserDataDir: "/tmp/cdpprovider-profile-1", DebugPort: "0", Launched: true}}, runningKnown: true}, false,
+			[]string{"chromium (pid 9) on /tmp/cdpprovider-profile-1, --remote-debugging-port=0 (launched by cdpprovider for itself: not read)",
+				"Next step: start chromium and open chrome://inspect/#remote-debugging"},
+			[]string{"in the running chromium", "was started with"}},
+		{"port 0 and no file yet", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
+			running: []cdp.Running{{Pid: 8, Exe: "chromium", UserDataDir: dir, DebugPort: "0"}}, runningKnown: true}, false,
+			[]string{"Next step: chromium (pid 8) was started with --remote-debugging-port=0, but its directory " + dir + " has no live DevToolsActivePort"},
+			[]string{"restart it"}},
+	} {
+		var out strings.Builder
+		err := report(&out, tc.s)
+		if ok := err == nil; ok != tc.ok || (err != nil && !errors.Is(err, errNothingToRead)) {
+			t.Errorf("%s: report = %v, want readable %v", tc.name, err, tc.ok)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%s: the report does not say %q:\n%s", tc.name, w, out.String())
+			}
+		}
+		for _, w := range tc.dontWant {
+			if strings.Contains(out.String(), w) {
+				t.Errorf("%s: the report says %q:\n%s", tc.name, w, out.String())
 			}
 		}
 	}

@@ -126,7 +126,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	if name == provider.PrintVersion {
 		return fs
 	}
-	fs.StringVar(&cfg.UserDataDir, "user-data-dir", "", "the browser's user-data `directory` to find its DevToolsActivePort in (default: those of Chrome, Chromium, Edge and Brave)")
+	fs.StringVar(&cfg.UserDataDir, "user-data-dir", "", "read only the browser on this user-data `directory`: its DevToolsActivePort, or a running browser on it with --remote-debugging-port (default: every running browser's, and the default directories of Chrome, Chromium, Edge and Brave)")
 	if name == provider.Doctor {
 		return fs
 	}
