@@ -77,12 +77,12 @@ func TestLaunch(t *testing.T) {
 		t.Errorf("the launched profile has no %s: %v", LaunchedMarker, err)
 	}
 	if running, known := RunningBrowsers(); known {
-		mine := slices.IndexFunc(running, func(r Running) bool { return r.Pid == b.Pid() })
+		mine := slices.IndexFunc(running, func(r Running) bool { return r.Pid == b.cmd.Process.Pid })
 		if mine < 0 || !running[mine].Launched {
-			t.Errorf("RunningBrowsers does not list pid %d as launched by cdpprovider: %+v", b.Pid(), running)
+			t.Errorf("RunningBrowsers does not list pid %d as launched by cdpprovider: %+v", b.cmd.Process.Pid, running)
 		}
 		for _, f := range FindBrowsers(ctx, Look{Running: running, RunningKnown: true}) {
-			if f.Pid == b.Pid() || sameDir(f.Dir.Path, profile) {
+			if f.Pid == b.cmd.Process.Pid || sameDir(f.Dir.Path, profile) {
 				t.Errorf("auto discovery found the launched browser: %+v", f)
 			}
 		}
