@@ -75,16 +75,16 @@ func (p *Provider) awaitDial(ctx context.Context) (*conn, dialTarget, error) {
 	case <-d.done:
 	case <-wait:
 		d.asked = true
-		return nil, d.target, fmt.Errorf("%w: %s", ErrConsentPending, consentMessage(d.target.name))
+		return nil, d.target, fail(ReasonConsentPending, consentMessage(d.target.name), ErrConsentPending)
 	case <-ctx.Done():
 		return nil, d.target, fmt.Errorf("the browser did not answer the connection: %w", ctx.Err())
 	}
 	p.dialing = nil
 	switch {
 	case d.err != nil && d.target.asks && rejected(d.err):
-		msg := fmt.Sprintf("%s did not allow remote debugging (Cancel in its \"Allow remote debugging?\" dialog); "+
-			"the next read asks again: click Allow there to let cdpprovider read what you see", capitalize(d.target.name))
-		return nil, d.target, fmt.Errorf("%w: %s", ErrConsentDeclined, msg)
+		msg := fmt.Sprintf("%s did not allow remote debugging (Cancel in its \"Allow remote debugging?\" dialog). "+
+			"The next read asks again: click Allow there to let cdpprovider read what you see.", capitalize(d.target.name))
+		return nil, d.target, fail(ReasonConsentDeclined, msg, ErrConsentDeclined)
 	case d.err != nil:
 		return nil, d.target, d.err
 	}
@@ -97,7 +97,7 @@ func (p *Provider) awaitDial(ctx context.Context) (*conn, dialTarget, error) {
 // consentMessage says what the person has to do while the browser asks.
 func consentMessage(name string) string {
 	return fmt.Sprintf("%s is asking whether to allow remote debugging: click Allow in its window "+
-		"(the dialog \"Allow remote debugging?\") to let cdpprovider read what you see", capitalize(name))
+		"(the dialog \"Allow remote debugging?\") to let cdpprovider read what you see.", capitalize(name))
 }
 
 // rejected says whether a handshake failed because the browser refused

@@ -106,16 +106,16 @@ func TestConsent(t *testing.T) {
 	// is one handshake.
 	for i := range 2 {
 		_, err := p.Current(ctx)
-		if !errors.Is(err, ErrConsentPending) || !strings.Contains(err.Error(), "click Allow") {
-			t.Fatalf("read %d while the browser asks: %v, want ErrConsentPending saying to click Allow", i, err)
+		if !errors.Is(err, ErrConsentPending) || !strings.Contains(err.Error(), "click Allow") || ReasonOf(err) != ReasonConsentPending {
+			t.Fatalf("read %d while the browser asks: %v (%s), want ErrConsentPending (%s) saying to click Allow", i, err, ReasonOf(err), ReasonConsentPending)
 		}
 	}
 	answer := <-gate.asked
 
 	// Cancel: an error of its own; the next read asks again.
 	answer <- false
-	if _, err := readAnswered(ctx, p); !errors.Is(err, ErrConsentDeclined) || !strings.Contains(err.Error(), "asks again") {
-		t.Fatalf("read after Cancel: %v, want ErrConsentDeclined saying the next read asks again", err)
+	if _, err := readAnswered(ctx, p); !errors.Is(err, ErrConsentDeclined) || !strings.Contains(err.Error(), "asks again") || ReasonOf(err) != ReasonConsentDeclined {
+		t.Fatalf("read after Cancel: %v (%s), want ErrConsentDeclined (%s) saying the next read asks again", err, ReasonOf(err), ReasonConsentDeclined)
 	}
 	if _, err := p.Current(ctx); !errors.Is(err, ErrConsentPending) {
 		t.Fatalf("read after the read that said Cancel: %v, want it to ask again", err)

@@ -151,11 +151,13 @@ func (ep endpoint) resolve(ctx context.Context, log *slog.Logger) (dialTarget, e
 				return dialTarget{ws: f.WebSocketURL(), name: f.Dir.Browser, asks: true, local: true}, nil
 			}
 		}
-		return dialTarget{}, fmt.Errorf("%s answers 404 on /json/version, as a browser that allows debugging from chrome://inspect does, "+
-			"but no DevToolsActivePort in the usual user-data directories names port %d: "+
-			"use --connect auto, or give the browser's directory with --user-data-dir DIR", ep.http, port)
+		return dialTarget{}, fmt.Errorf("it answers 404 on /json/version, as a browser that allows debugging from chrome://inspect does, "+
+			"but no DevToolsActivePort in the usual user-data directories names port %d", port)
 	}
 	if err != nil {
+		if status != 0 {
+			err = &statusError{code: status, err: err}
+		}
 		return dialTarget{}, err
 	}
 	w, err := url.Parse(v.WS)
@@ -185,15 +187,15 @@ func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarge
 			}
 			stale = append(stale, fmt.Sprintf("%s (%s)", f.Dir.Path, f.Why))
 		}
-		msg := "found no browser that allows debugging: in your browser open chrome://inspect/#remote-debugging and allow remote debugging, " +
-			"or start it with --remote-debugging-port=9222 --user-data-dir=DIR; `cdpprovider doctor` says what it sees"
+		msg := "No browser on this machine allows remote debugging. " +
+			"In Chrome, Chromium, Edge or Brave open chrome://inspect/#remote-debugging and allow it."
 		if len(stale) > 0 {
-			msg += "; stale DevToolsActivePort files: " + strings.Join(stale, ", ")
+			msg += " (Stale DevToolsActivePort files: " + strings.Join(stale, ", ") + ".)"
 		}
 		if len(silent) > 0 {
-			msg += "; running browsers whose debugging port does not answer: " + strings.Join(silent, ", ")
+			msg += " (Running browsers whose debugging port does not answer: " + strings.Join(silent, ", ") + ".)"
 		}
-		return dialTarget{}, fmt.Errorf("%w: %s", errNoBrowserFound, msg)
+		return dialTarget{}, &worded{msg: msg, cause: errNoBrowserFound}
 	}
 	f := found[0]
 	var others []string

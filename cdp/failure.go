@@ -1,6 +1,14 @@
 package cdp
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+)
 
 // A read that fails for the browser's sake (not for the id or URI asked
 // for) fails with a *Failure: its Kind is one of the stable Reason names
@@ -62,4 +70,151 @@ func ReasonOf(err error) string {
 		return f.Kind
 	}
 	return ReasonReadFailed
+}
+
+// fail is a Failure of kind whose message is msg; cause (nil: none) is
+// what errors.Is and errors.As find under it.
+func fail(kind, msg string, cause error) *Failure {
+	return &Failure{Kind: kind, Err: &worded{msg: msg, cause: cause}}
+}
+
+// worded is an error whose message is written for a person, over the
+// error that caused it.
+type worded struct {
+	msg   string
+	cause error
+}
+
+func (w *worded) Error() string { return w.msg }
+
+func (w *worded) Unwrap() error { return w.cause }
+
+// statusError is a browser's or a browser service's answer to a request
+// or a websocket handshake that let the provider not in: 401, 403, 404, ….
+type statusError struct {
+	code int
+	err  error // the request's error, which may name the URL
+}
+
+func (e *statusError) Error() string { return e.err.Error() }
+
+func (e *statusError) Unwrap() error { return e.err }
+
+// status is the answer as a person reads it: "401 Unauthorized".
+func (e *statusError) status() string {
+	return strings.TrimSpace(fmt.Sprintf("%d %s", e.code, http.StatusText(e.code)))
+}
+
+// unreachable is the Failure of a read that could not reach the browser:
+// err says why (resolve's, the dial's or the handshake's error), t is
+// the browser found, nil when none was. Before this provider ever had a
+// connection it is browser-unreachable; after, the connection that
+// worked has ended and the browser does not answer yet:
+// browser-restarting.
+func (p *Provider) unreachable(err error, t *dialTarget) error {
+	name := "the browser"
+	switch {
+	case t != nil && t.name != "":
+		name = t.name
+	case p.lastProduct != "":
+		name = p.lastProduct
+	}
+	msg := p.unreachableMessage(err, name)
+	if !p.hadConn {
+		return fail(ReasonUnreachable, msg, err)
+	}
+	return fail(ReasonRestarting, fmt.Sprintf("The connection to %s ended and it does not answer yet; it may be restarting, "+
+		"and the next read looks for it again. %s", name, msg), err)
+}
+
+// unreachableMessage says, for the host's person, why the browser named
+// name could not be reached, in the terms of how it was asked for: the
+// browser the provider started, the person's own browser found on this
+// machine, a debugging port on this machine, or a browser service
+// elsewhere. It names no command-line flag (the command line adds its
+// own advice) and no secret of the address.
+func (p *Provider) unreachableMessage(err error, name string) string {
+	refused := errors.Is(err, syscall.ECONNREFUSED)
+	var se *statusError
+	status := errors.As(err, &se)
+	addr := p.ep.shown()
+	switch {
+	case p.opts.Launched && refused:
+		return "The browser cdpprovider started is not running any more."
+	case p.opts.Launched:
+		return fmt.Sprintf("The browser cdpprovider started does not answer: %s.", causeOf(err))
+	case errors.Is(err, errNoBrowserFound):
+		return err.Error() // resolveAuto's, which says what to do
+	case p.ep.auto:
+		return fmt.Sprintf("%s allows remote debugging but does not answer: %s.", capitalize(name), causeOf(err))
+	case !p.ep.local() && status:
+		return fmt.Sprintf("The browser service at %s refused the connection: %s.", addr, se.status())
+	case !p.ep.local():
+		return fmt.Sprintf("The browser service at %s cannot be reached: %s.", addr, causeOf(err))
+	case refused:
+		return fmt.Sprintf("Nothing answers at %s: the browser started with a debugging port is not running, or uses another port.", addr)
+	case status:
+		return fmt.Sprintf("The browser at %s refused the connection: %s.", addr, se.status())
+	}
+	return fmt.Sprintf("The browser at %s cannot be reached: %s.", addr, causeOf(err))
+}
+
+// causeOf is err's message without the URL a request's error names (it
+// may hold a token) and the prefixes the websocket library adds.
+func causeOf(err error) string {
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		err = ue.Err
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer in time"
+	case errors.Is(err, context.Canceled):
+		return "the read was cancelled"
+	}
+	msg := err.Error()
+	for _, prefix := range []string{"failed to WebSocket dial: ", "failed to send handshake request: "} {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	return strings.TrimSuffix(msg, ".")
+}
+
+// shown is the address as messages show it: without a user and password,
+// and with a query's values (a service's token) left out.
+func (ep endpoint) shown() string {
+	u, err := url.Parse(ep.addr)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ep.addr // host:port, as given; nothing secret in it
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		u.RawQuery = "…"
+	}
+	u.Fragment = ""
+	return u.String()
+}
+
+// local says whether the address is on this machine (auto always is).
+func (ep endpoint) local() bool {
+	base := ep.ws
+	if base == "" {
+		base = ep.http
+	}
+	u, err := url.Parse(base)
+	return ep.auto || err == nil && IsLoopback(u.Hostname())
+}
+
+// failure is the Failure of a read that reached the browser and
+// failed trying to do what: browser-restarting when the connection ended
+// under it (the browser closed, crashed or restarted), read-failed
+// otherwise.
+func (p *Provider) failure(what string, err error) error {
+	if p.conn != nil && !p.conn.alive() {
+		name := p.lastProduct
+		if name == "" {
+			name = "the browser"
+		}
+		return fail(ReasonRestarting, fmt.Sprintf("%s went away while the provider tried to %s (it closed, crashed or restarted); "+
+			"the next read looks for it again.", capitalize(name), what), err)
+	}
+	return fail(ReasonReadFailed, fmt.Sprintf("Could not %s: %s.", what, causeOf(err)), err)
 }

@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/chromedp/cdproto/browser"
@@ -52,13 +51,19 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 		// to ask for. It is there while it is open.
 		for _, s := range st.sessions {
 			if d := s.openDialog(); d != nil && d.key == uint64(ref.A/8) {
-				return nil, mapping.ErrCannotPlace
+				return nil, mapping.CannotPlace(mapping.PlaceDialog, nil)
 			}
 		}
 		return gone, nil
 	case mapping.KindDocument, mapping.KindNode:
-	default:
-		return nil, mapping.ErrCannotPlace
+	case mapping.KindApp:
+		return nil, mapping.CannotPlace(mapping.PlaceApplication, nil)
+	case mapping.KindTabList:
+		return nil, mapping.CannotPlace(mapping.PlaceTabList, nil)
+	case mapping.KindTab:
+		return nil, mapping.CannotPlace(mapping.PlaceTab, nil)
+	default: // an accessibility-only node
+		return nil, mapping.CannotPlace(mapping.PlaceNoGeometry, nil)
 	}
 	info := st.docInfo[uint64(ref.A)]
 	if info == nil || ref.Kind == mapping.KindNode && !info.based {
@@ -73,11 +78,11 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 		}
 		switch err := s.unavailable(); {
 		case errors.Is(err, errCrashed) && info.key.loader == crashedLoader && ref.Kind == mapping.KindDocument:
-			return nil, mapping.ErrCannotPlace // the crashed page's Document: nothing to measure
+			return nil, mapping.CannotPlace(mapping.PlaceCrashed, nil) // the crashed page's Document: nothing to measure
 		case errors.Is(err, errCrashed):
 			return gone, nil // what the page showed is gone with its renderer
 		case err != nil: // its page cannot be asked now: as for any element that cannot be placed
-			return nil, fmt.Errorf("%w: %w; try again once it answers", mapping.ErrCannotPlace, err)
+			return nil, mapping.CannotPlace(mapping.PlaceNotAnswering, err)
 		}
 	}
 	loc, err := p.locateInDoc(ctx, c, info, ref)

@@ -2,7 +2,6 @@ package cdp
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -36,6 +35,9 @@ type Options struct {
 	Header http.Header
 	// AllowRemote permits a Connect address that is not on loopback.
 	AllowRemote bool
+	// Launched says the browser at Connect is the one cdpprovider
+	// started (--launch): the messages of a failed read say so.
+	Launched bool
 	// BundleID overrides the bundle identifier derived from the product.
 	BundleID string
 	// Budget bounds every answer (5.6); zero fields take the defaults.
@@ -91,6 +93,13 @@ type Provider struct {
 	conn    *conn
 	state   *connState // what this connection has learned; nil when not connected
 	keys    counter    // numbers of windows, tabs and documents; never reset
+	// hadConn says a connection worked in this run: a browser that does
+	// not answer after it is restarting (browser-restarting), not
+	// unreachable.
+	hadConn bool
+	// lastProduct names the browser of the last connection, for the
+	// messages of a read after it ended.
+	lastProduct string
 }
 
 // connState is what the provider knows while one connection lasts. A new
@@ -178,7 +187,7 @@ func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *conn, done 
 	if err := p.mu.lockContext(ctx); err != nil {
 		p.reading.Add(-1)
 		cancel()
-		return ctx, nil, func() {}, fmt.Errorf("another read of the browser did not end in time: %w", err)
+		return ctx, nil, func() {}, fail(ReasonReadFailed, "Another read of the browser did not end in time.", err)
 	}
 	done = func() { p.mu.Unlock(); p.reading.Add(-1); cancel() }
 	c, err := p.connect(ctx)
@@ -255,15 +264,6 @@ func (p *Provider) Close() error {
 		p.conn, p.state = nil, nil
 	}
 	return nil
-}
-
-// failure wraps an error of a read; when the connection has gone it says
-// the browser went away and how to bring it back.
-func (p *Provider) failure(what string, err error) error {
-	if p.conn != nil && !p.conn.alive() {
-		return fmt.Errorf("the browser at %s went away while trying to %s: %v; %s", p.ep.addr, what, err, howToStart)
-	}
-	return fmt.Errorf("could not %s: %w", what, err)
 }
 
 // readUnderWay says a read or locate is under way, for the warm trees'

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -32,7 +31,7 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 	if p.dialing == nil {
 		t, err := p.ep.resolve(ctx, p.log)
 		if err != nil {
-			return nil, p.unreachable(err)
+			return nil, p.unreachable(err, nil)
 		}
 		p.dialing = p.startDial(t)
 	}
@@ -41,7 +40,7 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		return nil, err
 	}
 	if err != nil {
-		return nil, p.unreachable(err)
+		return nil, p.unreachable(err, &t)
 	}
 	st := &connState{
 		target:     t,
@@ -56,30 +55,17 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 	}
 	if err := p.identify(ctx, c, st); err != nil {
 		c.close()
-		return nil, p.unreachable(err)
+		return nil, p.unreachable(err, &t)
 	}
 	if err := p.discover(ctx, c); err != nil {
 		c.close()
-		return nil, p.unreachable(err)
+		return nil, p.unreachable(err, &t)
 	}
 	p.conn, p.state = c, st
+	p.hadConn, p.lastProduct = true, st.product
 	p.log.Info("connected to the browser", "product", st.product, "version", st.version)
 	go p.followConn(c)
 	return c, nil
-}
-
-// howToStart is the advice every connection error ends with.
-const howToStart = "in your browser open chrome://inspect/#remote-debugging, allow remote debugging and use --connect auto; " +
-	"or start Chrome or Chromium with a debugging port, for example " +
-	"`chromium --remote-debugging-port=9222 --user-data-dir=$HOME/.config/chromium-debug`, " +
-	"and connect with --connect http://127.0.0.1:9222; or let cdpprovider start one with --launch"
-
-// unreachable wraps a failure to reach the browser with what to do.
-func (p *Provider) unreachable(err error) error {
-	if errors.Is(err, errNoBrowserFound) { // says what to do already
-		return err
-	}
-	return fmt.Errorf("cannot reach the browser at %s: %v; %s", p.ep.addr, err, howToStart)
 }
 
 // identify learns the browser's product name and version.

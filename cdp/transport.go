@@ -42,7 +42,10 @@ func dialWS(ctx context.Context, url string, header http.Header) (*wsTransport, 
 	})
 	if err != nil {
 		if res != nil && res.StatusCode == http.StatusForbidden {
-			return nil, fmt.Errorf("%w: %v", errRefused, err)
+			return nil, &statusError{code: res.StatusCode, err: fmt.Errorf("%w: %v", errRefused, err)}
+		}
+		if res != nil && res.StatusCode != http.StatusSwitchingProtocols {
+			return nil, &statusError{code: res.StatusCode, err: err}
 		}
 		return nil, err
 	}

@@ -289,14 +289,19 @@ func (p *provider) wantNotFound(t testing.TB, uri, why string) {
 		t.Errorf("read %s (%s): error %v (%T), want a JSON-RPC error", uri, why, err, err)
 		return
 	}
-	// go-sdk v1.8.0's ResourceNotFoundError uses -32602 (SEP-2164), -32002
-	// with MCPGODEBUG=customresnotfounderrcode=1; the variable holds the
-	// value in force, and the provider inherits our environment.
-	if we.Code != mcp.CodeResourceNotFound {
-		t.Errorf("read %s (%s): error code %d (%q), want resource not found (%d)", uri, why, we.Code, we.Message, mcp.CodeResourceNotFound)
+	// Resource not found is -32602 (jsonrpc.CodeInvalidParams, as go-sdk
+	// v1.8.0 defines it), whatever MCPGODEBUG says of the SDK's own
+	// deprecated CodeResourceNotFound; the message has the prefix of 7.2
+	// and the data a reason.
+	if we.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("read %s (%s): error code %d (%q), want resource not found (%d)", uri, why, we.Code, we.Message, jsonrpc.CodeInvalidParams)
 	}
-	if we.Message == "" {
-		t.Errorf("read %s (%s): error has no message", uri, why)
+	if !strings.HasPrefix(we.Message, "resource not found: ") {
+		t.Errorf("read %s (%s): message %q, want the prefix \"resource not found: \"", uri, why, we.Message)
+	}
+	var data struct{ URI, Reason string }
+	if err := json.Unmarshal(we.Data, &data); err != nil || data.URI != uri || data.Reason == "" {
+		t.Errorf("read %s (%s): data %s, want the uri and a reason", uri, why, we.Data)
 	}
 	t.Logf("read %s (%s): %d %s %s", uri, why, we.Code, we.Message, we.Data)
 }

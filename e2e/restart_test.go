@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,16 +15,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// wantBrowserError reads current and wants the internal error of 7.2: what
-// failed, and how to start Chrome with a debugging port.
-func (p *provider) wantBrowserError(t testing.TB, when string) {
+// wantBrowserError reads current and wants the internal error of 7.2 of
+// the reason: browser-unreachable before any read worked,
+// browser-restarting after.
+func (p *provider) wantBrowserError(t testing.TB, reason, when string) {
 	t.Helper()
-	p.wantBrowserErrorOn(t, currentURI, when)
+	p.wantBrowserErrorOn(t, currentURI, reason, when)
 }
 
-// wantBrowserErrorOn reads uri and wants the internal error of 7.2, and
-// returns its message.
-func (p *provider) wantBrowserErrorOn(t testing.TB, uri, when string) string {
+// wantBrowserErrorOn reads uri and wants the internal error of 7.2 of
+// the reason, whose message names no command-line flag (that advice is
+// the command line's), and returns its message.
+func (p *provider) wantBrowserErrorOn(t testing.TB, uri, reason, when string) string {
 	t.Helper()
 	raw, err := p.readRaw(t, uri)
 	if err == nil {
@@ -33,12 +36,16 @@ func (p *provider) wantBrowserErrorOn(t testing.TB, uri, when string) string {
 	if !errors.As(err, &we) {
 		t.Fatalf("read %s %s: %v (%T), want a JSON-RPC error", uri, when, err, err)
 	}
-	t.Logf("read %s %s: %d %s", uri, when, we.Code, we.Message)
+	t.Logf("read %s %s: %d %s %s", uri, when, we.Code, we.Message, we.Data)
 	if we.Code != jsonrpc.CodeInternalError {
 		t.Errorf("read %s %s: code %d, want internal error %d", uri, when, we.Code, jsonrpc.CodeInternalError)
 	}
-	if !strings.Contains(we.Message, "--remote-debugging-port") {
-		t.Errorf("read %s %s: message %q does not say how to start Chrome with a debugging port (--remote-debugging-port)", uri, when, we.Message)
+	var data struct{ URI, Reason string }
+	if err := json.Unmarshal(we.Data, &data); err != nil || data.URI != uri || data.Reason != reason {
+		t.Errorf("read %s %s: data %s, want the uri and the reason %s", uri, when, we.Data, reason)
+	}
+	if strings.Contains(we.Message, "--") {
+		t.Errorf("read %s %s: message %q gives a host command-line flags", uri, when, we.Message)
 	}
 	if !p.running() {
 		t.Fatalf("the provider exited %s; stderr:\n%s", when, p.stderr.String())
@@ -70,8 +77,8 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 	port := freePort(t)
 	p := startProvider(t, fmt.Sprintf("http://127.0.0.1:%d", port))
 
-	p.wantBrowserError(t, "with no browser on the port")
-	p.wantBrowserError(t, "again with no browser on the port")
+	p.wantBrowserError(t, "browser-unreachable", "with no browser on the port")
+	p.wantBrowserError(t, "browser-unreachable", "again with no browser on the port")
 
 	br := chromeFor(t, port)
 	user := userOf(t, br)
@@ -86,12 +93,12 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 
 	// The browser dies mid-session.
 	br.stop()
-	p.wantBrowserError(t, "after the browser was killed")
+	p.wantBrowserError(t, "browser-restarting", "after the browser was killed")
 	// Locate of an id this run issued, with no browser to ask: not gone
 	// (the browser may come back with the page) nor not-found (the id was
 	// issued), but the same internal error as current (7.2).
-	p.wantBrowserErrorOn(t, locatePrefix+btn.ID, "(locate of the button) with the browser down")
-	p.wantBrowserErrorOn(t, descriptorURI, "(the descriptor) with the browser down")
+	p.wantBrowserErrorOn(t, locatePrefix+btn.ID, "browser-restarting", "(locate of the button) with the browser down")
+	p.wantBrowserErrorOn(t, descriptorURI, "browser-restarting", "(the descriptor) with the browser down")
 
 	// It comes back on the same port.
 	br2 := chromeFor(t, port)
@@ -118,7 +125,7 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 }
 
 // The browser dies in the middle of a read: the read is the internal
-// error of 7.2 saying the browser went away and how to start it again;
+// error of 7.2 saying the browser went away (browser-restarting);
 // the provider keeps running, and once a browser is back on the port the
 // next read works. A relay between the provider and the browser holds
 // back the browser's answer to the read's first call (its list of
@@ -168,14 +175,14 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 		t.Fatalf("the read while the browser died: %s %v, want a JSON-RPC error", r.raw, r.err)
 	}
 	t.Logf("the read while the browser died: %d %s", we.Code, we.Message)
-	if we.Code != jsonrpc.CodeInternalError || !strings.Contains(we.Message, "went away") || !strings.Contains(we.Message, "--remote-debugging-port") {
-		t.Errorf("the read while the browser died: %d %q, want internal error %d saying the browser went away and how to start it with --remote-debugging-port", we.Code, we.Message, jsonrpc.CodeInternalError)
+	if we.Code != jsonrpc.CodeInternalError || !strings.Contains(we.Message, "went away") || !strings.Contains(string(we.Data), `"reason":"browser-restarting"`) {
+		t.Errorf("the read while the browser died: %d %q %s, want internal error %d saying the browser went away, reason browser-restarting", we.Code, we.Message, we.Data, jsonrpc.CodeInternalError)
 	}
 	if !p.running() {
 		t.Fatalf("the provider exited when the browser died mid-read; stderr:\n%s", p.stderr.String())
 	}
 	rl.release()
-	p.wantBrowserError(t, "with the browser dead")
+	p.wantBrowserError(t, "browser-restarting", "with the browser dead")
 
 	br2 := chromeFor(t, port)
 	tb2 := openTab(t, userOf(t, br2), env.pageA+"/other.html")
@@ -210,8 +217,8 @@ func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	if !p.running() {
 		t.Fatalf("the provider exited when the browser died; stderr:\n%s", p.stderr.String())
 	}
-	p.wantBrowserError(t, "after the browser died under a subscription")
-	p.wantBrowserError(t, "again after the browser died under a subscription")
+	p.wantBrowserError(t, "browser-restarting", "after the browser died under a subscription")
+	p.wantBrowserError(t, "browser-restarting", "again after the browser died under a subscription")
 	t.Logf("%d notifications after the browser died", len(u.since(t0)))
 	if s := p.stderr.String(); strings.Contains(s, "panic") {
 		t.Errorf("the provider panicked:\n%s", s)

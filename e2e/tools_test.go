@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/url"
 	"strings"
@@ -104,15 +105,19 @@ func TestTools(t *testing.T) {
 		t.Errorf("ui_locate %s (isError %v): %s, want the resource's %s", btn.ID, isError, text, loc.raw)
 	}
 
-	// A read's error is the call's, as a result with isError.
+	// A read's error is the call's, as a result with isError: its reason,
+	// then a message that names tools, not resources.
 	for _, id := range []string{"n1.5_AAAAAAAA", "no such id", cur.Root.ID} {
 		_, err := p.readRaw(t, locatePrefix+url.PathEscape(id))
 		var werr *jsonrpc.Error
 		if !errors.As(err, &werr) {
 			t.Fatalf("read the locate of %q: %v, want an error", id, err)
 		}
-		if text, isError := callText(t, p.session, "ui_locate", map[string]any{"id": id}); !isError || text != werr.Message {
-			t.Errorf("ui_locate %q: %q (isError %v), want isError and the read's %q", id, text, isError, werr.Message)
+		var data struct{ Reason string }
+		json.Unmarshal(werr.Data, &data)
+		text, isError := callText(t, p.session, "ui_locate", map[string]any{"id": id})
+		if !isError || data.Reason == "" || !strings.HasPrefix(text, data.Reason+": ") || strings.Contains(text, "uicontext://") {
+			t.Errorf("ui_locate %q: %q (isError %v), want isError, the read's reason %q and no resource named", id, text, isError, data.Reason)
 		}
 	}
 	p.wantServing(t, "tool calls")

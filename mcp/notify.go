@@ -133,7 +133,8 @@ func (n *notifier) loop(kick <-chan struct{}, quit <-chan struct{}) {
 }
 
 // watch wires subscriptions into the SDK server options when src can
-// watch: subscribing is offered for uicontext://current only. The SDK
+// watch: subscribing is offered for uicontext://current only (any other
+// URI: subscribeError). The SDK
 // keeps who is subscribed, per session, and sends each notification to
 // them; the handlers tell the notifier, which keeps the one watch.
 func (s *Server) watch(opts *sdk.ServerOptions, caps *sdk.ServerCapabilities) {
@@ -146,15 +147,15 @@ func (s *Server) watch(opts *sdk.ServerOptions, caps *sdk.ServerCapabilities) {
 	})
 	caps.Resources.Subscribe = true
 	opts.SubscribeHandler = func(ctx context.Context, req *sdk.SubscribeRequest) error {
-		if req.Params == nil || req.Params.URI != CurrentURI {
-			return sdk.ResourceNotFoundError(subscribedURI(req.Params))
+		if err := s.subscribeError(subscribedURI(req.Params)); err != nil {
+			return err
 		}
 		s.notify.subscribe(req.Session)
 		return nil
 	}
 	opts.UnsubscribeHandler = func(ctx context.Context, req *sdk.UnsubscribeRequest) error {
-		if req.Params == nil || req.Params.URI != CurrentURI {
-			return sdk.ResourceNotFoundError(subscribedURI((*sdk.SubscribeParams)(req.Params)))
+		if err := s.subscribeError(subscribedURI((*sdk.SubscribeParams)(req.Params))); err != nil {
+			return err
 		}
 		s.notify.unsubscribe(req.Session)
 		return nil

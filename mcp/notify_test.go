@@ -2,10 +2,10 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -190,29 +190,44 @@ func TestSubscribeToCurrentNotifiesOnChange(t *testing.T) {
 	}
 }
 
-// Only current can be subscribed to: anything else is MCP's resource not
-// found, naming the URI. (Under the newest MCP a subscription is a
-// listening request whose error go-sdk's client does not return, so this
-// runs under the legacy handshake.)
-func TestSubscribeToAnythingElseIsNotFound(t *testing.T) {
+// Only current can be subscribed to. Another resource of the provider
+// answers not-subscribable, whose message is not "resource not found"
+// (the resource is there to be read); a URI that names nothing, or a
+// malformed locate id, answers resource not found as a read does. Each
+// error's data has the uri and the reason; unsubscribing answers alike.
+// (Under the newest MCP a subscription is a listening request whose
+// error go-sdk's client does not return, so this runs under the legacy
+// handshake.)
+func TestSubscribeToAnythingElse(t *testing.T) {
 	src := &watchingFake{fakeSource: newFake()}
 	cs, _, _ := connectWatching(t, src, "2025-11-25")
-	for _, uri := range []string{DescriptorURI, "uicontext://locate/x", "uicontext://nope"} {
-		err := cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: uri})
-		var werr *jsonrpc.Error
-		if !errors.As(err, &werr) {
-			t.Errorf("subscribe to %s: got %v (%T), want a JSON-RPC error", uri, err, err)
-			continue
-		}
-		if werr.Code != sdk.CodeResourceNotFound {
-			t.Errorf("subscribe to %s: error %d %q, want resource not found (%d)", uri, werr.Code, werr.Message, sdk.CodeResourceNotFound)
-		}
-		var data struct{ URI string }
-		if err := json.Unmarshal(werr.Data, &data); err != nil || data.URI != uri {
-			t.Errorf("subscribe to %s: error data %s, want the uri", uri, werr.Data)
+	for _, tt := range []struct{ uri, reason, msg string }{
+		{DescriptorURI, "not-subscribable", "uicontext://descriptor cannot be subscribed to: " +
+			"the descriptor never changes while the provider runs; only uicontext://current sends change notifications"},
+		{"uicontext://locate/n1.5_AAAAAAAA", "not-subscribable", "uicontext://locate/n1.5_AAAAAAAA cannot be subscribed to: " +
+			"a location is read when it is needed; only uicontext://current sends change notifications"},
+		{"uicontext://nope", "no-such-resource", `resource not found: no resource matches "uicontext://nope"`},
+		{"uicontext://locate/a@b", "malformed", `resource not found: malformed element id "a@b"`},
+	} {
+		for _, op := range []string{"subscribe", "unsubscribe"} {
+			var err error
+			if op == "subscribe" {
+				err = cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: tt.uri})
+			} else {
+				err = cs.Unsubscribe(context.Background(), &sdk.UnsubscribeParams{URI: tt.uri})
+			}
+			var werr *jsonrpc.Error
+			if !errors.As(err, &werr) {
+				t.Errorf("%s %s: got %v (%T), want a JSON-RPC error", op, tt.uri, err, err)
+				continue
+			}
+			if werr.Code != jsonrpc.CodeInvalidParams || !strings.HasPrefix(werr.Message, tt.msg) {
+				t.Errorf("%s %s: error %d %q, want %d starting %q", op, tt.uri, werr.Code, werr.Message, jsonrpc.CodeInvalidParams, tt.msg)
+			}
+			wantData(t, op+" "+tt.uri, werr, tt.uri, tt.reason, "")
 		}
 		if src.watching() {
-			t.Errorf("subscribe to %s started the watch", uri)
+			t.Errorf("subscribe to %s started the watch", tt.uri)
 		}
 	}
 	// The same session can subscribe to current.

@@ -38,10 +38,10 @@ func (s *Server) readLocation(ctx context.Context, req *sdk.ReadResourceRequest)
 }
 
 // currentText is the answer of current, read as uri.
-func (s *Server) currentText(ctx context.Context, uri string) (string, error) {
+func (s *Server) currentText(ctx context.Context, uri string) (string, *hostError) {
 	cur, err := s.src.Current(ctx)
 	if err != nil {
-		return "", s.internalError(uri, err)
+		return "", s.browserError(uri, err)
 	}
 	s.failMu.Lock()
 	s.lastFailure = "" // a failure after this one is news again
@@ -50,10 +50,10 @@ func (s *Server) currentText(ctx context.Context, uri string) (string, error) {
 }
 
 // descriptorText is the descriptor, read as uri.
-func (s *Server) descriptorText(ctx context.Context, uri string) (string, error) {
+func (s *Server) descriptorText(ctx context.Context, uri string) (string, *hostError) {
 	app, err := s.src.App(ctx)
 	if err != nil {
-		return "", s.internalError(uri, err)
+		return "", s.browserError(uri, err)
 	}
 	return s.encode(uri, mapping.Descriptor{
 		Protocol:   mapping.Protocol,
@@ -64,7 +64,7 @@ func (s *Server) descriptorText(ctx context.Context, uri string) (string, error)
 }
 
 // locationText is the answer of locate for the locate URI uri.
-func (s *Server) locationText(ctx context.Context, uri string) (string, error) {
+func (s *Server) locationText(ctx context.Context, uri string) (string, *hostError) {
 	id, err := route(uri, s.opts.Locate)
 	if err != nil {
 		return "", s.readError(uri, id, err)
@@ -82,7 +82,7 @@ func (s *Server) locationText(ctx context.Context, uri string) (string, error) {
 // The answer of current, the big one, has an encoder of its own, which
 // writes the same bytes many times faster and copies those of each
 // document unchanged since the answer before (mapping.DocumentCache).
-func (s *Server) encode(uri string, v any) (string, error) {
+func (s *Server) encode(uri string, v any) (string, *hostError) {
 	if cur, ok := v.(*mapping.Current); ok {
 		return string(s.docs.AppendJSON(make([]byte, 0, 4096), cur)), nil
 	}
@@ -90,16 +90,16 @@ func (s *Server) encode(uri string, v any) (string, error) {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return "", s.internalError(uri, fmt.Errorf("encoding the answer: %w", err))
+		return "", s.browserError(uri, fmt.Errorf("encoding the answer: %w", err))
 	}
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
 // contents is the result of a read of uri: one item holding text, or
-// err when the read failed.
-func contents(uri, text string, err error) (*sdk.ReadResourceResult, error) {
-	if err != nil {
-		return nil, err
+// the JSON-RPC error of herr when the read failed.
+func contents(uri, text string, herr *hostError) (*sdk.ReadResourceResult, error) {
+	if herr != nil {
+		return nil, herr.rpc()
 	}
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{
 		{URI: uri, MIMEType: MIMEType, Text: text},

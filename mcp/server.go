@@ -82,7 +82,7 @@ func NewServer(src Source, opts Options) *Server {
 		"descriptor": DescriptorURI,
 	})
 	s.sdkLog = slog.New(sdkHandler{opts.Logger.Handler()})
-	sopts := &sdk.ServerOptions{Logger: s.sdkLog, Capabilities: caps}
+	sopts := &sdk.ServerOptions{Logger: s.sdkLog, Capabilities: caps, SetCacheable: private}
 	s.watch(sopts, caps)
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: opts.ProviderName, Version: opts.ProviderVersion}, sopts)
 	s.mcp.AddReceivingMiddleware(s.screenReads)
@@ -128,11 +128,20 @@ func (s *Server) screenReads(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		if r, ok := req.(*sdk.ReadResourceRequest); ok && r.Params != nil {
 			if id, err := route(r.Params.URI, s.opts.Locate); err != nil {
-				return nil, s.readError(r.Params.URI, id, err)
+				return nil, s.readError(r.Params.URI, id, err).rpc()
 			}
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// private marks every result that can say how it may be cached (reads,
+// lists, server/discover) as the requesting user's only: what a person
+// sees in their browser is theirs, and no shared cache may keep it. The
+// time-to-live stays what it was: 0 for a read, which asks the browser
+// again each time (7.1).
+func private(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
+	c.CacheScope = "private"
 }
 
 // sdkHandler passes on the SDK's own logs with Info lowered to Debug: the

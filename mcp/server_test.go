@@ -78,6 +78,8 @@ func newFake() *fakeSource {
 						el("n1.5_AAAAAAAA", "Button", "Order", []string{"hovered"})))),
 		},
 		app: mapping.App{Title: "Chromium", Bundle: "org.chromium.Chromium", Version: "156.0.8078.108"},
+		// The Application cannot be placed, as the cdp package says.
+		locateErrs: map[string]error{"a0_AAAAAAAA": mapping.CannotPlace(mapping.PlaceApplication, nil)},
 		locations: map[string]*mapping.Location{
 			"n1.5_AAAAAAAA": {
 				State:   mapping.OnScreen,

@@ -10,9 +10,13 @@ import (
 // real one; tests use fakes.
 //
 // Errors: Locate returns an error wrapping mapping.ErrMalformedID,
-// mapping.ErrNotIssued or mapping.ErrCannotPlace for ids the host must be
-// told are unknown (resource not found). Any other error is a failure to
-// read the browser; its message says what failed and what to do.
+// mapping.ErrNotIssued or mapping.ErrCannotPlace (a *mapping.PlaceError
+// says why) for ids the host must be told are unknown (resource not
+// found). Any other error is a failure to read the browser: the first
+// error in its chain with a Reason() string method (the cdp package's
+// Failure) gives the host its reason and message, which says what
+// happened and what the person can do; an error without one is
+// read-failed, with its own message.
 type Source interface {
 	// Current reads what the user has open now (section 4.1).
 	Current(ctx context.Context) (*mapping.Current, error)

@@ -3,11 +3,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"net/url"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,8 +18,12 @@ import (
 // resources. It is outside the protocol's binding: the resources stay as
 // they are, and neither the descriptor nor the extension declaration
 // names the tools. A tool's result is one text item holding exactly the
-// text a read of the resource holds; a read's error becomes a result
-// with isError set and the error's message.
+// text a read of the resource holds. A read's error becomes a result
+// with isError set: its text is the reason and a message that names
+// tools, never resources ("not-issued: element id … call ui_current …"),
+// and its _meta holds the reason again under MetaError, for the host's
+// code. Arguments the input schema does not allow are such an error too
+// (invalid-arguments).
 
 // Tool names.
 const (
@@ -50,7 +56,12 @@ func (s *Server) addTools() {
 		Name:  ToolLocate,
 		Title: "Where an element is on screen",
 		Description: "Where an element is on screen, by the id " + ToolCurrent + " gave it: onscreen (with its frame and visible part " +
-			"in screen points), offscreen, or gone. The same JSON as the resource " + LocateTemplate + ".",
+			"in screen points), offscreen (scrolled away, hidden, in a background tab or a minimised window; an element without a box, " +
+			"such as one not displayed, is offscreen without a frame), or gone (removed, or its page navigated away or closed). " +
+			"Windows, Documents and the elements of a page can be located. The Application and a Tab or TabList cannot: the browser " +
+			"draws them and they have no place of their own (locate a Window, or the Document of the active tab); nor can an element " +
+			"without a DOM node, a JavaScript dialog, or the Document of a crashed page. Those calls fail with cannot-be-placed; " +
+			"an id that " + ToolCurrent + " did not give in this run fails with not-issued. The same JSON as the resource " + LocateTemplate + ".",
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -64,40 +75,77 @@ func (s *Server) addTools() {
 }
 
 // callCurrent answers ui_current.
-func (s *Server) callCurrent(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+func (s *Server) callCurrent(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	if _, bad := arguments(req, ToolCurrent); bad != nil {
+		return bad, nil
+	}
 	return toolResult(s.currentText(ctx, CurrentURI))
 }
 
+// locateUsage is the error of a ui_locate call without a string id.
+const locateUsage = ToolLocate + ` needs {"id": "…"}: the id of an element as ` + ToolCurrent + " gave it"
+
 // callLocate answers ui_locate: the read of the locate URI of the id.
 func (s *Server) callLocate(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	var args struct {
-		ID *string `json:"id"`
+	args, bad := arguments(req, ToolLocate, "id")
+	if bad != nil {
+		return bad, nil
 	}
-	if req.Params == nil || json.Unmarshal(req.Params.Arguments, &args) != nil || args.ID == nil {
-		return failed(ToolLocate + ` needs {"id": "…"}: the id of an element as ` + ToolCurrent + " gave it"), nil
+	var id string
+	if raw, ok := args["id"]; !ok || string(raw) == "null" || json.Unmarshal(raw, &id) != nil {
+		return failed(ReasonInvalidArguments, locateUsage), nil
 	}
 	// An id of the §5.2 form needs no escaping; any other is escaped so
 	// that it reaches the id check whole rather than as another URI.
-	uri := locatePrefix + url.PathEscape(*args.ID)
-	if *args.ID == "" {
-		return toolResult("", s.readError(uri, "", mapping.ErrMalformedID))
+	uri := locatePrefix + url.PathEscape(id)
+	if id == "" {
+		return s.readError(uri, "", mapping.ErrMalformedID).toolResult(), nil
 	}
 	return toolResult(s.locationText(ctx, uri))
 }
 
-// toolResult is a tool's result for the text of a read, or its error.
-func toolResult(text string, err error) (*sdk.CallToolResult, error) {
-	if err != nil {
-		msg := err.Error()
-		if je := (*jsonrpc.Error)(nil); errors.As(err, &je) {
-			msg = je.Message
+// arguments decodes a call's arguments, an object whose members must be
+// among names (the input schema's additionalProperties: false). A call
+// whose arguments are not such an object gets the failed result bad.
+// No arguments at all are an empty object.
+func arguments(req *sdk.CallToolRequest, tool string, names ...string) (args map[string]json.RawMessage, bad *sdk.CallToolResult) {
+	if req.Params != nil && len(req.Params.Arguments) > 0 {
+		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+			return nil, failed(ReasonInvalidArguments, tool+"'s arguments must be a JSON object")
 		}
-		return failed(msg), nil
+	}
+	var unknown []string
+	for name := range args {
+		if !slices.Contains(names, name) {
+			unknown = append(unknown, strconv.Quote(name))
+		}
+	}
+	if len(unknown) == 0 {
+		return args, nil
+	}
+	slices.Sort(unknown)
+	takes := "takes no arguments"
+	if len(names) > 0 {
+		takes = fmt.Sprintf(`takes only {"%s": …}`, strings.Join(names, `": …, "`))
+	}
+	return nil, failed(ReasonInvalidArguments, fmt.Sprintf("%s %s; unknown argument %s", tool, takes, strings.Join(unknown, ", ")))
+}
+
+// toolResult is a tool's result for the text of a read, or its error.
+func toolResult(text string, herr *hostError) (*sdk.CallToolResult, error) {
+	if herr != nil {
+		return herr.toolResult(), nil
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
 }
 
-// failed is a tool result that reports msg as an error.
-func failed(msg string) *sdk.CallToolResult {
-	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+// failed is a tool result that reports an error of the reason: its text
+// is the reason, a colon and msg; its _meta holds the reason under
+// MetaError.
+func failed(reason, msg string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{
+		IsError: true,
+		Content: []sdk.Content{&sdk.TextContent{Text: reason + ": " + msg}},
+		Meta:    sdk.Meta{MetaError: errorData{Reason: reason}},
+	}
 }

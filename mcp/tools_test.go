@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -31,17 +31,6 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args any) (text stri
 		t.Errorf("tools/call %s %v: structuredContent %v, want none", name, args, res.StructuredContent)
 	}
 	return tc.Text, res.IsError
-}
-
-// readErrorMessage reads uri, which must fail, and returns the message.
-func readErrorMessage(t *testing.T, cs *sdk.ClientSession, uri string) string {
-	t.Helper()
-	_, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: uri})
-	var werr *jsonrpc.Error
-	if !errors.As(err, &werr) {
-		t.Fatalf("read %s: %v, want a JSON-RPC error", uri, err)
-	}
-	return werr.Message
 }
 
 // With Tools, tools/list has exactly ui_current and ui_locate, read-only.
@@ -108,46 +97,114 @@ func TestToolsAnswerTheResourcesText(t *testing.T) {
 	}
 }
 
-// A read that fails is a tool result with isError and the read's message.
+// callResult calls a tool and returns its result.
+func callResult(t *testing.T, cs *sdk.ClientSession, name string, args any) *sdk.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("tools/call %s %v: %v", name, args, err)
+	}
+	return res
+}
+
+// wantToolError calls a tool, which must fail: isError, one text item
+// that starts with the reason and a colon and then says msg (its start),
+// naming no resource, and the reason (and why) in _meta.
+func wantToolError(t *testing.T, cs *sdk.ClientSession, name string, args any, reason, why, msg string) string {
+	t.Helper()
+	text, isError := call(t, cs, name, args)
+	if !isError {
+		t.Errorf("%s %v: %q, want isError", name, args, text)
+	}
+	if want := reason + ": " + msg; !strings.HasPrefix(text, want) {
+		t.Errorf("%s %v: %q, want it to start %q", name, args, text, want)
+	}
+	if strings.Contains(text, "uicontext://") || strings.Contains(text, "resource") {
+		t.Errorf("%s %v: %q names a resource; a tool's error names tools", name, args, text)
+	}
+	data := map[string]any{"reason": reason}
+	if why != "" {
+		data["why"] = why
+	}
+	meta := callResult(t, cs, name, args).Meta
+	if diff := cmp.Diff(data, meta[MetaError]); diff != "" {
+		t.Errorf("%s %v: _meta (-want +got):\n%s", name, args, diff)
+	}
+	return text
+}
+
+// A read that fails is a tool result with isError, the reason and a
+// message for a model: the resource's, but naming tools.
 func TestToolErrors(t *testing.T) {
-	const browserGone = "the browser went away mid-read: restart it with --remote-debugging-port=9222"
+	const browserGone = "Chromium went away while the provider tried to locate the element."
 	src := newFake()
 	src.locateErrs = map[string]error{
-		"n1.8_AAAAAAAA": fmt.Errorf("locate: %w: in a page that is not responding", mapping.ErrCannotPlace),
-		"n1.9_AAAAAAAA": errors.New(browserGone),
+		"n1.8_AAAAAAAA": mapping.CannotPlace(mapping.PlaceNotAnswering, errors.New("the page is not responding")),
+		"n1.9_AAAAAAAA": &failure{"browser-restarting", browserGone},
+		"a0_AAAAAAAA":   mapping.CannotPlace(mapping.PlaceApplication, nil),
+		"t1_AAAAAAAA":   mapping.CannotPlace(mapping.PlaceTab, nil),
 	}
 	for _, version := range protocolVersions {
 		t.Run(versionName(version), func(t *testing.T) {
 			cs := connect(t, src, Options{Locate: true, Tools: true}, version)
-			for _, id := range []string{
-				"n9_AAAAAAAA",                                                 // never issued
-				"n1.8_AAAAAAAA",                                               // cannot be placed
-				"n1.9_AAAAAAAA",                                               // the browser went away
-				"a b", "%41", "a/b", "a?b#c", "x" + string(make([]byte, 200)), // malformed
-			} {
-				text, isError := call(t, cs, ToolLocate, map[string]any{"id": id})
-				want := readErrorMessage(t, cs, locatePrefix+url.PathEscape(id))
-				if !isError || text != want {
-					t.Errorf("%s %q: %q (isError %v), want isError and the read's %q", ToolLocate, id, text, isError, want)
-				}
+			wantToolError(t, cs, ToolLocate, map[string]any{"id": "n9_AAAAAAAA"}, "not-issued", "",
+				`element id "n9_AAAAAAAA" was not issued by this run of the provider: call ui_current for the ids of this run`)
+			wantToolError(t, cs, ToolLocate, map[string]any{"id": "a0_AAAAAAAA"}, "cannot-be-placed", "application",
+				`element "a0_AAAAAAAA" cannot be placed on screen: the Application is the browser itself and has no place on screen of its own; its Windows have places`)
+			wantToolError(t, cs, ToolLocate, map[string]any{"id": "t1_AAAAAAAA"}, "cannot-be-placed", "tab",
+				`element "t1_AAAAAAAA" cannot be placed on screen: a Tab has no place on screen of its own`)
+			wantToolError(t, cs, ToolLocate, map[string]any{"id": "n1.8_AAAAAAAA"}, "cannot-be-placed", "page-not-answering",
+				`element "n1.8_AAAAAAAA" cannot be placed on screen: its page cannot be asked now (the page is not responding); try again once it answers`)
+			wantToolError(t, cs, ToolLocate, map[string]any{"id": "n1.9_AAAAAAAA"}, "browser-restarting", "", browserGone)
+			for _, id := range []string{"a b", "%41", "a/b", "a?b#c", "x" + string(make([]byte, 200)), ""} {
+				wantToolError(t, cs, ToolLocate, map[string]any{"id": id}, "malformed", "",
+					fmt.Sprintf("malformed element id %q: an id is 1 to 128 characters of A-Z a-z 0-9 . _ ~ -; give an id exactly as ui_current gave it", id))
 			}
-			if text, isError := call(t, cs, ToolLocate, map[string]any{"id": ""}); !isError || text != `resource not found: malformed element id "": an id is 1 to 128 characters of A-Z a-z 0-9 . _ ~ -` {
-				t.Errorf("%s with an empty id: %q (isError %v), want the malformed id's message", ToolLocate, text, isError)
-			}
-			for _, args := range []any{nil, map[string]any{}, map[string]any{"id": 7}, map[string]any{"ids": "n1.5_AAAAAAAA"}} {
-				if text, isError := call(t, cs, ToolLocate, args); !isError || text != `ui_locate needs {"id": "…"}: the id of an element as ui_current gave it` {
-					t.Errorf("%s %v: %q (isError %v), want an error that asks for the id", ToolLocate, args, text, isError)
-				}
+			for _, args := range []any{nil, map[string]any{}, map[string]any{"id": 7}, map[string]any{"id": nil}} {
+				wantToolError(t, cs, ToolLocate, args, "invalid-arguments", "", `ui_locate needs {"id": "…"}: the id of an element as ui_current gave it`)
 			}
 
-			src.setCurrentErr(errors.New(browserGone))
-			text, isError := call(t, cs, ToolCurrent, nil)
-			if want := readErrorMessage(t, cs, CurrentURI); !isError || text != want || text != browserGone {
-				t.Errorf("%s with the browser gone: %q (isError %v), want isError and %q", ToolCurrent, text, isError, want)
+			for _, reason := range browserReasons {
+				src.setCurrentErr(&failure{reason, "The browser failed: " + reason})
+				wantToolError(t, cs, ToolCurrent, nil, reason, "", "The browser failed: "+reason)
 			}
+			src.setCurrentErr(errors.New("no reason given"))
+			wantToolError(t, cs, ToolCurrent, nil, "read-failed", "", "no reason given")
 			src.setCurrentErr(nil)
 			if _, isError := call(t, cs, ToolCurrent, nil); isError {
 				t.Errorf("%s after the browser is back: still an error", ToolCurrent)
+			}
+		})
+	}
+}
+
+// Arguments the input schema does not allow are refused, naming them:
+// additionalProperties is false for both tools.
+func TestToolArguments(t *testing.T) {
+	for _, version := range protocolVersions {
+		t.Run(versionName(version), func(t *testing.T) {
+			src := newFake()
+			cs := connect(t, src, Options{Locate: true, Tools: true}, version)
+			wantToolError(t, cs, ToolCurrent, map[string]any{"x": 1}, "invalid-arguments", "", `ui_current takes no arguments; unknown argument "x"`)
+			wantToolError(t, cs, ToolCurrent, map[string]any{"b": 1, "a": 2}, "invalid-arguments", "", `ui_current takes no arguments; unknown argument "a", "b"`)
+			wantToolError(t, cs, ToolLocate, map[string]any{"id": "n1.5_AAAAAAAA", "y": 2}, "invalid-arguments", "",
+				`ui_locate takes only {"id": …}; unknown argument "y"`)
+			wantToolError(t, cs, ToolLocate, map[string]any{"ids": "n1.5_AAAAAAAA"}, "invalid-arguments", "",
+				`ui_locate takes only {"id": …}; unknown argument "ids"`)
+			wantToolError(t, cs, ToolCurrent, []int{1}, "invalid-arguments", "", "ui_current's arguments must be a JSON object")
+			src.mu.Lock()
+			located := len(src.located)
+			src.mu.Unlock()
+			if located != 0 {
+				t.Errorf("calls with arguments refused asked the source %d times", located)
+			}
+			for _, args := range []any{nil, map[string]any{}} {
+				if text, isError := call(t, cs, ToolCurrent, args); isError {
+					t.Errorf("%s %v: %s", ToolCurrent, args, text)
+				}
+			}
+			if text, isError := call(t, cs, ToolLocate, map[string]any{"id": "n1.5_AAAAAAAA"}); isError {
+				t.Errorf("%s with only an id: %s", ToolLocate, text)
 			}
 		})
 	}

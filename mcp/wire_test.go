@@ -21,10 +21,13 @@ func TestWire(t *testing.T) {
 				`{"protocol":"0.2.0","operations":["current","locate"],"descriptor":"uicontext://descriptor"}}}}}`},
 		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`, ""},
 		{`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"uicontext://nope"}}`,
-			`{"id":2,"error":{"code":-32602,"data":{"uri":"uicontext://nope"},"message":"resource not found: no resource matches \"uicontext://nope\"; ` +
+			`{"id":2,"error":{"code":-32602,"data":{"uri":"uicontext://nope","reason":"no-such-resource"},"message":"resource not found: no resource matches \"uicontext://nope\"; ` +
 				`this provider has uicontext://current, uicontext://descriptor, uicontext://locate/{id}"}}`},
 		{`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"uicontext://locate/n1.7_AAAAAAAA"}}`,
-			`{"id":3,"result":{"contents":[{"uri":"uicontext://locate/n1.7_AAAAAAAA","mimeType":"application/json","text":"{\"state\":\"gone\"}"}]}}`},
+			`{"id":3,"result":{"ttlMs":0,"cacheScope":"private","contents":[{"uri":"uicontext://locate/n1.7_AAAAAAAA","mimeType":"application/json","text":"{\"state\":\"gone\"}"}]}}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"uicontext://locate/a0_AAAAAAAA"}}`,
+			`{"id":4,"error":{"code":-32602,"data":{"uri":"uicontext://locate/a0_AAAAAAAA","reason":"cannot-be-placed","why":"application"},` +
+				`"message":"resource not found: element \"a0_AAAAAAAA\" cannot be placed on screen: the Application is the browser itself and has no place on screen of its own; its Windows have places"}}`},
 	}
 
 	runScript(t, Options{Locate: true}, script)
@@ -47,14 +50,22 @@ func TestWireTools(t *testing.T) {
 				`"inputSchema":{"type":"object","properties":{},"additionalProperties":false},` +
 				`"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}},` +
 				`{"name":"ui_locate","title":"Where an element is on screen",` +
-				`"description":"Where an element is on screen, by the id ui_current gave it: onscreen (with its frame and visible part in screen points), offscreen, or gone. ` +
-				`The same JSON as the resource uicontext://locate/{id}.",` +
+				`"description":"Where an element is on screen, by the id ui_current gave it: onscreen (with its frame and visible part in screen points), ` +
+				`offscreen (scrolled away, hidden, in a background tab or a minimised window; an element without a box, such as one not displayed, is offscreen without a frame), ` +
+				`or gone (removed, or its page navigated away or closed). Windows, Documents and the elements of a page can be located. ` +
+				`The Application and a Tab or TabList cannot: the browser draws them and they have no place of their own (locate a Window, or the Document of the active tab); ` +
+				`nor can an element without a DOM node, a JavaScript dialog, or the Document of a crashed page. Those calls fail with cannot-be-placed; ` +
+				`an id that ui_current did not give in this run fails with not-issued. The same JSON as the resource uicontext://locate/{id}.",` +
 				`"inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"An element id from ui_current."}},"required":["id"],"additionalProperties":false},` +
 				`"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}}]}}`},
 		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"ui_locate","arguments":{"id":"n1.7_AAAAAAAA"}}}`,
 			`{"id":3,"result":{"content":[{"type":"text","text":"{\"state\":\"gone\"}"}]}}`},
 		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"ui_locate","arguments":{"id":"n9_AAAAAAAA"}}}`,
-			`{"id":4,"result":{"isError":true,"content":[{"type":"text","text":"resource not found: element id \"n9_AAAAAAAA\" was not issued by this run of the provider; read uicontext://current for the ids of this run"}]}}`},
+			`{"id":4,"result":{"isError":true,"_meta":{"uicontext/error":{"reason":"not-issued"}},` +
+				`"content":[{"type":"text","text":"not-issued: element id \"n9_AAAAAAAA\" was not issued by this run of the provider: call ui_current for the ids of this run"}]}}`},
+		{`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ui_current","arguments":{"x":1}}}`,
+			`{"id":5,"result":{"isError":true,"_meta":{"uicontext/error":{"reason":"invalid-arguments"}},` +
+				`"content":[{"type":"text","text":"invalid-arguments: ui_current takes no arguments; unknown argument \"x\""}]}}`},
 	}
 	runScript(t, Options{Locate: true, Tools: true}, script)
 }

@@ -42,7 +42,7 @@ func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log 
 		cur, err = src.Current(ctx)
 	}
 	if err != nil {
-		return fmt.Errorf("read current: %w", err)
+		return withAdvice(fmt.Errorf("read current: %w", err), cfg)
 	}
 	if cfg.Launch && len(cfg.URLs) > 0 {
 		deadline := time.Now().Add(LoadWait)
@@ -57,7 +57,7 @@ func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log 
 			case <-time.After(loadPoll):
 			}
 			if cur, err = src.Current(ctx); err != nil {
-				return fmt.Errorf("read current: %w", err)
+				return withAdvice(fmt.Errorf("read current: %w", err), cfg)
 			}
 		}
 	}

@@ -126,6 +126,7 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 		UserDataDir: cfg.UserDataDir,
 		Header:      header,
 		AllowRemote: cfg.AllowRemote,
+		Launched:    cfg.Launch,
 		BundleID:    cfg.BundleID,
 		Budget:      cfg.Budget(),
 		Logger:      log,

@@ -89,9 +89,16 @@ func (w *watching) read(ctx context.Context, changed time.Time) error {
 	if err != nil {
 		if msg := err.Error(); msg != w.failure {
 			w.failure = msg
-			w.log.Warn("could not read current; waiting for the browser to tell of a change", "err", err)
+			args := []any{"err", err}
+			if a := Advice(err, w.cfg); a != "" {
+				args = append(args, "advice", a)
+			}
+			w.log.Warn("could not read current; waiting for the browser to tell of a change", args...)
 		}
 		w.last, w.shown = nil, view{failure: err.Error()}
+		if a := Advice(err, w.cfg); a != "" {
+			w.shown.failure += " " + a
+		}
 		return w.scr.show(w.shown)
 	}
 	w.failure = ""

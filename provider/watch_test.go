@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/cdp"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -342,7 +343,7 @@ func TestWatchReadFailures(t *testing.T) {
 		stop := startWatch(t, Config{Command: Watch}, f, &screen{w: out}, log)
 		synctest.Wait()
 		f.mu.Lock()
-		f.err = errors.New("the browser went away")
+		f.err = &cdp.Failure{Kind: cdp.ReasonRestarting, Err: errors.New("the browser went away")}
 		f.mu.Unlock()
 		f.tell()
 		synctest.Wait()
@@ -358,6 +359,11 @@ func TestWatchReadFailures(t *testing.T) {
 		}
 		if n := strings.Count(logged.String(), "the browser went away"); n != 1 {
 			t.Errorf("the failure logged %d times, want once:\n%s", n, logged.String())
+		}
+		// With the command line's advice for its reason (the browser is
+		// found by auto, the default).
+		if !strings.Contains(logged.String(), "advice=") || !strings.Contains(logged.String(), "chrome://inspect/#remote-debugging") {
+			t.Errorf("the failure is logged without the command line's advice:\n%s", logged.String())
 		}
 		if got := blocks(t, out.String()); len(got) != 2 {
 			t.Errorf("%d outlines, want 2: before the failure and after it:\n%s", len(got), out)

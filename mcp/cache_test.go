@@ -1,0 +1,98 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
+)
+
+// Nothing this server says may be kept by a shared cache: under every MCP
+// revision the SDK serves, each result as it crosses the wire (reads of
+// current, the descriptor and a locate URI; the lists; server/discover
+// under the newest) has no cacheScope or "private", never "public", and a
+// read's ttlMs is absent or 0.
+func TestNothingIsPublic(t *testing.T) {
+	for _, version := range sdk.SupportedProtocolVersions() {
+		t.Run(version, func(t *testing.T) {
+			var wire syncbuf.Buffer
+			ctx := context.Background()
+			st, ct := sdk.NewInMemoryTransports()
+			srv := NewServer(newFake(), Options{Locate: true, Tools: true, Logger: slog.New(slog.DiscardHandler)})
+			ss, err := srv.mcp.Connect(ctx, st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			client := sdk.NewClient(&sdk.Implementation{Name: "test-host", Version: "0"}, nil)
+			cs, err := client.Connect(ctx, &sdk.LoggingTransport{Transport: ct, Writer: &wire}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+
+			reads := []string{CurrentURI, DescriptorURI, locatePrefix + "n1.5_AAAAAAAA"}
+			for _, uri := range reads {
+				read(t, cs, uri)
+			}
+			if _, err := cs.ListResources(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.ListResourceTemplates(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.ListTools(ctx, nil); err != nil {
+				t.Fatal(err)
+			}
+
+			// Every result the client read, as it was on the wire.
+			seen := map[string]int{} // what kind of result -> how many
+			sc := bufio.NewScanner(strings.NewReader(wire.String()))
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				line, ok := strings.CutPrefix(sc.Text(), "read: ")
+				if !ok {
+					continue
+				}
+				var msg struct {
+					Result map[string]json.RawMessage `json:"result"`
+				}
+				if err := json.Unmarshal([]byte(line), &msg); err != nil || msg.Result == nil {
+					continue
+				}
+				kind := "other"
+				for _, k := range []string{"contents", "resources", "resourceTemplates", "tools", "supportedVersions"} {
+					if _, ok := msg.Result[k]; ok {
+						kind = k
+					}
+				}
+				seen[kind]++
+				scope, hasScope := msg.Result["cacheScope"]
+				if hasScope && string(scope) != `"private"` {
+					t.Errorf("%s result with cacheScope %s, want private or none: %s", kind, scope, line)
+				}
+				if ttl, ok := msg.Result["ttlMs"]; ok && kind == "contents" && string(ttl) != "0" {
+					t.Errorf("read result with ttlMs %s, want 0: %s", ttl, line)
+				}
+				if kind != "other" {
+					t.Logf("%s: cacheScope %s", kind, scope)
+				}
+			}
+			want := map[string]int{"contents": len(reads), "resources": 1, "resourceTemplates": 1, "tools": 1}
+			if version >= "2026-07-28" { // the client discovers the server first
+				want["supportedVersions"] = 1
+			}
+			for kind, n := range want {
+				if seen[kind] != n {
+					t.Errorf("%d %s results on the wire, want %d (seen %v)", seen[kind], kind, n, seen)
+				}
+			}
+		})
+	}
+}

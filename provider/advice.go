@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/cdpprovider/cdpprovider/cdp"
+)
+
+// Advice is what the command line adds when it prints a failed read: what
+// to do there, with its flags, by the failure's reason (cdp.ReasonOf) and
+// how the browser was reached. The failure's own message, which a host
+// also shows its person, names no flag; empty when there is nothing to
+// add (the person is asked to click Allow, and that is all).
+func Advice(err error, cfg Config) string {
+	const doctor = " `cdpprovider doctor` says what it sees."
+	switch cdp.ReasonOf(err) {
+	case cdp.ReasonUnreachable, cdp.ReasonRestarting:
+		switch reached(cfg) {
+		case "launched":
+			return "Run the command again to start a new browser with --launch; --chrome PATH picks the browser to start." + doctor
+		case "auto":
+			return "In Chrome, Chromium, Edge or Brave open chrome://inspect/#remote-debugging and allow remote debugging; " +
+				"or start one with a debugging port, as in `chromium --remote-debugging-port=9222 --user-data-dir=DIR` " +
+				"(a directory other than its default profile), and use --connect http://127.0.0.1:9222; " +
+				"or let cdpprovider start one with --launch." + doctor
+		case "local":
+			return "Start the browser with --remote-debugging-port=PORT --user-data-dir=DIR (a directory other than its default profile) " +
+				"and give that port to --connect; or use --connect auto for the browser you use, once chrome://inspect/#remote-debugging " +
+				"allows it; or let cdpprovider start one with --launch." + doctor
+		default:
+			return "Check the service's address (--connect) and the token it wants (--header 'Name: value')."
+		}
+	case cdp.ReasonLaunchFailed:
+		return "Give the browser to start with --chrome PATH (or $CHROME), or read a browser you started with --connect." + doctor
+	case cdp.ReasonBadAddress:
+		return "--connect takes auto, http://127.0.0.1:9222, 127.0.0.1:9222 or a ws:// or wss:// URL (not on this machine only with " +
+			"--allow-remote); --header takes 'Name: value'."
+	case cdp.ReasonReadFailed:
+		return "Try again; --log-level debug says more." + doctor
+	}
+	return "" // consent-pending, consent-declined: the message says what to click
+}
+
+// reached says how cfg reaches the browser: "launched", "auto", "local"
+// (a debugging address on this machine) or "remote" (a browser service).
+func reached(cfg Config) string {
+	switch {
+	case cfg.Launch:
+		return "launched"
+	case cfg.Connect == "" || cfg.Connect == cdp.Auto:
+		return "auto"
+	}
+	addr := cfg.Connect
+	if !strings.Contains(addr, "://") {
+		addr = "http://" + addr
+	}
+	if u, err := url.Parse(addr); err == nil && cdp.IsLoopback(u.Hostname()) {
+		return "local"
+	}
+	return "remote"
+}
+
+// withAdvice is err with the command line's advice after it, for the
+// current command; err itself when there is none.
+func withAdvice(err error, cfg Config) error {
+	if a := Advice(err, cfg); a != "" {
+		return &advised{err: err, advice: a}
+	}
+	return err
+}
+
+// advised is an error the command line prints with its advice.
+type advised struct {
+	err    error
+	advice string
+}
+
+func (a *advised) Error() string { return a.err.Error() + "\n" + a.advice }
+
+func (a *advised) Unwrap() error { return a.err }
