@@ -48,7 +48,9 @@ type endpoint struct {
 }
 
 // parseEndpoint checks a --connect address: "auto" or empty,
-// http(s)://host:port, host:port, or ws(s)://host:port/devtools/browser/ID.
+// http(s)://host:port, host:port, ws(s)://host:port/devtools/browser/ID,
+// or ws://host:port with no path, which is read as http://host:port (the
+// websocket found through /json/version, or a DevToolsActivePort).
 // Only loopback hosts are accepted unless allowRemote. dirs are where auto
 // looks (nil: DefaultUserDataDirs and the running browsers; else the
 // person named them).
@@ -85,6 +87,9 @@ func parseEndpoint(addr string, allowRemote bool, dirs []UserDataDir) (endpoint,
 	case "https":
 		ep.http = "https://" + u.Host
 	case "ws":
+		if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
+			break // the host and port alone: resolved as http://host:port
+		}
 		ep.ws = full
 	case "wss":
 		ep.ws, ep.http = full, "https://"+u.Host
@@ -127,10 +132,20 @@ type dialTarget struct {
 	asks bool
 	// local says the browser is on this machine.
 	local bool
+	// header is the endpoint's, sent with every /json request too.
+	header http.Header
 }
 
-// resolve finds the websocket to dial now.
+// resolve finds the websocket to dial now; the target carries the
+// endpoint's header for its /json requests.
 func (ep endpoint) resolve(ctx context.Context, log *slog.Logger) (dialTarget, error) {
+	t, err := ep.resolveTarget(ctx, log)
+	t.header = ep.header
+	return t, err
+}
+
+// resolveTarget is resolve without the header.
+func (ep endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (dialTarget, error) {
 	if ep.auto {
 		return ep.resolveAuto(ctx, log)
 	}
@@ -234,7 +249,8 @@ func (ep endpoint) look() Look {
 	return l
 }
 
-// getJSON reads one /json/* document of a browser that answers them.
+// getJSON reads one /json/* document of a browser that answers them,
+// with the endpoint's header.
 func (t dialTarget) getJSON(ctx context.Context, path string, v any) error {
 	if t.http == "" {
 		return errors.New("the browser has no /json/* addresses")
@@ -242,6 +258,9 @@ func (t dialTarget) getJSON(ctx context.Context, path string, v any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.http+path, nil)
 	if err != nil {
 		return err
+	}
+	for k, vs := range t.header {
+		req.Header[k] = vs
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -254,8 +273,9 @@ func (t dialTarget) getJSON(ctx context.Context, path string, v any) error {
 	return json.NewDecoder(resp.Body).Decode(v)
 }
 
-// ParseHeader turns "Name: value" lines (--header) into a header for the
-// websocket handshake. Errors name the line's header name, never its
+// ParseHeader turns "Name: value" lines (--header) into a header for
+// every HTTP request to the browser's endpoint: the websocket handshake
+// and the /json requests. Errors name the line's header name, never its
 // value.
 func ParseHeader(lines []string) (http.Header, error) {
 	h := http.Header{}

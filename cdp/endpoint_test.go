@@ -1,8 +1,15 @@
 package cdp
 
 import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestParseEndpoint(t *testing.T) {
@@ -17,6 +24,10 @@ func TestParseEndpoint(t *testing.T) {
 		{addr: "127.0.0.1:9222", wantHTTP: "http://127.0.0.1:9222"},
 		{addr: "localhost:9222", wantHTTP: "http://localhost:9222"},
 		{addr: "http://[::1]:9222", wantHTTP: "http://[::1]:9222"},
+		// ws:// with no path is the host and port, as http:// is.
+		{addr: "ws://127.0.0.1:9222", wantHTTP: "http://127.0.0.1:9222"},
+		{addr: "ws://localhost:9222/", wantHTTP: "http://localhost:9222"},
+		{addr: "ws://127.0.0.1:9222/?session=a", wantHTTP: "http://127.0.0.1:9222", wantWS: "ws://127.0.0.1:9222/?session=a"},
 		{addr: "ws://127.0.0.1:9222/devtools/browser/abc", wantHTTP: "http://127.0.0.1:9222", wantWS: "ws://127.0.0.1:9222/devtools/browser/abc"},
 		{addr: "http://10.1.2.3:9222", wantErr: "--allow-remote"},
 		{addr: "http://example.com:9222", wantErr: "not on this machine"},
@@ -93,6 +104,77 @@ func TestProductName(t *testing.T) {
 	} {
 		if got := productName(tc.product, tc.ua, tc.brands); got != tc.want {
 			t.Errorf("productName(%q, %q, %q) = %q, want %q", tc.product, tc.ua, tc.brands, got, tc.want)
+		}
+	}
+}
+
+// ws://HOST:PORT without the browser's path is read as http://HOST:PORT:
+// the websocket is found through /json/version, or, when that answers
+// 404, in the DevToolsActivePort that names the port.
+func TestEndpointWSWithoutPath(t *testing.T) {
+	port := fakeBrowser(t, http.StatusOK, "/devtools/browser/g3")
+	ep, err := parseEndpoint(fmt.Sprintf("ws://127.0.0.1:%d", port), false, []UserDataDir{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := ep.resolve(context.Background(), discardLogger())
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/g3", port); err != nil || tg.ws != want || tg.http == "" {
+		t.Errorf("ws://127.0.0.1:%d resolved %+v, %v; want %s with /json", port, tg, err, want)
+	}
+
+	port = fakeBrowser(t, http.StatusNotFound, "")
+	dir := writeActivePort(t, "Chromium", port, "/devtools/browser/c3", time.Now())
+	if ep, err = parseEndpoint(fmt.Sprintf("ws://127.0.0.1:%d/", port), false, []UserDataDir{dir}); err != nil {
+		t.Fatal(err)
+	}
+	tg, err = ep.resolve(context.Background(), discardLogger())
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/c3", port); err != nil || tg.ws != want || !tg.asks {
+		t.Errorf("ws://127.0.0.1:%d/ answering 404 resolved %+v, %v; want %s, asking", port, tg, err, want)
+	}
+}
+
+// The header of --header goes with every HTTP request to the endpoint:
+// /json/version when resolving, and /json/list during reads.
+func TestEndpointHeaderOnJSON(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string]string{} // path: the Authorization it came with
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.URL.Path] = r.Header.Get("Authorization")
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/json/version":
+			fmt.Fprintf(w, `{"Browser":"Chrome/156.0","webSocketDebuggerUrl":"ws://%s/devtools/browser/h1"}`, r.Host)
+		case "/json/list":
+			fmt.Fprint(w, `[{"id":"T1"}]`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	header, err := ParseHeader([]string{"Authorization: Bearer s3cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	ep, err := parseEndpoint(fmt.Sprintf("http://127.0.0.1:%d", port), false, []UserDataDir{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep.header = header
+	tg, err := ep.resolve(context.Background(), discardLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []struct{ ID string }
+	if err := tg.getJSON(context.Background(), "/json/list", &list); err != nil || len(list) != 1 {
+		t.Fatalf("getJSON /json/list = %v, %v", list, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, path := range []string{"/json/version", "/json/list"} {
+		if got := seen[path]; got != "Bearer s3cret" {
+			t.Errorf("GET %s came with Authorization %q, want the --header's", path, got)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // MapFrame returns the Document element of f: title the RootWebArea's
 // name, url f.URL, and the document's content as children in reading order
 // (docs/protocol.md §5.4), with the documents of f.Frames stitched in where their
-// <iframe> stands. Strings are cut at maxText characters (no cut below 1).
+// <iframe> stands (an untitled one titled by the iframe's accessible name). Strings are cut at maxText characters (no cut below 1).
 //
 // When f.HasFocus, the focus path (5.3) runs from the Document down to the
 // element with keyboard focus, through the child frames that have focus.
@@ -173,6 +173,11 @@ func (m *mapper) node(n *accessibility.Node, listDepth int, seen map[accessibili
 	}
 	if cf := m.f.Frames[n.BackendDOMNodeID]; cf != nil && n.BackendDOMNodeID != 0 && !n.Ignored {
 		doc := m.frame(cf, n.BackendDOMNodeID == m.focusFrame)
+		if doc.Title == "" {
+			// An untitled framed document is heard by the iframe's
+			// accessible name (its title attribute, or aria-label).
+			doc.Title = m.text(axString(n.Name))
+		}
 		m.elems[n.NodeID] = doc
 		return []*Element{doc}
 	}

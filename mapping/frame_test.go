@@ -344,6 +344,23 @@ Document "Page" <https://example.com/>
     Link "Inner" <https://ads.example/>`)
 }
 
+// A framed document without a title of its own is titled by the iframe's
+// accessible name (its title attribute), which is what a screen reader
+// says of it; one with a title keeps it.
+func TestUntitledFrameTakesTheIframesName(t *testing.T) {
+	untitled := &Frame{Doc: 2, URL: "about:srcdoc", Nodes: el(ax(2000, "RootWebArea", ""), leaf(2001, "paragraph", "Inside")).flat()}
+	titled := page(3, leaf(3001, "paragraph", "Other"))
+	titled.URL = "https://ads.example/"
+	f := page(1, leaf(5, "Iframe", "Ad"), leaf(6, "Iframe", "Weather"))
+	f.Frames = map[cdp.BackendNodeID]*Frame{5: untitled, 6: titled}
+	checkShape(t, f, `
+Document "Page" <https://example.com/>
+  Document "Ad" <about:srcdoc>
+    Paragraph "Inside"
+  Document "Page" <https://ads.example/>
+    Paragraph "Other"`)
+}
+
 func TestRowNamedByItsCells(t *testing.T) {
 	f := page(1, el(ax(1, "grid", "Inbox"),
 		el(ax(2, "row", "AdaHello"), leaf(3, "gridcell", "Ada"), leaf(4, "gridcell", "Hello")),

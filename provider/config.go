@@ -45,8 +45,9 @@ type Config struct {
 	// websocket); empty means the default directories of Chrome,
 	// Chromium, Edge and Brave and the running browsers. Not with Launch.
 	UserDataDir string
-	// Headers are "Name: value" lines sent with the websocket handshake
-	// and /json requests, for browser services that want a token. Their
+	// Headers are "Name: value" lines sent with every HTTP request to the
+	// browser's endpoint (the websocket handshake and the /json
+	// requests), for browser services that want a token. Their
 	// values are never logged. Not with Launch.
 	Headers []string
 	// Launch starts a browser of our own, with a temporary profile, that
@@ -117,7 +118,9 @@ func (c Config) Budget() mapping.Budget {
 	return mapping.Budget{MaxText: c.MaxText, MaxElements: c.MaxElements, MaxBytes: c.MaxBytes}.WithDefaults()
 }
 
-// Validate checks the config; each error names the fix.
+// Validate checks the config; each error names the fix. For serve it
+// leaves the browser's address and headers to checkBrowser: serve starts
+// with them wrong all the same, and answers its reads with why.
 func (c Config) Validate() error {
 	switch c.Command {
 	case Serve, Current, Watch, Doctor, PrintVersion:
@@ -160,9 +163,6 @@ func (c Config) Validate() error {
 			return fmt.Errorf("--header needs --connect: a launched browser needs no token")
 		}
 	}
-	if _, err := cdp.ParseHeader(c.Headers); err != nil {
-		return err
-	}
 	if !c.Launch {
 		switch {
 		case c.Headed:
@@ -173,9 +173,9 @@ func (c Config) Validate() error {
 			return fmt.Errorf("URLs (%s) need --launch: with --connect, open them in the browser yourself", strings.Join(c.URLs, " "))
 		}
 	}
-	if !c.Launch {
-		if err := cdp.CheckAddress(c.Connect, c.AllowRemote); err != nil {
-			return fmt.Errorf("--connect: %w", err)
+	if c.Command != Serve { // serve answers its reads with it instead
+		if err := c.checkBrowser(); err != nil {
+			return err
 		}
 	}
 	for _, b := range []struct {
@@ -195,6 +195,21 @@ func (c Config) Validate() error {
 			return fmt.Errorf("--png is for current and watch only: serve offers locate to the host instead")
 		case c.NoLocate:
 			return fmt.Errorf("--png draws what locate says: leave out --no-locate")
+		}
+	}
+	return nil
+}
+
+// checkBrowser checks the browser's address and headers (--connect,
+// --header). Validate checks them for current and watch, which fail at
+// start; serve starts all the same, and answers its reads with the error.
+func (c Config) checkBrowser() error {
+	if _, err := cdp.ParseHeader(c.Headers); err != nil {
+		return err
+	}
+	if !c.Launch {
+		if err := cdp.CheckAddress(c.Connect, c.AllowRemote); err != nil {
+			return fmt.Errorf("--connect: %w", err)
 		}
 	}
 	return nil

@@ -8,6 +8,11 @@
 // which elements, located through the Source, mapped from screen points
 // to the screenshot's pixels; package picture draws).
 //
+// serve starts its MCP server whatever happens to the browser: a launch
+// that fails, or an address or header it cannot use, becomes the answer
+// of every read, a *cdp.Failure (failures.go), and a failed launch is
+// tried again on a later read (unstarted.go).
+//
 // Over HTTP (Config.HTTP) it owns the listening and who may come in:
 // the address (loopback unless AllowRemote), the bearer token, the checks
 // of Host and Origin (guard.go), and stopping gracefully. The MCP sessions

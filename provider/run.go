@@ -41,6 +41,25 @@ var (
 // openCDP opens the real source.
 func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
 
+// browser is a launched browser as Run needs it (*cdp.Launched).
+type browser interface {
+	// DebugURL is the address to read it at.
+	DebugURL() string
+	// Done is closed when it has exited.
+	Done() <-chan struct{}
+}
+
+// world is what run reaches outside itself through; tests replace parts.
+type world struct {
+	// open opens the source on a browser's address.
+	open openSource
+	// launch starts the browser of --launch; stop ends it.
+	launch func(ctx context.Context, cfg Config, log *slog.Logger) (b browser, stop func(), err error)
+	// now and after are the clock of serve's tries to launch again.
+	now   func() time.Time
+	after func(time.Duration) <-chan time.Time
+}
+
 // Run runs the command of cfg: it validates cfg, logs to stderr (or
 // cfg.LogFile), launches a browser when cfg.Launch (closed again before
 // Run returns), and then serves MCP on stdin/stdout until the client
@@ -49,6 +68,11 @@ func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
 // again on every change until ctx ends (Watch), or prints the version
 // (PrintVersion). stdout carries nothing but the protocol, the answers,
 // or (serving HTTP) the endpoint's URL.
+//
+// Serve serves whatever happens to the browser: when the browser of
+// --launch does not start, or the browser's address or headers cannot be
+// used, its reads answer why (a *cdp.Failure), and a failed launch is
+// tried again on a read retryLaunch or more after the last try.
 func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	// A provider sits beside the user's browser for hours: keep its heap
 	// near what is live rather than letting garbage double it (a 50,000
@@ -63,7 +87,12 @@ func Run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 const memoryLimit = 96 << 20
 
 // run is Run with the source's constructor as a parameter.
-func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer, open openSource) (err error) {
+func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer, open openSource) error {
+	return runIn(ctx, cfg, stdin, stdout, stderr, world{open: open, launch: launchBrowser, now: time.Now, after: time.After})
+}
+
+// runIn is Run in the world w.
+func runIn(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Writer, w world) (err error) {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -98,39 +127,12 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 		defer ep.ln.Close()
 	}
 
-	connect := cfg.Connect
-	if cfg.Launch {
-		b, stop, err := launch(ctx, cfg, log)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		connect = b.DebugURL()
-		// The provider has nothing to report without its browser: end
-		// when the browser does (a crash, or its last window closed).
-		var cancel context.CancelCauseFunc
-		ctx, cancel = context.WithCancelCause(ctx)
-		defer cancel(nil)
-		go func() {
-			select {
-			case <-b.Done():
-				cancel(errBrowserExited)
-			case <-ctx.Done():
-			}
-		}()
-	}
-
-	header, _ := cdp.ParseHeader(cfg.Headers) // Validate parsed them
-	src, err := open(cdp.Options{
-		Connect:     connect,
-		UserDataDir: cfg.UserDataDir,
-		Header:      header,
-		AllowRemote: cfg.AllowRemote,
-		Launched:    cfg.Launch,
-		BundleID:    cfg.BundleID,
-		Budget:      cfg.Budget(),
-		Logger:      log,
-	})
+	// The provider has nothing to report without its launched browser:
+	// it ends when the browser does (a crash, or its last window closed).
+	var cancel context.CancelCauseFunc
+	ctx, cancel = context.WithCancelCause(ctx)
+	defer cancel(nil)
+	src, err := openBrowser(ctx, cancel, cfg, w, log)
 	if err != nil {
 		return err
 	}
@@ -156,8 +158,99 @@ func run(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.Wri
 	return err
 }
 
+// openBrowser opens the source of cfg: on the browser it launches
+// (--launch; closing the source stops it, and its exit cancels ctx with
+// errBrowserExited), or at cfg.Connect. For current and watch a failure
+// is returned; for serve it is logged once and becomes the answer of
+// every read: a failedSource for an address or header that cannot be
+// used, relaunching for a browser that did not start.
+func openBrowser(ctx context.Context, cancel context.CancelCauseFunc, cfg Config, w world, log *slog.Logger) (source, error) {
+	opts := func(connect string) cdp.Options {
+		header, _ := cdp.ParseHeader(cfg.Headers) // checked before
+		return cdp.Options{
+			Connect:     connect,
+			UserDataDir: cfg.UserDataDir,
+			Header:      header,
+			AllowRemote: cfg.AllowRemote,
+			Launched:    cfg.Launch,
+			BundleID:    cfg.BundleID,
+			Budget:      cfg.Budget(),
+			Logger:      log,
+		}
+	}
+	serving := cfg.Command == Serve
+	if !cfg.Launch {
+		err := cfg.checkBrowser() // Validate left it to us for serve
+		var src source
+		if err == nil {
+			src, err = w.open(opts(cfg.Connect))
+		}
+		if err != nil && serving {
+			f := badSetting(err)
+			log.Error("serving MCP without a browser: every read answers why", "why", f)
+			return failedSource{f}, nil
+		}
+		return src, err
+	}
+	start := func(launchCtx context.Context) (source, error) {
+		b, stop, err := w.launch(launchCtx, cfg, log)
+		if err != nil {
+			return nil, err
+		}
+		src, err := w.open(opts(b.DebugURL()))
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		go func() {
+			select {
+			case <-b.Done():
+				cancel(errBrowserExited)
+			case <-ctx.Done():
+			}
+		}()
+		return stopping{src, stop}, nil
+	}
+	src, err := start(ctx)
+	if err == nil || !serving {
+		return src, err
+	}
+	f := launchFailed(cfg, err)
+	log.Error("serving MCP without a browser: every read answers why until it starts", "why", f, "err", err)
+	return newRelaunching(ctx, f, func(ctx context.Context) (source, error) {
+		src, err := start(ctx)
+		if err != nil {
+			return nil, launchFailed(cfg, err)
+		}
+		return src, nil
+	}, w.now, w.after, log), nil
+}
+
+// stopping is a source on a launched browser: closing it stops the
+// browser too.
+type stopping struct {
+	source
+	stop func()
+}
+
+// Close closes the source, then stops the browser.
+func (s stopping) Close() error {
+	err := s.source.Close()
+	s.stop()
+	return err
+}
+
 // errBrowserExited ends Run when the browser of --launch exits first.
 var errBrowserExited = errors.New("the launched browser exited")
+
+// launchBrowser is launch as a world's.
+func launchBrowser(ctx context.Context, cfg Config, log *slog.Logger) (browser, func(), error) {
+	b, stop, err := launch(ctx, cfg, log)
+	if err != nil {
+		return nil, nil, err // not a nil *cdp.Launched in a browser
+	}
+	return b, stop, nil
+}
 
 // launch starts the browser of --launch on cfg.URLs or, when there are
 // none, on the built-in demo page. stop closes both.

@@ -93,7 +93,9 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	fs.Usage = func() {
 		args := ""
 		switch name {
-		case provider.Serve, provider.Current, provider.Watch:
+		case provider.Serve:
+			args = " [--connect auto|URL | --launch [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]"
+		case provider.Current, provider.Watch:
 			args = " [--connect auto|URL | --launch [URL ...]] [flags]"
 		case provider.Doctor:
 			args = " [--user-data-dir DIR]"
@@ -107,7 +109,10 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n")
 			if name == provider.Serve {
 				fmt.Fprint(stderr, "With --http, stdout carries one line, the endpoint's URL, once it serves; without --token-file\n"+
-					"a random bearer token is printed on stderr with it. SIGINT or SIGTERM stops it.\n")
+					"a random bearer token is printed on stderr with it. SIGINT or SIGTERM stops it.\n"+
+					"When the browser cannot be had (a launch that fails, an address or header that cannot be\n"+
+					"used), serve starts all the same and every read answers why; a failed launch is tried\n"+
+					"again on a read 10 s after the last try.\n")
 			}
 			if name == provider.Current {
 				fmt.Fprintf(stderr, "With --launch, current reads once the pages have loaded (waiting at most %v).\n", provider.LoadWait)
@@ -122,7 +127,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		printFlags(fs, stderr)
 	}
 	fs.StringVar(&cfg.LogLevel, "log-level", "info", "log `level` on stderr: debug, info, warn or error")
-	fs.StringVar(&cfg.LogFile, "log-file", "", "write the log to this `file` instead of stderr")
+	fs.StringVar(&cfg.LogFile, "log-file", "", "append the log to this `file` instead of writing it on stderr")
 	if name == provider.PrintVersion {
 		return fs
 	}
@@ -130,8 +135,11 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	if name == provider.Doctor {
 		return fs
 	}
-	fs.StringVar(&cfg.Connect, "connect", "", "read the running browser at this debugging `address`: auto (the default: find the browser you use), http://127.0.0.1:9222, or a ws:// or wss:// URL")
-	fs.Func("header", "send this `'Name: value'` with the websocket handshake (repeatable; for browser services that want a token; never logged)", func(v string) error {
+	fs.StringVar(&cfg.Connect, "connect", "", "read the running browser at this debugging `address`: auto (the default: find the browser you use);\n"+
+		"http://HOST:PORT, HOST:PORT or ws://HOST:PORT (its websocket found through /json/version, or, when that answers 404,\n"+
+		"in the DevToolsActivePort of the browser on that port); https://HOST[:PORT]; or the browser's ws:// or wss:// websocket URL")
+	fs.Func("header", "send this `'Name: value'` with every request to the browser's endpoint: the websocket handshake and the /json requests\n"+
+		"(repeatable; for browser services that want a token; never logged)", func(v string) error {
 		cfg.Headers = append(cfg.Headers, v)
 		return nil
 	})

@@ -84,6 +84,15 @@ func TestParseArgs(t *testing.T) {
 			want: provider.Config{Command: "serve", Launch: true, HTTP: "0.0.0.0:8377", AllowRemote: true, LogLevel: "info"},
 		},
 		{
+			// serve takes an address or header it cannot use: its reads say why.
+			args: []string{"serve", "--connect", "http://192.0.2.1:9222", "--header", "Bearer s3cret"},
+			want: provider.Config{Command: "serve", Connect: "http://192.0.2.1:9222", Headers: []string{"Bearer s3cret"}, LogLevel: "info"},
+		},
+		{
+			args: []string{"serve", "--connect", "ws://127.0.0.1:9222"},
+			want: provider.Config{Command: "serve", Connect: "ws://127.0.0.1:9222", LogLevel: "info"},
+		},
+		{
 			args: []string{"doctor", "--user-data-dir", "/tmp/p"},
 			want: provider.Config{Command: "doctor", UserDataDir: "/tmp/p", LogLevel: "info"},
 		},
@@ -108,11 +117,12 @@ func TestParseArgsErrors(t *testing.T) {
 	}{
 		{nil, "Usage:"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
-		{[]string{"serve", "--header", "Bearer s3cret"}, "'Name: value'"},
+		{[]string{"current", "--header", "Bearer s3cret"}, "'Name: value'"},
+		{[]string{"watch", "--connect", "ftp://127.0.0.1:21"}, `scheme "ftp"`},
 		{[]string{"doctor", "--connect", "auto"}, "flag provided but not defined: -connect"},
 		{[]string{"doctor", "extra"}, "no arguments"},
 		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "--launch"}, "not both"},
-		{[]string{"serve", "--connect", "http://192.0.2.1:9222"}, "--allow-remote"},
+		{[]string{"current", "--connect", "http://192.0.2.1:9222"}, "--allow-remote"},
 		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "http://a.test/"}, "need --launch"},
 		{[]string{"serve", "--connect", "http://127.0.0.1:9222", "--headed"}, "--headed needs --launch"},
 		{[]string{"serve", "--launch", "--json"}, "flag provided but not defined: -json"},
@@ -175,4 +185,61 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The help says what the code does: serve's usage line has every flag of
+// its own; --connect names every form it takes; --header goes with the
+// /json requests too; --log-file appends.
+func TestHelpSaysWhatTheFlagsDo(t *testing.T) {
+	help := func(args ...string) string {
+		var stderr bytes.Buffer
+		if _, err := parseArgs(args, &stderr); !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("parseArgs(%q) = %v, want flag.ErrHelp", args, err)
+		}
+		return stderr.String()
+	}
+	serve := help("serve", "--help")
+	usageLine, _, _ := strings.Cut(serve, "\n")
+	for _, f := range []string{"--connect", "--launch", "--http HOST:PORT", "--token-file", "--tools"} {
+		if !strings.Contains(usageLine, f) {
+			t.Errorf("serve's usage line lacks %s: %s", f, usageLine)
+		}
+	}
+	if !strings.Contains(serve, "every read answers why") {
+		t.Errorf("serve --help does not say that reads answer why the browser cannot be had:\n%s", serve)
+	}
+	for _, cmd := range []string{"serve", "current", "watch"} {
+		text := flagHelp(t, help(cmd, "--help"), "--connect")
+		for _, form := range []string{"auto", "http://HOST:PORT", " HOST:PORT", "ws://HOST:PORT", "https://", "wss://", "DevToolsActivePort"} {
+			if !strings.Contains(text, form) {
+				t.Errorf("%s --help: --connect does not name %q:\n%s", cmd, form, text)
+			}
+		}
+		if text := flagHelp(t, help(cmd, "--help"), "--header"); !strings.Contains(text, "websocket handshake") || !strings.Contains(text, "/json") {
+			t.Errorf("%s --help: --header does not say it goes with the handshake and the /json requests:\n%s", cmd, text)
+		}
+	}
+	for _, cmd := range []string{"serve", "current", "watch", "doctor", "version"} {
+		if text := flagHelp(t, help(cmd, "--help"), "--log-file"); !strings.Contains(text, "append") {
+			t.Errorf("%s --help: --log-file does not say it appends:\n%s", cmd, text)
+		}
+	}
+}
+
+// flagHelp is the help of one flag in a command's help: its line and the
+// indented lines after it.
+func flagHelp(t *testing.T, help, name string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(help, "\n  "+name+" ")
+	if !ok {
+		t.Fatalf("no %s in\n%s", name, help)
+	}
+	var lines []string
+	for i, l := range strings.Split(rest, "\n") {
+		if i > 0 && !strings.HasPrefix(l, "    ") {
+			break
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
 }
