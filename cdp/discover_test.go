@@ -199,10 +199,11 @@ func TestHTTPAddressFallsBackToActivePort(t *testing.T) {
 	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/c2", port); tg.ws != want || !tg.asks || tg.name != "Chromium" {
 		t.Errorf("resolved %+v, want %s, asking, named Chromium", tg, want)
 	}
-	// no file names the port: the error says so and what to do
+	// no file names the port: the error says so (the command line adds
+	// what to do: provider.Advice)
 	ep.dirs = []UserDataDir{other}
-	if _, err := ep.resolve(context.Background(), discardLogger()); err == nil || !strings.Contains(err.Error(), "--user-data-dir") {
-		t.Errorf("404 without a file: %v, want advice naming --user-data-dir", err)
+	if _, err := ep.resolve(context.Background(), discardLogger()); err == nil || !strings.Contains(err.Error(), "DevToolsActivePort") || !strings.Contains(err.Error(), fmt.Sprint(port)) {
+		t.Errorf("404 without a file: %v, want it to say no DevToolsActivePort names port %d", err, port)
 	}
 }
 

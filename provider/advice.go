@@ -26,7 +26,8 @@ func Advice(err error, cfg Config) string {
 				"or let cdpprovider start one with --launch." + doctor
 		case "local":
 			return "Start the browser with --remote-debugging-port=PORT --user-data-dir=DIR (a directory other than its default profile) " +
-				"and give that port to --connect; or use --connect auto for the browser you use, once chrome://inspect/#remote-debugging " +
+				"and give that port to --connect (a browser that answers 404 there allows debugging from chrome://inspect: name its " +
+				"directory with --user-data-dir DIR); or use --connect auto for the browser you use, once chrome://inspect/#remote-debugging " +
 				"allows it; or let cdpprovider start one with --launch." + doctor
 		default:
 			return "Check the service's address (--connect) and the token it wants (--header 'Name: value')."
