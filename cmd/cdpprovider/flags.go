@@ -30,8 +30,9 @@ Commands:
 
 Without --connect or --launch, serve, current and watch read the browser you use
 (--connect auto): the one whose person allowed remote debugging at
-chrome://inspect/#remote-debugging, or that was started with a debugging
-port, found by its DevToolsActivePort file.
+chrome://inspect/#remote-debugging (found by its DevToolsActivePort file),
+or that was started with a debugging port (found by its command line);
+never one that a cdpprovider launched.
 
 Run "cdpprovider COMMAND --help" for a command's flags.
 `

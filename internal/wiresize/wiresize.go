@@ -26,7 +26,7 @@ type Report struct {
 
 // BeyondFields is the bytes per element that are not text fields: the
 // element's own cost (braces, id, role, level, states, omitted, children,
-// commas). The project's target is under 40 (README.md, Performance).
+// commas). The project's target is under 40 (bench/README.md).
 func (r Report) BeyondFields() float64 { return r.per(r.Bytes - r.TextFields) }
 
 // BeyondText is the bytes per element that are not text content, the keys
