@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -18,10 +19,19 @@ import (
 // page's script runs).
 func TestABusyPageAfterANavigationIsNotThePageBefore(t *testing.T) {
 	path := testChrome(t)
+	started := make(chan struct{})
+	var once sync.Once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/busy" {
+		switch r.URL.Path {
+		case "/busy":
 			// Busy from the start of its parse until the browser closes.
-			fmt.Fprint(w, `<!doctype html><title>Busy</title><script>for (const end = Date.now() + 120000; Date.now() < end;) {}</script><button>After</button>`)
+			// Its script first asks for /started, synchronously: the
+			// page's main thread waits for that answer, then loops, and
+			// answers nothing from the moment the server is asked.
+			fmt.Fprint(w, `<!doctype html><title>Busy</title><script>const x = new XMLHttpRequest(); x.open("GET", "/started", false); x.send(); for (const end = Date.now() + 120000; Date.now() < end;) {}</script><button>After</button>`)
+			return
+		case "/started":
+			once.Do(func() { close(started) })
 			return
 		}
 		fmt.Fprint(w, `<!doctype html><title>Before</title><main><h1>Before</h1><button>Before button</button></main>`)
@@ -34,22 +44,27 @@ func TestABusyPageAfterANavigationIsNotThePageBefore(t *testing.T) {
 	p.mu.Unlock()
 	before := s.shownDocument()
 	u.eval(t, u.session(t, u.tabs[0]), `setTimeout(() => { location.href = "/busy" }, 0); ''`)
+	select {
+	case <-started:
+	case <-ctx.Done():
+		t.Fatal("the busy page never started its loop")
+	}
 	// Read once the provider has seen the navigation: the read's first
 	// call is then to the busy page. (A read whose first call the page
-	// before answered waits for its later calls until its deadline.)
+	// before answered waits for its later calls until its deadline.) Only
+	// the provider's own handling of its event tells when it has.
 	if err := waitFor(ctx, func() bool { d := s.shownDocument(); return d != "" && d != before }); err != nil {
 		t.Fatalf("the provider did not see the navigation (Page.frameNavigated): %v", err)
 	}
-	var doc *mapping.Element
-	if err := waitFor(ctx, func() bool {
-		cur, err := p.Current(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc = first(cur.Root, func(e *mapping.Element) bool { return e.Role == "Document" && strings.HasSuffix(e.URL, "/busy") })
-		return doc != nil && doc.Description == mapping.NotResponding
-	}); err != nil {
-		t.Fatalf("the tab was never answered as the busy page, not responding: %v", err)
+	// The page is busy and the provider knows it navigated: the first read
+	// must say so.
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := first(cur.Root, func(e *mapping.Element) bool { return e.Role == "Document" && strings.HasSuffix(e.URL, "/busy") })
+	if doc == nil || doc.Description != mapping.NotResponding {
+		t.Fatalf("the first read once the busy page loops does not answer it as the busy page, not responding:\n%s", strings.Join(outlineOf(cur.Root), "\n"))
 	}
 	if len(doc.Children) != 0 {
 		t.Errorf("the busy page's Document holds the page before it:\n%s", strings.Join(outlineOf(doc), "\n"))

@@ -63,6 +63,8 @@ func TestWalkAfterLoad(t *testing.T) {
 	if a == nil {
 		t.Fatal("the tab has no warm trees after a read")
 	}
+	// The walks are the provider's own work in the background: only its
+	// state tells when they are done.
 	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
 		t.Fatalf("the new document was not walked without a read: %v", err)
 	}
@@ -175,6 +177,8 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 		a := p.state.sessions[inner].ax.Load()
 		return a != nil && a.WalkedDocument(frame) == loader
 	}
+	// The provider's own read and walk in the background: only its state
+	// tells when they are done.
 	if err := waitFor(ctx, walked); err != nil {
 		done, _ := p.ReadsAhead()
 		p.mu.Lock()
@@ -196,6 +200,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The same for the page's walk.
 	if err := waitFor(ctx, func() bool {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -219,6 +224,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 // mapped, and that it shows the page's text and its iframe's.
 func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, ahead int64, pageText, iframeText string) {
 	t.Helper()
+	// Reads in the background: only the provider's state tells when they end.
 	if err := waitFor(ctx, func() bool { done, running := p.ReadsAhead(); return done > ahead && !running }); err != nil {
 		t.Fatalf("no read in the background after the load: %v", err)
 	}
@@ -282,7 +288,10 @@ func waitQuiet(t *testing.T, ctx context.Context, p *Provider) {
 	}
 }
 
-// waitFor polls cond until it holds, for at most two minutes.
+// waitFor polls cond until it holds, for at most two minutes. The tests
+// poll the browser through their own sessions with it, and the provider's
+// state only for its work in the background; a read of the provider is
+// made once, after the state it must show is reached.
 func waitFor(ctx context.Context, cond func() bool) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
@@ -345,6 +354,8 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 		a := p.state.sessions[u.tabs[1]].ax.Load()
 		return a != nil && a.WalkedDocument(frame) == loader
 	}
+	// The provider's own read and walk in the background: only its state
+	// tells when they are done.
 	if err := waitFor(ctx, walked); err != nil {
 		done, _ := p.ReadsAhead()
 		t.Fatalf("the new tab was not read and walked without a read (%d background reads): %v", done-done0, err)
@@ -376,6 +387,8 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	if err := waitFor(ctx, func() bool { return u.eval(t, u.session(t, u.tabs[0]), `document.visibilityState`) == "hidden" }); err != nil {
 		t.Fatalf("the minimised tab's page is not hidden: %v", err)
 	}
+	// The read the watchers' signal starts, in the background: only the
+	// provider's state tells when it has begun.
 	if err := waitFor(ctx, func() bool { done, _ := p.ReadsAhead(); return done > done1 }); err != nil {
 		t.Fatalf("no background read after the page was hidden: %v", err)
 	}

@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -197,8 +200,11 @@ func TestServeLaunchHeaded(t *testing.T) {
 	p := startProviderCmd(t, []string{"serve", "--launch", "--headed", "--chrome", env.chromePath, url}, scr.env(), nil)
 	// Chrome titles a tab with its url until the page's title reaches the
 	// browser process, which may come after the page's content is
-	// readable: wait for the title too, as the window on the screen does.
-	cur := p.currentUntil(t, "the launched page in current, titled", func(a *answer) string {
+	// readable: the test waits, as the user of the launched browser, for
+	// the tab's title and the page's load, and then the first read must
+	// show both.
+	waitLaunchedTab(t, p, url, title)
+	cur := p.currentNow(t, "the launched page in current, titled", func(a *answer) string {
 		if in(url, "Button", "Plain button")(a.Root) == nil {
 			return "no Document of " + url + " with its button"
 		}
@@ -224,4 +230,41 @@ func TestServeLaunchHeaded(t *testing.T) {
 		return len(ids) > 0
 	})
 	t.Logf("windows titled %q on the screen: %v", win.Title, ids)
+}
+
+var launchedLine = regexp.MustCompile(`msg="browser launched".* debug=(http://127\.0\.0\.1:\d+)`)
+
+// waitLaunchedTab waits until the browser the provider launched (its
+// debugging address is in the provider's log) has a tab on url titled
+// title, as Target.getTargets tells, whose page has loaded.
+func waitLaunchedTab(t testing.TB, p *provider, url, title string) {
+	t.Helper()
+	var debug string
+	// The provider's own work: only its log tells when it has launched.
+	waitFor(t, "the provider's log to give the launched browser's debugging address", func() bool {
+		m := launchedLine.FindStringSubmatch(p.stderr.String())
+		if m != nil {
+			debug = m[1]
+		}
+		return m != nil
+	})
+	alloc, cancelAlloc := remote.NewAllocator(context.Background(), debug)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(alloc)
+	defer cancelBrowser()
+	var id target.ID
+	waitFor(t, fmt.Sprintf("a tab on %s titled %q in the launched browser", url, title), func() bool {
+		for _, in := range pageTargets(t, bctx) {
+			if in.URL == url && in.Title == title {
+				id = in.TargetID
+				return true
+			}
+		}
+		return false
+	})
+	ctx, _ := chromedp.NewContext(bctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	defer chromedp.Cancel(ctx)
+	waitFor(t, url+" loaded in the launched browser", func() bool {
+		return eval[bool](t, ctx, `document.readyState === "complete"`)
+	})
 }

@@ -24,19 +24,58 @@ import (
 // One long-running provider reads through all of it, and afterwards still
 // reads a normal page exactly.
 
-// readUntil reads current until cond holds, and returns that answer.
-func readUntil(t testing.TB, p *provider, what string, cond func(*answer) bool) *answer {
+// readNow reads current once and fails, with the answer's outline, when
+// cond does not hold. The test calls it once it has seen the browser
+// reach the state cond checks (through its own session: an event it
+// heard, a call that returned, the page's own script): the provider's
+// first read after that must show it.
+func readNow(t testing.TB, p *provider, what string, cond func(*answer) bool) *answer {
 	t.Helper()
-	deadline := time.Now().Add(45 * time.Second)
-	for {
-		a := p.current(t)
-		if cond(a) {
-			return a
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no read showed %s within 45 s; the last:\n%s", what, outline(a.Root))
-		}
+	a := p.current(t)
+	if !cond(a) {
+		t.Fatalf("the first read after %s does not show it:\n%s", what, outline(a.Root))
 	}
+	return a
+}
+
+// heard runs act and waits until the test's own session on a page (ctx)
+// hears ev: Chrome has then reached the state the event tells of (a
+// dialog opened or closed, a crash), and has told the provider too.
+func heard[E any](t testing.TB, ctx context.Context, ev cdp.Event[E], what string, act func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, waitLimit)
+	defer cancel()
+	events := chromedp.Events(ctx, ev)
+	act()
+	for _, err := range events {
+		if err != nil {
+			t.Fatalf("waiting for %s (%s): %v", what, ev.Method, err)
+		}
+		return
+	}
+	t.Fatalf("waiting for %s (%s): the session ended", what, ev.Method)
+}
+
+// shown waits until the tab's page is visible: it is in front of its window.
+func (tb *tab) shown(t testing.TB) {
+	t.Helper()
+	waitFor(t, tb.url+" in front of its window", func() bool {
+		return eval[string](t, tb.ctx, `document.visibilityState`) == "visible"
+	})
+}
+
+// answering waits until the provider counts every page as answering, as
+// its log tells from offset from on: it said none is not responding, or
+// it said a page answers again after it last said one is not. A page it
+// marked not responding is known to answer again only by the provider's
+// own probe in the background, which nothing the test sees can tell of.
+func (p *provider) answering(t testing.TB, from int) {
+	t.Helper()
+	waitFor(t, "the provider to count the page as answering again (its log)", func() bool {
+		log := p.stderr.String()[from:]
+		stuck := strings.LastIndex(log, "a page is not responding")
+		return stuck < 0 || strings.LastIndex(log, "a page answers again") > stuck
+	})
 }
 
 // docOfTab returns the Document of the window whose active tab has the
@@ -99,7 +138,8 @@ func TestNeverHang(t *testing.T) {
 	}
 	url := env.pageA + "/hang.html"
 	tb := openTab(t, user, url)
-	first := readUntil(t, p, "the page", func(a *answer) bool {
+	tb.shown(t)
+	first := readNow(t, p, "the page loaded in front", func(a *answer) bool {
 		d, _ := docOfTab(a.Root, url)
 		return d != nil && len(findAll(d, "Button", "Save")) == 1
 	})
@@ -134,8 +174,8 @@ func TestNeverHang(t *testing.T) {
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
 			t0 := time.Now()
-			run(tc.open)
-			a := readUntil(t, p, "the "+tc.kind+" dialog", func(a *answer) bool {
+			heard(t, tb.ctx, page.JavascriptDialogOpening, "the "+tc.kind+" dialog", func() { run(tc.open) })
+			a := readNow(t, p, "the "+tc.kind+" dialog opened", func(a *answer) bool {
 				_, w := docOfTab(a.Root, url)
 				return w != nil && dialogOf(w) != nil
 			})
@@ -185,8 +225,8 @@ func TestNeverHang(t *testing.T) {
 				t.Error("no notification when the dialog opened")
 			}
 			t1 := time.Now()
-			answerDialog(true)
-			readUntil(t, p, "the dialog gone", func(a *answer) bool {
+			heard(t, tb.ctx, page.JavascriptDialogClosed, "the dialog closed", func() { answerDialog(true) })
+			readNow(t, p, "the dialog closed", func(a *answer) bool {
 				d, w := docOfTab(a.Root, url)
 				return w != nil && dialogOf(w) == nil && d.Description == "" && len(d.Children) > 0
 			})
@@ -203,8 +243,8 @@ func TestNeverHang(t *testing.T) {
 		run(`guard()`)
 		// Chrome asks before leaving only a page the person has used.
 		tb.click(t, center(rectOf(t, tb.ctx, `document.querySelector("h1")`)))
-		run(`setTimeout(() => location.reload(), 0)`)
-		a := readUntil(t, p, `the "Leave site?" dialog`, func(a *answer) bool {
+		heard(t, tb.ctx, page.JavascriptDialogOpening, `the "Leave site?" dialog`, func() { run(`setTimeout(() => location.reload(), 0)`) })
+		a := readNow(t, p, `the "Leave site?" dialog opened`, func(a *answer) bool {
 			_, w := docOfTab(a.Root, url)
 			return w != nil && dialogOf(w) != nil
 		})
@@ -213,8 +253,8 @@ func TestNeverHang(t *testing.T) {
 		if dlg.Title != "Leave site?" || len(findAll(dlg, "Button", "Leave")) != 1 || len(findAll(dlg, "Button", "Cancel")) != 1 {
 			t.Errorf("the beforeunload dialog:\n%s", outline(dlg))
 		}
-		answerDialog(false) // stay
-		readUntil(t, p, "the dialog gone", func(a *answer) bool {
+		heard(t, tb.ctx, page.JavascriptDialogClosed, "the dialog closed", func() { answerDialog(false) }) // stay
+		readNow(t, p, "the dialog closed", func(a *answer) bool {
 			_, w := docOfTab(a.Root, url)
 			return w != nil && dialogOf(w) == nil
 		})
@@ -223,6 +263,7 @@ func TestNeverHang(t *testing.T) {
 
 	t.Run("busy", func(t *testing.T) {
 		t0 := time.Now()
+		from := p.stderr.Len()
 		run(`busy(15000)`)
 		// Reads answer while the page is busy: several in a row say it does
 		// not respond (one that waited for the page would come back after
@@ -238,7 +279,9 @@ func TestNeverHang(t *testing.T) {
 			}
 			noPointing(t, doc, "a busy page")
 		}
-		a := readUntil(t, p, "the page answering again", func(a *answer) bool {
+		run(`true`) // answered once the loop is over
+		p.answering(t, from)
+		a := readNow(t, p, "the page answering again", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
 			return d != nil && d.Description == ""
 		})
@@ -249,6 +292,7 @@ func TestNeverHang(t *testing.T) {
 	})
 
 	t.Run("paused", func(t *testing.T) {
+		from := p.stderr.Len()
 		// Another debugger (the test's own session) pauses the page.
 		if _, err := chromedp.Call(tb.ctx, debugger.Enable, debugger.EnableParams{}); err != nil {
 			t.Fatal(err)
@@ -280,7 +324,11 @@ func TestNeverHang(t *testing.T) {
 		if _, err := chromedp.Call(tb.ctx, debugger.Disable, cdp.Empty{}); err != nil {
 			t.Fatal(err)
 		}
-		readUntil(t, p, "the resumed page", func(a *answer) bool {
+		// A read that found the page paused may have marked it not
+		// responding: the provider learns it answers again in the
+		// background.
+		p.answering(t, from)
+		readNow(t, p, "the page resumed", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
 			return d != nil && d.Description == "" && len(d.Children) > 0
 		})
@@ -325,17 +373,21 @@ func TestNeverHang(t *testing.T) {
 		// Brought to the front, its Document says it crashed: the
 		// provider knew while it was in the background.
 		bg.activate(t)
-		readUntil(t, p, "the crashed tab, brought to the front, saying it crashed", func(a *answer) bool {
+		waitFor(t, "the page before to go to the background", func() bool {
+			return eval[string](t, tb.ctx, `document.visibilityState`) == "hidden"
+		})
+		readNow(t, p, "the crashed tab brought to the front, saying it crashed", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, bgURL)
 			return d != nil && d.Description == mapping.Crashed
 		})
 		tb.activate(t)
+		tb.shown(t)
 	})
 
 	t.Run("crash in the active tab", func(t *testing.T) {
 		t0 := time.Now()
-		go chromedp.Call(tb.ctx, page.Crash, cdp.Empty{})
-		a := readUntil(t, p, "the crashed page", func(a *answer) bool {
+		heard(t, tb.ctx, inspector.TargetCrashed, "the page to crash", func() { go chromedp.Call(tb.ctx, page.Crash, cdp.Empty{}) })
+		a := readNow(t, p, "the page crashed", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
 			return d != nil && d.Description == mapping.Crashed
 		})
@@ -355,7 +407,10 @@ func TestNeverHang(t *testing.T) {
 		if _, err := chromedp.Call(tb.ctx, page.Reload, page.ReloadParams{}); err != nil {
 			t.Fatalf("reload the crashed tab: %v", err)
 		}
-		readUntil(t, p, "the page back after the reload", func(a *answer) bool {
+		waitFor(t, "the page loaded again after the crash", func() bool {
+			return eval[bool](t, tb.ctx, `document.readyState === "complete" && document.getElementById("save") !== null`)
+		})
+		readNow(t, p, "the page loaded again", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
 			return d != nil && d.Description == "" && len(findAll(d, "Button", "Save")) == 1
 		})
@@ -371,7 +426,9 @@ func TestNeverHang(t *testing.T) {
 			t.Fatalf("read through a stalled connection: %v, want an error saying the browser stopped answering", err)
 		}
 		px.resume()
-		readUntil(t, q, "a read through the connection again", func(a *answer) bool {
+		// The provider dials again on the next read, through the proxy
+		// that forwards again.
+		readNow(t, q, "the connection forwarding again", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
 			return d != nil
 		})
@@ -379,7 +436,8 @@ func TestNeverHang(t *testing.T) {
 
 	// After all of it, the same process reads a normal page exactly.
 	fresh := openTab(t, user, env.pageA+"/form.html")
-	a := readUntil(t, p, "a normal page", func(a *answer) bool {
+	fresh.shown(t)
+	a := readNow(t, p, "a normal page loaded in front", func(a *answer) bool {
 		d, _ := docOfTab(a.Root, fresh.url)
 		return d != nil && len(d.Children) > 0
 	})
@@ -391,7 +449,7 @@ func TestNeverHang(t *testing.T) {
 func wantSameAsFresh(t testing.TB, br *chrome, a *answer, url string) {
 	t.Helper()
 	q := startProvider(t, br.httpURL())
-	b := readUntil(t, q, "the page from a new provider", func(b *answer) bool {
+	b := readNow(t, q, "a new provider started", func(b *answer) bool {
 		d, _ := docOfTab(b.Root, url)
 		return d != nil && len(d.Children) > 0
 	})

@@ -57,8 +57,9 @@ func TestTypedPasswordIsNowhere(t *testing.T) {
 			}
 		}
 	}
-	// The typed user name shows that the read saw what was typed.
-	cur := p.currentUntil(t, "the typed user name in current", func(a *answer) string {
+	// The typed user name shows that the read saw what was typed: the
+	// fields hold it, so the first read after must show it.
+	cur := p.currentNow(t, "the typed user name in current", func(a *answer) string {
 		if f := in(tb.url, "TextField", "User name")(a.Root); f == nil || f.Value != user {
 			return "the user name field does not show what was typed"
 		}
