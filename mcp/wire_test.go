@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -73,7 +74,10 @@ func TestWireTools(t *testing.T) {
 // runScript serves a fake with opts and plays the script to it.
 func runScript(t *testing.T, opts Options, script []struct{ send, want string }) {
 	t.Helper()
-	ctx := context.Background()
+	// A server that never answers fails the step at this limit rather than
+	// hanging until go test's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	st, ct := sdk.NewInMemoryTransports()
 	opts.Logger = slog.New(slog.DiscardHandler)
 	srv := NewServer(newFake(), opts)
@@ -101,7 +105,7 @@ func runScript(t *testing.T, opts Options, script []struct{ send, want string })
 		}
 		got, err := conn.Read(ctx)
 		if err != nil {
-			t.Fatalf("step %d: read: %v", i, err)
+			t.Fatalf("step %d: %s: no answer: %v", i, step.send, err)
 		}
 		raw, err := jsonrpc.EncodeMessage(got)
 		if err != nil {
