@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -85,8 +86,8 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 	tb := openTab(t, user, env.pageA+"/plain.html")
 
 	cur := p.current(t)
-	doc := findDoc(t, cur.Root, tb.url)
-	btn := find(t, doc, "Button", "Plain button")
+	doc := elemtest.FindDoc(t, cur.Root, tb.url)
+	btn := elemtest.Find(t, doc, "Button", "Plain button")
 	if l := p.locate(t, btn.ID); l.State != "onscreen" {
 		t.Errorf("locate with the browser up: %s, want onscreen", l.raw)
 	}
@@ -109,11 +110,11 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 	if cur2.Instance != cur.Instance {
 		t.Errorf("instance changed across the browser restart: %q then %q; it changes only when the provider restarts", cur.Instance, cur2.Instance)
 	}
-	btn2 := find(t, findDoc(t, cur2.Root, tb2.url), "Button", "Plain button")
+	btn2 := elemtest.Find(t, elemtest.FindDoc(t, cur2.Root, tb2.url), "Button", "Plain button")
 	if btn2.ID == btn.ID {
 		t.Errorf("the button of the new browser got the id %q of the old browser's button; ids are never reused", btn.ID)
 	}
-	old := map[string]string{"button": btn.ID, "document": doc.ID, "window": windowWithTab(t, cur.Root, tb.url).ID}
+	old := map[string]string{"button": btn.ID, "document": doc.ID, "window": elemtest.WindowWithTab(t, cur.Root, tb.url).ID}
 	for name, id := range old {
 		if l := p.locate(t, id); l.State != "gone" {
 			t.Errorf("locate of the old browser's %s: %s, want gone", name, l.raw)
@@ -137,7 +138,7 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 	rl := startRelay(t, "127.0.0.1:0", fmt.Sprintf("127.0.0.1:%d", port))
 	p := startProvider(t, "http://"+rl.addr())
 	tb := openTab(t, userOf(t, br), env.pageA+"/plain.html")
-	find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
 
 	held := rl.holdAt(`"targetInfos"`)
 	type result struct {
@@ -186,7 +187,7 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 
 	br2 := chromeFor(t, port)
 	tb2 := openTab(t, userOf(t, br2), env.pageA+"/other.html")
-	find(t, findDoc(t, p.current(t).Root, tb2.url), "Heading", "Other heading")
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb2.url), "Heading", "Other heading")
 }
 
 // The browser dies while a host is subscribed to current: the provider
