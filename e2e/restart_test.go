@@ -191,8 +191,14 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 }
 
 // The browser dies while a host is subscribed to current: the provider
-// does not crash (its watch loses its connection under it), a later read
-// is the clear error, and it still serves.
+// does not crash (its watch loses its connection under it) and tells the
+// host, which has not read since, that current changed (a read now is
+// the clear error of 7.2); while no browser answers it reads for itself,
+// so that when a browser is back on the port the host is told again (7.2:
+// after browser-restarting a host may wait for a notification) and its
+// next read works. The test changes nothing meanwhile: the first
+// notification after the kill, and the first after the new browser is
+// started, are those. The provider logs at debug level why it told.
 func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	needEnv(t)
 	port := freePort(t)
@@ -200,7 +206,7 @@ func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	user := userOf(t, br)
 	tb := openTab(t, user, env.pageA+"/notify.html")
 	u := newUpdates()
-	p := startProviderWith(t, br.httpURL(), u.handler())
+	p := startProviderWith(t, br.httpURL(), u.handler(), "--log-level", "debug")
 	if err := p.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: currentURI}); err != nil {
 		t.Fatalf("subscribe to %s: %v", currentURI, err)
 	}
@@ -212,15 +218,28 @@ func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	if u.next(t0, waitLimit).IsZero() {
 		t.Fatalf("no notification for a change within %v: the watch is not running", waitLimit)
 	}
+	quiet(t, u) // what is told from now on is the browser's death
 
-	t0 = time.Now()
+	died := time.Now()
 	br.stop()
 	if !p.running() {
 		t.Fatalf("the provider exited when the browser died; stderr:\n%s", p.stderr.String())
 	}
+	if u.next(died, waitLimit).IsZero() {
+		t.Fatalf("no notification within %v of the browser's death: the subscribed host is not told that current now answers an error", waitLimit)
+	}
 	p.wantBrowserError(t, "browser-restarting", "after the browser died under a subscription")
 	p.wantBrowserError(t, "browser-restarting", "again after the browser died under a subscription")
-	t.Logf("%d notifications after the browser died", len(u.since(t0)))
+
+	// A browser back on the port: the host is told before it reads again.
+	back := time.Now()
+	chromeFor(t, port)
+	told := u.next(back, waitLimit)
+	if told.IsZero() {
+		t.Fatalf("no notification within %v of a browser back on the port: the subscribed host is not told that current answers again", waitLimit)
+	}
+	t.Logf("told %v after the new browser was started; notifications since the death: %s", told.Sub(back).Round(time.Millisecond), clock(u.since(died)))
+	p.current(t)
 	if s := p.stderr.String(); strings.Contains(s, "panic") {
 		t.Errorf("the provider panicked:\n%s", s)
 	}
