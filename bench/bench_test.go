@@ -26,6 +26,7 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp"
 	axwarm "github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/internal/wiresize"
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -362,7 +363,7 @@ func benchCold(b *testing.B, pg Page) {
 		showsPage(b, cur.Root, pg)
 		s.add(d)
 		ratios = append(ratios, float64(d)/float64(raw))
-		r.elements = count(cur.Root)
+		r.elements = elemtest.Count(cur.Root)
 		i++
 		b.StartTimer()
 	}
@@ -437,7 +438,7 @@ func turnOfLoop(b *testing.B, p *cdp.Provider, s *samples, text string, pause ti
 	if err != nil {
 		b.Fatalf("Current after a change: %v", err)
 	}
-	if find(cur.Root, func(e *mapping.Element) bool { return e.Title == text }) == nil {
+	if elemtest.First(cur.Root, func(e *mapping.Element) bool { return e.Title == text }) == nil {
 		b.Errorf("the read after the edit does not show the heading %q: a stale answer", text)
 	}
 	time.Sleep(pause)
@@ -518,7 +519,7 @@ func benchAfterLoad(b *testing.B, w *warm) {
 			b.Fatalf("Current after a load: %v", err)
 		}
 		showsPage(b, cur.Root, w.pg)
-		if find(cur.Root, func(e *mapping.Element) bool { return e.Title == edited }) != nil {
+		if elemtest.First(cur.Root, func(e *mapping.Element) bool { return e.Title == edited }) != nil {
 			b.Fatalf("the read after the load shows %q, from the document before it: a stale answer", edited)
 		}
 		for start := time.Now(); p.Walking() && time.Since(start) < *settle; {
@@ -548,7 +549,7 @@ func editAndRead(b *testing.B, p *cdp.Provider, text string) {
 	if err != nil {
 		b.Fatalf("Current after an edit: %v", err)
 	}
-	if find(cur.Root, func(e *mapping.Element) bool { return e.Title == text }) == nil {
+	if elemtest.First(cur.Root, func(e *mapping.Element) bool { return e.Title == text }) == nil {
 		b.Fatalf("the read after the edit does not show the heading %q: a stale answer", text)
 	}
 }
@@ -628,11 +629,11 @@ func benchLocate(b *testing.B, w *warm) {
 		b.Fatalf("Current: %v", err)
 	}
 	var ids []string
-	walk(cur.Root, func(e *mapping.Element) {
+	for e := range elemtest.All(cur.Root) {
 		if e.Role == "Button" || e.Role == "Link" {
 			ids = append(ids, e.ID)
 		}
-	})
+	}
 	if len(ids) == 0 {
 		b.Fatal("no button or link to locate")
 	}
@@ -799,11 +800,8 @@ func BenchmarkServe(b *testing.B) {
 type served struct {
 	cmd     *exec.Cmd
 	session *mcp.ClientSession
-	stderr  lockedBuffer
+	stderr  syncbuf.Buffer
 }
-
-// lockedBuffer is a process's stderr, read while the process writes it.
-type lockedBuffer = syncbuf.Buffer
 
 // countLines counts the lines of text that have s.
 func countLines(text, s string) int {
@@ -884,17 +882,6 @@ func parseStatus(status string) (hwm, rss float64, ok bool) {
 	return hwm, rss, seen == 3
 }
 
-// walk calls fn on e and every descendant, depth first.
-func walk(e *mapping.Element, fn func(*mapping.Element)) {
-	if e == nil {
-		return
-	}
-	fn(e)
-	for _, c := range e.Children {
-		walk(c, fn)
-	}
-}
-
 // showsPage fails the benchmark unless an answer is a read of the page,
 // whole, down to the heading of its last section: a fast answer that is
 // not must not pass for one. A tab whose renderer is busy past the
@@ -903,31 +890,13 @@ func walk(e *mapping.Element, fn func(*mapping.Element)) {
 // its Document says so in its description.
 func showsPage(b *testing.B, root *mapping.Element, pg Page) {
 	b.Helper()
-	if d := find(root, func(e *mapping.Element) bool { return e.Role == "Document" && e.Description != "" }); d != nil {
+	if d := elemtest.First(root, func(e *mapping.Element) bool { return e.Role == "Document" && e.Description != "" }); d != nil {
 		b.Fatalf("the %s page was not read: its Document says %q", pg.Name, d.Description)
 	}
 	last := fmt.Sprintf("Section %d: %s", pg.Sections-1, words(pg.Sections-1, 2))
-	if find(root, func(e *mapping.Element) bool { return e.Title == last }) == nil {
-		b.Fatalf("the answer, %d elements, does not show the %s page's last heading %q", count(root), pg.Name, last)
+	if elemtest.First(root, func(e *mapping.Element) bool { return e.Title == last }) == nil {
+		b.Fatalf("the answer, %d elements, does not show the %s page's last heading %q", elemtest.Count(root), pg.Name, last)
 	}
-}
-
-// find returns the first element, depth first, for which match is true.
-func find(e *mapping.Element, match func(*mapping.Element) bool) *mapping.Element {
-	var found *mapping.Element
-	walk(e, func(x *mapping.Element) {
-		if found == nil && match(x) {
-			found = x
-		}
-	})
-	return found
-}
-
-// count returns the number of elements in the tree under e, e included.
-func count(e *mapping.Element) int {
-	n := 0
-	walk(e, func(*mapping.Element) { n++ })
-	return n
 }
 
 // spread returns at most n items of xs, evenly spaced, first included.

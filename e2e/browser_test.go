@@ -61,7 +61,7 @@ func (tb *tab) openBeside(t testing.TB, url string) *tab {
 		before[in.TargetID] = true
 	}
 	if _, err := chromedp.Call(tb.ctx, runtime.Evaluate, runtime.EvaluateParams{
-		Expression: fmt.Sprintf(`window.open(%q) !== null`, url), UserGesture: ptr(true), ReturnByValue: ptr(true),
+		Expression: fmt.Sprintf(`window.open(%q) !== null`, url), UserGesture: new(true), ReturnByValue: new(true),
 	}); err != nil {
 		t.Fatalf("window.open(%s) in %s: %v", url, tb.url, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -36,18 +37,18 @@ func TestBudgetKeepsFocusAndHover(t *testing.T) {
 		t.Errorf("answer is %d bytes, want at most 100000", len(cur.raw))
 	}
 	n, omitted := 0, 0
-	walk(cur.Root, func(e *elem, _ []*elem) { n, omitted = n+1, omitted+e.Omitted })
+	elemtest.Walk(cur.Root, func(e *elem, _ []*elem) { n, omitted = n+1, omitted+e.Omitted })
 	if n > 1000 {
 		t.Errorf("answer has %d elements, want at most 1000", n)
 	}
 	if omitted < 59000 {
 		t.Errorf("answer marks %d elements omitted, want the cut (about 59,000)", omitted)
 	}
-	doc := findDoc(t, cur.Root, tb.url)
-	if f := find(t, doc, "TextField", "Last field"); !has(f, "focused") {
+	doc := elemtest.FindDoc(t, cur.Root, tb.url)
+	if f := elemtest.Find(t, doc, "TextField", "Last field"); !elemtest.Has(f, "focused") {
 		t.Errorf("the focused field is there but not focused: %v", f.States)
 	}
-	if b := find(t, doc, "Button", "End button"); !has(b, "hovered") {
+	if b := elemtest.Find(t, doc, "Button", "End button"); !elemtest.Has(b, "hovered") {
 		t.Errorf("the hovered button is there but not hovered: %v", b.States)
 	}
 	// After them, what a person sees: the rows above the button, near the
@@ -57,7 +58,7 @@ func TestBudgetKeepsFocusAndHover(t *testing.T) {
 		if row == "" {
 			t.Fatalf("setup: no row at the left of the viewport at %s", y)
 		}
-		if len(findAll(doc, "Text", row)) == 0 {
+		if len(elemtest.FindAll(doc, "Text", row)) == 0 {
 			t.Errorf("the row on screen %q is not in the answer", row)
 		}
 	}
@@ -97,7 +98,7 @@ func readAnsweringAfterWalk(t testing.TB, p *provider, url string) *answer {
 			return a
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no read showed the page at %s answering within %v; the last:\n%s", url, waitLimit, outline(a.Root))
+			t.Fatalf("no read showed the page at %s answering within %v; the last:\n%s", url, waitLimit, elemtest.Outline(a.Root))
 		}
 	}
 }
@@ -120,10 +121,10 @@ func TestBudgetHugeText(t *testing.T) {
 			cur = readAnsweringAfterWalk(t, p, tb.url)
 		}
 		t.Logf("%s read in %v: %d bytes", read, time.Since(start), len(cur.raw))
-		doc := findDoc(t, cur.Root, tb.url)
-		find(t, doc, "Button", "Top button")
+		doc := elemtest.FindDoc(t, cur.Root, tb.url)
+		elemtest.Find(t, doc, "Button", "Top button")
 		var longest string
-		walk(doc, func(e *elem, _ []*elem) {
+		elemtest.Walk(doc, func(e *elem, _ []*elem) {
 			if len(e.Title) > len(longest) {
 				longest = e.Title
 			}
@@ -147,7 +148,7 @@ func TestDefaultBudgetsBind(t *testing.T) {
 	needEnv(t)
 	p := startProvider(t, env.browser.httpURL())
 	count := func(e *elem) (n, omitted int) {
-		walk(e, func(x *elem, _ []*elem) { n, omitted = n+1, omitted+x.Omitted })
+		elemtest.Walk(e, func(x *elem, _ []*elem) { n, omitted = n+1, omitted+x.Omitted })
 		return n, omitted
 	}
 
@@ -163,7 +164,7 @@ func TestDefaultBudgetsBind(t *testing.T) {
 		if omitted == 0 || n+omitted < 50020 {
 			t.Errorf("the answer has %d elements and marks %d omitted, want the page's 50,020 and more counted, some omitted", n, omitted)
 		}
-		findDoc(t, cur.Root, tb.url)
+		elemtest.FindDoc(t, cur.Root, tb.url)
 	})
 
 	t.Run("8 MiB", func(t *testing.T) {
@@ -178,7 +179,7 @@ func TestDefaultBudgetsBind(t *testing.T) {
 		if omitted == 0 {
 			t.Errorf("the answer marks nothing omitted; the page's images alone make about %d bytes", 1100*2*4096)
 		}
-		images := findRoles(findDoc(t, cur.Root, tb.url), "Image")
+		images := elemtest.WithRole(elemtest.FindDoc(t, cur.Root, tb.url), "Image")
 		if len(images) == 0 || len(images) >= 1100 {
 			t.Fatalf("the answer has %d of the page's 1,100 images, want some, cut", len(images))
 		}

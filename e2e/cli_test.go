@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 )
 
 // `cdpprovider current --launch URL` prints the page once it has loaded,
@@ -49,12 +51,12 @@ func TestCurrentLaunchWaitsForTheLoad(t *testing.T) {
 		t.Fatalf("current --launch %s: %v\nstderr:\n%s", slow.URL, err, stderr.String())
 	}
 	cur := checkCurrent(t, stdout.Bytes())
-	doc := findDoc(t, cur.Root, slow.URL+"/")
+	doc := elemtest.FindDoc(t, cur.Root, slow.URL+"/")
 	if slices.Contains(doc.States, "busy") {
 		t.Errorf("the Document is still busy: %v", doc.States)
 	}
-	find(t, doc, "Heading", "Start of the slow page")
-	find(t, doc, "Text", "End of the slow page")
+	elemtest.Find(t, doc, "Heading", "Start of the slow page")
+	elemtest.Find(t, doc, "Text", "End of the slow page")
 }
 
 // runBinary runs the built binary with args, and the test's environment
@@ -124,7 +126,7 @@ func TestLogFile(t *testing.T) {
 	}
 	p := startProviderCmd(t, []string{"serve", "--connect", env.browser.httpURL(), "--log-file", file, "--log-level", "debug"}, nil, nil)
 	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
-	find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
 	// A locate of a malformed id is logged at Debug.
 	p.wantNotFound(t, locatePrefix+"nope", "a malformed id")
 	if err := p.close(); err != nil {
@@ -188,7 +190,7 @@ func TestRemoteAddressesNeedAllowRemote(t *testing.T) {
 	addr := "http://" + relay.addr()
 	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
 	p := startProvider(t, addr)
-	find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
 	stdout, stderr, code := runBinary(t, nil, "current", "--connect", addr)
 	if code != 0 || !strings.Contains(stdout, "Plain button") {
 		t.Errorf("current --connect %s: exit status %d, stdout:\n%s\nstderr:\n%s\nwant the outline with the page", addr, code, stdout, stderr)

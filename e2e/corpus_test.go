@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -37,7 +38,7 @@ func TestCorpus(t *testing.T) {
 	for _, name := range corpus {
 		t.Run(name, func(t *testing.T) {
 			tb := openTab(t, env.rootCtx, env.pageA+"/pages/"+name+".html")
-			doc := findDoc(t, p.current(t).Root, tb.url)
+			doc := elemtest.FindDoc(t, p.current(t).Root, tb.url)
 			checkGoldenOutline(t, name, doc)
 			if n := checkMarks(t, tb.ctx, doc); n == 0 {
 				t.Errorf("%s.html marks no element", name)
@@ -108,7 +109,7 @@ func checkMarks(t *testing.T, ctx context.Context, doc *mapping.Element) int {
 	t.Helper()
 	base, marks := pageMarks(t, ctx)
 	byBackend := map[cdp.BackendNodeID]*mapping.Element{}
-	walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
+	elemtest.Walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
 		if r, ok := mapping.Peek(e.ID); ok && r.Kind == mapping.KindNode {
 			byBackend[base+cdp.BackendNodeID(r.B)] = e
 		}
@@ -152,7 +153,7 @@ func pageMarks(t *testing.T, ctx context.Context) (cdp.BackendNodeID, []mark) {
 	t.Helper()
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	root, err := chromedp.Call(cctx, dom.GetDocument, dom.GetDocumentParams{Depth: ptr(int64(-1)), Pierce: ptr(true)})
+	root, err := chromedp.Call(cctx, dom.GetDocument, dom.GetDocumentParams{Depth: new(int64(-1)), Pierce: new(true)})
 	if err != nil {
 		t.Fatalf("DOM.getDocument: %v", err)
 	}
@@ -191,5 +192,3 @@ func pageMarks(t *testing.T, ctx context.Context) (cdp.BackendNodeID, []mark) {
 	visit(root.Root)
 	return root.Root.BackendNodeID, out
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -80,7 +82,7 @@ func debugPortBrowserFound(t *testing.T, scr *screen) {
 		return strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=")
 	}), environ...)
 	setProcAttr(cmd)
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", env.chromePath, err)
@@ -162,9 +164,7 @@ func showsPage(port int, url, title string) bool {
 func readsPage(t *testing.T, answer, url, title string) bool {
 	t.Helper()
 	cur := checkCurrent(t, []byte(strings.TrimSpace(answer)))
-	found := false
-	walk(cur.Root, func(e *mapping.Element, _ []*mapping.Element) {
-		found = found || e.Role == "Document" && e.URL == url && e.Title == title
-	})
-	return found
+	return elemtest.First(cur.Root, func(e *mapping.Element) bool {
+		return e.Role == "Document" && e.URL == url && e.Title == title
+	}) != nil
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
@@ -104,7 +105,7 @@ func startScreen(t testing.TB, w, h int) *screen {
 func startBackground(t testing.TB, cmd *exec.Cmd, name string, ready func() bool) {
 	t.Helper()
 	setProcAttr(cmd)
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
@@ -189,7 +190,7 @@ func (s *screen) capture(t testing.TB) image.Image {
 	t.Helper()
 	cmd := exec.Command("import", "-window", "root", "png:-")
 	cmd.Env = s.env()
-	var stderr lockedBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -142,7 +143,7 @@ func TestLocateOnScreen(t *testing.T) {
 	t.Run("minimized window is offscreen", func(t *testing.T) {
 		h.load(t, main, page("plain"))
 		el := must(t, in(page("plain"), "Image", "Red box")(p.current(t).Root))
-		win := windowWithTab(t, p.current(t).Root, page("plain"))
+		win := elemtest.WindowWithTab(t, p.current(t).Root, page("plain"))
 		xw := h.xwindow(t, "Display plain")
 		if err := scr.xdotool("windowminimize", "--sync", xw); err != nil {
 			t.Fatal(err)
@@ -208,14 +209,14 @@ func TestServeLaunchHeaded(t *testing.T) {
 		if in(url, "Button", "Plain button")(a.Root) == nil {
 			return "no Document of " + url + " with its button"
 		}
-		if w := windowWithTab(t, a.Root, url); w.Title != title {
+		if w := elemtest.WindowWithTab(t, a.Root, url); w.Title != title {
 			return fmt.Sprintf("its Window is titled %q, want %q", w.Title, title)
 		}
 		return ""
 	})
-	win := windowWithTab(t, cur.Root, url)
-	if !has(tabByURL(t, cur.Root, url), "selected") || docOf(win) == nil || docOf(win).URL != url {
-		t.Errorf("the launched page is not the selected tab of its Window with its Document:\n%s", outline(win))
+	win := elemtest.WindowWithTab(t, cur.Root, url)
+	if !elemtest.Has(elemtest.TabByURL(t, cur.Root, url), "selected") || elemtest.DocOf(win) == nil || elemtest.DocOf(win).URL != url {
+		t.Errorf("the launched page is not the selected tab of its Window with its Document:\n%s", elemtest.Outline(win))
 	}
 	// A headless browser has no window on the screen; this one does,
 	// titled "Plain page - Chromium".

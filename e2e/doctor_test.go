@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
 
 // runDoctor runs `cdpprovider doctor args...` with HOME set to home and
@@ -99,7 +101,7 @@ func TestDoctorDebugPortBrowser(t *testing.T) {
 	wantLines(t, out, fmt.Sprintf("DevToolsActivePort: port %d, live", br.port), "/json/version: answers", "it works now")
 
 	cmd := exec.Command(env.bin, "current", "--connect", "auto", "--user-data-dir", br.profile)
-	var stderr lockedBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	outline, err := cmd.Output()
 	if err != nil {

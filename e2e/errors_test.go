@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpprovider/cdpprovider/internal/bearer"
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -122,7 +125,7 @@ func legacyStdio(t *testing.T, args ...string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(env.bin, append([]string{"serve"}, args...)...)
 	setProcAttr(cmd)
-	stderr := &lockedBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-e2e", Version: "0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
@@ -146,7 +149,7 @@ func (p *httpProvider) legacyHTTP(t *testing.T) *mcp.ClientSession {
 	defer cancel()
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   p.url,
-		HTTPClient: &http.Client{Transport: bearer{p.token, make(chan struct{}, 1)}},
+		HTTPClient: &http.Client{Transport: bearer.Transport{Token: p.token}},
 	}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("initialize over HTTP at %s: %v\nstderr:\n%s", p.url, err, p.stderr.String())
@@ -181,9 +184,9 @@ func TestHostErrors(t *testing.T) {
 					t.Fatalf("read current: %v", err)
 				}
 				cur = &answer{Current: checkCurrent(t, raw), raw: raw}
-				return len(findAll(cur.Root, "Button", "Plain button")) == 1
+				return len(elemtest.FindAll(cur.Root, "Button", "Plain button")) == 1
 			})
-			app, btn := cur.Root.ID, find(t, findDoc(t, cur.Root, tb.url), "Button", "Plain button").ID
+			app, btn := cur.Root.ID, elemtest.Find(t, elemtest.FindDoc(t, cur.Root, tb.url), "Button", "Plain button").ID
 			forged := btn[:len(btn)-1] + map[bool]string{true: "B", false: "A"}[strings.HasSuffix(btn, "A")]
 
 			wantPrivate(t, s.session, btn)

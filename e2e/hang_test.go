@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -33,7 +34,7 @@ func readNow(t testing.TB, p *provider, what string, cond func(*answer) bool) *a
 	t.Helper()
 	a := p.current(t)
 	if !cond(a) {
-		t.Fatalf("the first read after %s does not show it:\n%s", what, outline(a.Root))
+		t.Fatalf("the first read after %s does not show it:\n%s", what, elemtest.Outline(a.Root))
 	}
 	return a
 }
@@ -81,10 +82,10 @@ func (p *provider) answering(t testing.TB, from int) {
 // docOfTab returns the Document of the window whose active tab has the
 // url, and that window; nil when that tab is not shown.
 func docOfTab(root *mapping.Element, url string) (*mapping.Element, *mapping.Element) {
-	for _, w := range windows(root) {
-		for _, tb := range tabsOf(w) {
-			if tb.URL == url && has(tb, "selected") {
-				return docOf(w), w
+	for _, w := range elemtest.Windows(root) {
+		for _, tb := range elemtest.Tabs(w) {
+			if tb.URL == url && elemtest.Has(tb, "selected") {
+				return elemtest.DocOf(w), w
 			}
 		}
 	}
@@ -107,8 +108,8 @@ func dialogOf(w *mapping.Element) *mapping.Element {
 func noPointing(t testing.TB, e *mapping.Element, what string) {
 	t.Helper()
 	for _, c := range e.Children {
-		walk(c, func(x *mapping.Element, _ []*mapping.Element) {
-			if has(x, "focused") || has(x, "hovered") {
+		elemtest.Walk(c, func(x *mapping.Element, _ []*mapping.Element) {
+			if elemtest.Has(x, "focused") || elemtest.Has(x, "hovered") {
 				t.Errorf("%s: %s %q is %v, though the page was not read", what, x.Role, x.Title, x.States)
 			}
 		})
@@ -118,7 +119,7 @@ func noPointing(t testing.TB, e *mapping.Element, what string) {
 // withoutIDs is an outline without ids, to compare two runs' answers.
 func withoutIDs(e *mapping.Element) string {
 	var b strings.Builder
-	for _, l := range strings.Split(outline(e), "\n") {
+	for _, l := range strings.Split(elemtest.Outline(e), "\n") {
 		if i := strings.LastIndex(l, " #"); i >= 0 {
 			l = l[:i]
 		}
@@ -141,9 +142,9 @@ func TestNeverHang(t *testing.T) {
 	tb.shown(t)
 	first := readNow(t, p, "the page loaded in front", func(a *answer) bool {
 		d, _ := docOfTab(a.Root, url)
-		return d != nil && len(findAll(d, "Button", "Save")) == 1
+		return d != nil && len(elemtest.FindAll(d, "Button", "Save")) == 1
 	})
-	save := find(t, first.Root, "Button", "Save")
+	save := elemtest.Find(t, first.Root, "Button", "Save")
 
 	run := func(expr string) {
 		t.Helper()
@@ -181,13 +182,13 @@ func TestNeverHang(t *testing.T) {
 			})
 			doc, w := docOfTab(a.Root, url)
 			dlg := dialogOf(w)
-			if !has(dlg, "modal") {
+			if !elemtest.Has(dlg, "modal") {
 				t.Errorf("the dialog is %v, want modal", dlg.States)
 			}
 			if ch := w.Children; ch[len(ch)-1] != dlg || ch[len(ch)-2] != doc {
-				t.Errorf("the dialog is not the window's child right after the tab's Document:\n%s", outline(w))
+				t.Errorf("the dialog is not the window's child right after the tab's Document:\n%s", elemtest.Outline(w))
 			}
-			if got := textUnder(dlg); !strings.Contains(got, tc.message) {
+			if got := elemtest.Text(dlg); !strings.Contains(got, tc.message) {
 				t.Errorf("the dialog's text %q lacks the message %q", got, tc.message)
 			}
 			var buttons []string
@@ -199,18 +200,18 @@ func TestNeverHang(t *testing.T) {
 			if fmt.Sprint(buttons) != fmt.Sprint(tc.buttons) {
 				t.Errorf("the dialog's buttons are %v, want %v", buttons, tc.buttons)
 			}
-			focusIn := find(t, dlg, "Button", tc.buttons[0])
+			focusIn := elemtest.Find(t, dlg, "Button", tc.buttons[0])
 			if tc.field != "" {
-				fields := findAll(dlg, "TextField", "")
+				fields := elemtest.FindAll(dlg, "TextField", "")
 				if len(fields) != 1 || fields[0].Value != tc.field {
 					t.Fatalf("the prompt's fields: %s, want one with value %q", dump(fields), tc.field)
 				}
 				focusIn = fields[0]
 			}
-			if has(w, "focused") && !has(focusIn, "focused") {
-				t.Errorf("focus is not in the dialog's %s %q:\n%s", focusIn.Role, focusIn.Title, outline(w))
+			if elemtest.Has(w, "focused") && !elemtest.Has(focusIn, "focused") {
+				t.Errorf("focus is not in the dialog's %s %q:\n%s", focusIn.Role, focusIn.Title, elemtest.Outline(w))
 			}
-			if has(doc, "focused") {
+			if elemtest.Has(doc, "focused") {
 				t.Errorf("the page behind the dialog has the focus")
 			}
 			if doc.Description != mapping.BehindDialog {
@@ -250,8 +251,8 @@ func TestNeverHang(t *testing.T) {
 		})
 		_, w := docOfTab(a.Root, url)
 		dlg := dialogOf(w)
-		if dlg.Title != "Leave site?" || len(findAll(dlg, "Button", "Leave")) != 1 || len(findAll(dlg, "Button", "Cancel")) != 1 {
-			t.Errorf("the beforeunload dialog:\n%s", outline(dlg))
+		if dlg.Title != "Leave site?" || len(elemtest.FindAll(dlg, "Button", "Leave")) != 1 || len(elemtest.FindAll(dlg, "Button", "Cancel")) != 1 {
+			t.Errorf("the beforeunload dialog:\n%s", elemtest.Outline(dlg))
 		}
 		heard(t, tb.ctx, page.JavascriptDialogClosed, "the dialog closed", func() { answerDialog(false) }) // stay
 		readNow(t, p, "the dialog closed", func(a *answer) bool {
@@ -274,8 +275,8 @@ func TestNeverHang(t *testing.T) {
 			if doc == nil || doc.Description != mapping.NotResponding {
 				t.Fatalf("read %d during the busy loop: the page's Document is %s, want it to say %q", i, dump(doc), mapping.NotResponding)
 			}
-			if len(findAll(doc, "Button", "Save")) != 1 {
-				t.Errorf("read %d during the busy loop: the page as last shown is not there:\n%s", i, outline(doc))
+			if len(elemtest.FindAll(doc, "Button", "Save")) != 1 {
+				t.Errorf("read %d during the busy loop: the page as last shown is not there:\n%s", i, elemtest.Outline(doc))
 			}
 			noPointing(t, doc, "a busy page")
 		}
@@ -310,11 +311,11 @@ func TestNeverHang(t *testing.T) {
 			doc, _ := docOfTab(a.Root, url)
 			switch {
 			case doc == nil:
-				t.Fatalf("read %d while paused: no Document for the page:\n%s", i, outline(a.Root))
+				t.Fatalf("read %d while paused: no Document for the page:\n%s", i, elemtest.Outline(a.Root))
 			case doc.Description != "" && doc.Description != mapping.NotResponding:
 				t.Errorf("read %d while paused: the Document says %q", i, doc.Description)
-			case len(findAll(doc, "Button", "Save")) != 1:
-				t.Errorf("read %d while paused: the page's content is not there:\n%s", i, outline(doc))
+			case len(elemtest.FindAll(doc, "Button", "Save")) != 1:
+				t.Errorf("read %d while paused: the page's content is not there:\n%s", i, elemtest.Outline(doc))
 			}
 			t.Logf("read %d while paused: %q", i, doc.Description)
 		}
@@ -356,19 +357,19 @@ func TestNeverHang(t *testing.T) {
 		// The first read after the crash shows the active page whole and
 		// the crashed tab still a tab of its window, as last known.
 		a := p.current(t)
-		if d, _ := docOfTab(a.Root, url); d == nil || d.Description != "" || len(findAll(d, "Button", "Save")) != 1 {
+		if d, _ := docOfTab(a.Root, url); d == nil || d.Description != "" || len(elemtest.FindAll(d, "Button", "Save")) != 1 {
 			t.Errorf("the active page after a background tab crashed: %s", dump(d))
 		}
 		var crashedTab *mapping.Element
-		for _, w := range windows(a.Root) {
-			for _, x := range tabsOf(w) {
+		for _, w := range elemtest.Windows(a.Root) {
+			for _, x := range elemtest.Tabs(w) {
 				if x.URL == bgURL {
 					crashedTab = x
 				}
 			}
 		}
-		if crashedTab == nil || has(crashedTab, "selected") || crashedTab.Title == "" {
-			t.Fatalf("the crashed background tab: %s, want a tab, not selected, with its title; the read:\n%s", dump(crashedTab), outline(a.Root))
+		if crashedTab == nil || elemtest.Has(crashedTab, "selected") || crashedTab.Title == "" {
+			t.Fatalf("the crashed background tab: %s, want a tab, not selected, with its title; the read:\n%s", dump(crashedTab), elemtest.Outline(a.Root))
 		}
 		// Brought to the front, its Document says it crashed: the
 		// provider knew while it was in the background.
@@ -412,7 +413,7 @@ func TestNeverHang(t *testing.T) {
 		})
 		readNow(t, p, "the page loaded again", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
-			return d != nil && d.Description == "" && len(findAll(d, "Button", "Save")) == 1
+			return d != nil && d.Description == "" && len(elemtest.FindAll(d, "Button", "Save")) == 1
 		})
 	})
 

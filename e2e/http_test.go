@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/bearer"
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,8 +33,8 @@ type httpProvider struct {
 	cmd    *exec.Cmd
 	url    string // the endpoint, as its first line on stdout gave it
 	token  string
-	stderr *lockedBuffer
-	stdout *lockedBuffer // what it wrote after the URL
+	stderr *syncbuf.Buffer
+	stdout *syncbuf.Buffer // what it wrote after the URL
 	exited chan struct{}
 }
 
@@ -43,7 +46,7 @@ func startHTTPProvider(t *testing.T, args ...string) *httpProvider {
 	needEnv(t)
 	b := make([]byte, 32)
 	rand.Read(b)
-	p := &httpProvider{token: hex.EncodeToString(b), stderr: &lockedBuffer{}, stdout: &lockedBuffer{}, exited: make(chan struct{})}
+	p := &httpProvider{token: hex.EncodeToString(b), stderr: &syncbuf.Buffer{}, stdout: &syncbuf.Buffer{}, exited: make(chan struct{})}
 	file := filepath.Join(t.TempDir(), "token")
 	if err := os.WriteFile(file, []byte(p.token+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -116,28 +119,6 @@ func (p *httpProvider) stop() error {
 	return nil
 }
 
-// bearer sends every request with the token (and an Origin, when set),
-// and says on streams when the server opens a stream of notifications to
-// the client (a GET answered 200): until then a notification would find
-// no one to take it.
-type bearer struct {
-	token   string
-	streams chan struct{}
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && r.Method == http.MethodGet && resp.StatusCode == http.StatusOK {
-		select {
-		case b.streams <- struct{}{}:
-		default:
-		}
-	}
-	return resp, err
-}
-
 // connect initializes a session with the provider over HTTP with its
 // token, and waits until the server streams notifications to it.
 func (p *httpProvider) connect(t *testing.T, copts *mcp.ClientOptions) *mcp.ClientSession {
@@ -148,7 +129,7 @@ func (p *httpProvider) connect(t *testing.T, copts *mcp.ClientOptions) *mcp.Clie
 	defer cancel()
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   p.url,
-		HTTPClient: &http.Client{Transport: bearer{p.token, streams}},
+		HTTPClient: &http.Client{Transport: bearer.Transport{Token: p.token, Streams: streams}},
 	}, nil)
 	if err != nil {
 		t.Fatalf("initialize over HTTP at %s: %v\nstderr:\n%s", p.url, err, p.stderr.String())
@@ -228,10 +209,10 @@ func TestHTTP(t *testing.T) {
 				t.Fatalf("read %s over HTTP: %v", currentURI, err)
 			}
 			cur = &answer{Current: checkCurrent(t, raw), raw: raw}
-			return len(findAll(cur.Root, "Button", "Go")) == 1
+			return len(elemtest.FindAll(cur.Root, "Button", "Go")) == 1
 		})
-		findDoc(t, cur.Root, page)
-		raw, err := readSession(t, session, locatePrefix+find(t, cur.Root, "Button", "Go").ID)
+		elemtest.FindDoc(t, cur.Root, page)
+		raw, err := readSession(t, session, locatePrefix+elemtest.Find(t, cur.Root, "Button", "Go").ID)
 		if err != nil {
 			t.Fatalf("locate over HTTP: %v", err)
 		}

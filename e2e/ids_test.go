@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 )
 
 // Point 6: the same element has the same id across reads.
@@ -14,11 +16,11 @@ func TestIDsStableAcrossReads(t *testing.T) {
 	sameURL, crossURL := env.pageA+"/inner.html?site=same", env.pageB+"/inner.html?site=cross"
 	targets := map[string]func(a *answer) string{
 		"root":                      func(a *answer) string { return a.Root.ID },
-		"window":                    func(a *answer) string { return windowWithTab(t, a.Root, tb.url).ID },
-		"tab":                       func(a *answer) string { return tabByURL(t, a.Root, tb.url).ID },
-		"document":                  func(a *answer) string { return findDoc(t, a.Root, tb.url).ID },
+		"window":                    func(a *answer) string { return elemtest.WindowWithTab(t, a.Root, tb.url).ID },
+		"tab":                       func(a *answer) string { return elemtest.TabByURL(t, a.Root, tb.url).ID },
+		"document":                  func(a *answer) string { return elemtest.FindDoc(t, a.Root, tb.url).ID },
 		"main button":               func(a *answer) string { return must(t, in(tb.url, "Button", "Main button")(a.Root)).ID },
-		"same-site iframe document": func(a *answer) string { return findDoc(t, a.Root, sameURL).ID },
+		"same-site iframe document": func(a *answer) string { return elemtest.FindDoc(t, a.Root, sameURL).ID },
 		"same-site iframe button":   func(a *answer) string { return must(t, in(sameURL, "Button", "Inner button")(a.Root)).ID },
 		"cross-site iframe button":  func(a *answer) string { return must(t, in(crossURL, "Button", "Inner button")(a.Root)).ID },
 	}
@@ -51,7 +53,7 @@ func TestLocateGone(t *testing.T) {
 
 	t.Run("removed from the DOM", func(t *testing.T) {
 		tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
-		btn := find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Remove me")
+		btn := elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Remove me")
 		if l := p.locate(t, btn.ID); l.State != "onscreen" {
 			t.Errorf("locate of a visible button before removal: %s, want onscreen", l.raw)
 		}
@@ -59,15 +61,15 @@ func TestLocateGone(t *testing.T) {
 		if l := p.locate(t, btn.ID); l.State != "gone" {
 			t.Errorf("locate of a removed button: %s, want {\"state\":\"gone\"}", l.raw)
 		}
-		if cur := p.current(t); len(findAll(cur.Root, "Button", "Remove me")) != 0 {
+		if cur := p.current(t); len(elemtest.FindAll(cur.Root, "Button", "Remove me")) != 0 {
 			t.Errorf("the removed button is still in current")
 		}
 	})
 
 	t.Run("page navigated away", func(t *testing.T) {
 		tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
-		doc := findDoc(t, p.current(t).Root, tb.url)
-		btn := find(t, doc, "Button", "Plain button")
+		doc := elemtest.FindDoc(t, p.current(t).Root, tb.url)
+		btn := elemtest.Find(t, doc, "Button", "Plain button")
 		tb.navigate(t, env.pageA+"/other.html")
 		if l := p.locate(t, btn.ID); l.State != "gone" {
 			t.Errorf("locate of a button of a page navigated away: %s, want gone", l.raw)
@@ -80,15 +82,15 @@ func TestLocateGone(t *testing.T) {
 		if l := p.locate(t, btn.ID); l.State != "gone" {
 			t.Errorf("locate of a button of a page since reloaded at the same url: %s, want gone", l.raw)
 		}
-		if again := find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button"); again.ID == btn.ID {
+		if again := elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button"); again.ID == btn.ID {
 			t.Errorf("the button of the reloaded page reuses the id %q of the old document's button", btn.ID)
 		}
 	})
 
 	t.Run("tab closed", func(t *testing.T) {
 		tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
-		doc := findDoc(t, p.current(t).Root, tb.url)
-		btn := find(t, doc, "Button", "Plain button")
+		doc := elemtest.FindDoc(t, p.current(t).Root, tb.url)
+		btn := elemtest.Find(t, doc, "Button", "Plain button")
 		tb.close(t)
 		waitFor(t, "the tab to close", func() bool {
 			for _, in := range pageTargets(t, env.rootCtx) {
@@ -114,14 +116,14 @@ func TestLocateUnknownIDs(t *testing.T) {
 	needEnv(t)
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
-	btn := find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	btn := elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
 
 	// Change the last character: in any id that ends in an authenticator
 	// this forges it; in any case it is an id this run did not issue
 	// (unless it was issued for something else, which we check).
 	forged := btn.ID[:len(btn.ID)-1] + flip(btn.ID[len(btn.ID)-1])
 	all := map[string]bool{}
-	walk(p.current(t).Root, func(e *elem, _ []*elem) { all[e.ID] = true })
+	elemtest.Walk(p.current(t).Root, func(e *elem, _ []*elem) { all[e.ID] = true })
 	if all[forged] {
 		t.Fatalf("setup: the forged id %q names another element", forged)
 	}
@@ -149,7 +151,7 @@ func TestLocateUnknownIDs(t *testing.T) {
 	// An id of an earlier run: a second provider process on the same
 	// browser issues ids for the same elements; this run never issued them.
 	other := startProvider(t, env.browser.httpURL())
-	otherBtn := find(t, findDoc(t, other.current(t).Root, tb.url), "Button", "Plain button")
+	otherBtn := elemtest.Find(t, elemtest.FindDoc(t, other.current(t).Root, tb.url), "Button", "Plain button")
 	if otherBtn.ID == btn.ID {
 		t.Errorf("two runs issued the same id %q for the same button; ids of an earlier run must not be accepted", btn.ID)
 	} else {

@@ -3,6 +3,8 @@ package e2e
 import (
 	"fmt"
 	"testing"
+
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 )
 
 // Point 7: locate per section 6, in screen points equal (within 1 point)
@@ -58,11 +60,11 @@ func TestLocateGeometry(t *testing.T) {
 		onscreen(t, "the cross-site iframe's button", el.ID, r.offset(crossBox.X+ox, crossBox.Y+oy))
 	})
 	t.Run("iframe documents", func(t *testing.T) {
-		onscreen(t, "the same-site iframe's Document", findDoc(t, cur.Root, sameURL).ID, sameBox.offset(ox, oy))
-		onscreen(t, "the cross-site iframe's Document", findDoc(t, cur.Root, crossURL).ID, crossBox.offset(ox, oy))
+		onscreen(t, "the same-site iframe's Document", elemtest.FindDoc(t, cur.Root, sameURL).ID, sameBox.offset(ox, oy))
+		onscreen(t, "the cross-site iframe's Document", elemtest.FindDoc(t, cur.Root, crossURL).ID, crossBox.offset(ox, oy))
 	})
 	t.Run("top document", func(t *testing.T) {
-		doc := findDoc(t, cur.Root, tb.url)
+		doc := elemtest.FindDoc(t, cur.Root, tb.url)
 		l := p.locate(t, doc.ID)
 		if l.State != "onscreen" || l.Frame == nil || l.Visible == nil {
 			t.Fatalf("locate the top Document: %s, want onscreen with frame and visible", l.raw)
@@ -87,7 +89,7 @@ func TestLocateGeometry(t *testing.T) {
 			t.Fatalf("Browser.getWindowForTarget gave no bounds: %s", dump(w))
 		}
 		want := rect{float64(*b.Left), float64(*b.Top), float64(b.Width), float64(b.Height)}
-		onscreen(t, "the Window", windowWithTab(t, cur.Root, tb.url).ID, want)
+		onscreen(t, "the Window", elemtest.WindowWithTab(t, cur.Root, tb.url).ID, want)
 		// The page area lies inside the window.
 		if ox < want.X || oy < want.Y || ox > want.X+want.W || oy > want.Y+want.H {
 			t.Errorf("calibrated page origin (%.1f,%.1f) lies outside the window %v: the calibration is off", ox, oy, want)
@@ -95,7 +97,7 @@ func TestLocateGeometry(t *testing.T) {
 	})
 	t.Run("cannot be placed", func(t *testing.T) {
 		p.wantNotFound(t, locatePrefix+cur.Root.ID, "the Application")
-		p.wantNotFound(t, locatePrefix+tabByURL(t, cur.Root, tb.url).ID, "a Tab")
+		p.wantNotFound(t, locatePrefix+elemtest.TabByURL(t, cur.Root, tb.url).ID, "a Tab")
 		p.wantServing(t, "locates that cannot be placed")
 	})
 	t.Run("scrolled", func(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -72,7 +74,7 @@ func startOwnBrowser(t testing.TB, scr *screen, home, url string) *ownBrowser {
 	o.cmd = exec.Command(env.chromePath, args...)
 	o.cmd.Env = o.environ()
 	setProcAttr(o.cmd)
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	o.cmd.Stdout, o.cmd.Stderr = &out, &out
 	if err := o.cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", env.chromePath, err)
@@ -244,8 +246,8 @@ func TestOwnBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read after Allow: %v", err)
 	}
-	findDoc(t, cur.Root, page)
-	button := find(t, cur.Root, "Button", "Save")
+	elemtest.FindDoc(t, cur.Root, page)
+	button := elemtest.Find(t, cur.Root, "Button", "Save")
 	if err := p.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: currentURI}); err != nil {
 		t.Fatalf("subscribe: %v", err)
 	}
@@ -270,7 +272,7 @@ func TestOwnBrowser(t *testing.T) {
 		t.Fatal("no notification after the pointer moved onto the button")
 	}
 	waitFor(t, "the Save button hovered", func() bool {
-		return has(find(t, p.current(t).Root, "Button", "Save"), "hovered")
+		return elemtest.Has(elemtest.Find(t, p.current(t).Root, "Button", "Save"), "hovered")
 	})
 	if br.dimmed(t, br.window(t)) {
 		t.Fatal("the browser asks again after the subscription: the provider opened a second connection")
@@ -286,7 +288,7 @@ func TestOwnBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatalf("--connect %s: read after Allow: %v", connect, err)
 		}
-		findDoc(t, cur.Root, page)
+		elemtest.FindDoc(t, cur.Root, page)
 		if err := q.close(); err != nil {
 			t.Errorf("--connect %s: %v", connect, err)
 		}
@@ -309,7 +311,7 @@ func TestOwnBrowser(t *testing.T) {
 	if got := p.locate(t, button.ID); got.State != "gone" {
 		t.Errorf("locate the Save button of the old browser: %s, want gone", got.raw)
 	}
-	if nb := find(t, again.Root, "Button", "Save"); nb.ID == button.ID {
+	if nb := elemtest.Find(t, again.Root, "Button", "Save"); nb.ID == button.ID {
 		t.Errorf("the new browser's Save button has the old id %s", nb.ID)
 	}
 	if u.next(t1, 30*time.Second).IsZero() {

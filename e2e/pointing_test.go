@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -20,7 +21,7 @@ func (p *provider) currentNow(t testing.TB, what string, cond func(a *answer) st
 	t.Helper()
 	a := p.current(t)
 	if complaint := cond(a); complaint != "" {
-		t.Fatalf("%s: the first read after it: %s\ntree:\n%s", what, complaint, outline(a.Root))
+		t.Fatalf("%s: the first read after it: %s\ntree:\n%s", what, complaint, elemtest.Outline(a.Root))
 	}
 	return a
 }
@@ -32,8 +33,8 @@ func focusPathTo(a *answer, target func(root *mapping.Element) *mapping.Element)
 	if el == nil {
 		return "the focus target is not in the answer"
 	}
-	want := append(pathTo(a.Root, el), el)
-	got := withState(a.Root, "focused")
+	want := append(elemtest.PathTo(a.Root, el), el)
+	got := elemtest.WithState(a.Root, "focused")
 	if !slices.Equal(want, got) {
 		return fmt.Sprintf("focused elements %s, want the path %s", roles(got), roles(want))
 	}
@@ -47,7 +48,7 @@ func hoveredIs(a *answer, target func(root *mapping.Element) *mapping.Element) s
 	if el == nil {
 		return "the hover target is not in the answer"
 	}
-	got := withState(a.Root, "hovered")
+	got := elemtest.WithState(a.Root, "hovered")
 	if len(got) != 1 || got[0] != el {
 		return fmt.Sprintf("hovered elements %s, want exactly %s %q", roles(got), el.Role, el.Title)
 	}
@@ -67,7 +68,7 @@ func roles(es []*mapping.Element) string {
 func in(url, role, title string) func(root *mapping.Element) *mapping.Element {
 	return func(root *mapping.Element) *mapping.Element {
 		var docs []*mapping.Element
-		walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+		elemtest.Walk(root, func(e *mapping.Element, _ []*mapping.Element) {
 			if e.Role == "Document" && e.URL == url {
 				docs = append(docs, e)
 			}
@@ -259,16 +260,16 @@ func TestSelectionFollowsPage(t *testing.T) {
 		if c := in(tb.url, "ComboBox", "Country")(a.Root); c == nil || c.Value != "Peru" {
 			bad = append(bad, "ComboBox \"Country\" should read Peru")
 		}
-		if x := in(tb.url, "Tab", "Advanced")(a.Root); x == nil || !has(x, "selected") {
+		if x := in(tb.url, "Tab", "Advanced")(a.Root); x == nil || !elemtest.Has(x, "selected") {
 			bad = append(bad, "Tab \"Advanced\" should be selected")
 		}
-		if x := in(tb.url, "Tab", "General")(a.Root); x == nil || has(x, "selected") {
+		if x := in(tb.url, "Tab", "General")(a.Root); x == nil || elemtest.Has(x, "selected") {
 			bad = append(bad, "Tab \"General\" should not be selected")
 		}
-		if c := in(tb.url, "Cell", "Edsger")(a.Root); c == nil || !has(parentOf(a.Root, c), "selected") {
+		if c := in(tb.url, "Cell", "Edsger")(a.Root); c == nil || !elemtest.Has(elemtest.ParentOf(a.Root, c), "selected") {
 			bad = append(bad, "the Row of \"Edsger\" should be selected")
 		}
-		if c := in(tb.url, "Cell", "Grace")(a.Root); c == nil || has(parentOf(a.Root, c), "selected") {
+		if c := in(tb.url, "Cell", "Grace")(a.Root); c == nil || elemtest.Has(elemtest.ParentOf(a.Root, c), "selected") {
 			bad = append(bad, "the Row of \"Grace\" should not be selected")
 		}
 		return strings.Join(bad, "; ")

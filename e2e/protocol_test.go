@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpprovider/cdpprovider/internal/conformance"
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -165,13 +166,13 @@ func TestCurrentHasExactlyThreeFields(t *testing.T) {
 	if _, err := conformance.ValidateCurrent(fourth); err == nil {
 		t.Errorf("ValidateCurrent accepted a fourth top-level field")
 	}
-	heading := find(t, a.Root, "Heading", "Plain heading")
+	heading := elemtest.Find(t, a.Root, "Heading", "Plain heading")
 	unknown := bytes.Replace(a.raw, []byte(`"id":"`+heading.ID+`","role":"Heading"`), []byte(`"id":"`+heading.ID+`","role":"Frobnicator"`), 1)
 	if bytes.Equal(unknown, a.raw) {
 		// Field order is the provider's business: rebuild instead.
 		var cur mapping.Current
 		json.Unmarshal(a.raw, &cur)
-		walk(cur.Root, func(e *mapping.Element, _ []*mapping.Element) {
+		elemtest.Walk(cur.Root, func(e *mapping.Element, _ []*mapping.Element) {
 			if e.ID == heading.ID {
 				e.Role = "Frobnicator"
 			}
@@ -272,7 +273,7 @@ func TestNoLocate(t *testing.T) {
 		t.Errorf("resources/list with --no-locate (-want +got):\n%s", diff)
 	}
 	cur := p.current(t)
-	btn := find(t, cur.Root, "Button", "Plain button")
+	btn := elemtest.Find(t, cur.Root, "Button", "Plain button")
 	p.wantNotFound(t, locatePrefix+btn.ID, "locate of a real element with --no-locate")
 	p.wantNotFound(t, locatePrefix+cur.Root.ID, "locate of the root with --no-locate")
 	p.wantServing(t, "locate with --no-locate")

@@ -34,7 +34,7 @@ const (
 type provider struct {
 	cmd     *exec.Cmd
 	session *mcp.ClientSession
-	stderr  *lockedBuffer
+	stderr  *syncbuf.Buffer
 	stdout  *protocolChecker
 	exited  chan struct{}
 }
@@ -60,7 +60,7 @@ func launchProviderCmd(argv, environ []string, copts *mcp.ClientOptions) (*provi
 	}
 	cmd := exec.Command(env.bin, argv...)
 	setProcAttr(cmd)
-	p := &provider{cmd: cmd, stderr: &lockedBuffer{}, stdout: &protocolChecker{}, exited: make(chan struct{})}
+	p := &provider{cmd: cmd, stderr: &syncbuf.Buffer{}, stdout: &protocolChecker{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	cmd.Env = environ
 	stdin, err := cmd.StdinPipe()
@@ -316,9 +316,6 @@ func (p *provider) wantServing(t testing.TB, after string) {
 		t.Fatalf("read %s after %s: %v", currentURI, after, err)
 	}
 }
-
-// lockedBuffer collects a subprocess's output.
-type lockedBuffer = syncbuf.Buffer
 
 // protocolChecker records every line of the provider's stdout that is not
 // a JSON-RPC 2.0 message.

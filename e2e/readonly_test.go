@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -63,14 +64,14 @@ func TestReadOnly(t *testing.T) {
 
 	cur := p.current(t)
 	ids := []string{
-		findDoc(t, cur.Root, tb.url).ID,
-		findDoc(t, cur.Root, sameURL).ID,
-		findDoc(t, cur.Root, crossURL).ID,
+		elemtest.FindDoc(t, cur.Root, tb.url).ID,
+		elemtest.FindDoc(t, cur.Root, sameURL).ID,
+		elemtest.FindDoc(t, cur.Root, crossURL).ID,
 		must(t, in(tb.url, "Button", "Watched button")(cur.Root)).ID,
 		must(t, in(tb.url, "TextField", "Watched field")(cur.Root)).ID,
 		must(t, in(sameURL, "Button", "Watched frame button")(cur.Root)).ID,
 		must(t, in(crossURL, "Button", "Watched frame button")(cur.Root)).ID,
-		windowWithTab(t, cur.Root, tb.url).ID,
+		elemtest.WindowWithTab(t, cur.Root, tb.url).ID,
 	}
 	for _, id := range ids {
 		p.locate(t, id)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -85,8 +86,8 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 	tb := openTab(t, user, env.pageA+"/plain.html")
 
 	cur := p.current(t)
-	doc := findDoc(t, cur.Root, tb.url)
-	btn := find(t, doc, "Button", "Plain button")
+	doc := elemtest.FindDoc(t, cur.Root, tb.url)
+	btn := elemtest.Find(t, doc, "Button", "Plain button")
 	if l := p.locate(t, btn.ID); l.State != "onscreen" {
 		t.Errorf("locate with the browser up: %s, want onscreen", l.raw)
 	}
@@ -109,11 +110,11 @@ func TestBrowserNotRunningThenBack(t *testing.T) {
 	if cur2.Instance != cur.Instance {
 		t.Errorf("instance changed across the browser restart: %q then %q; it changes only when the provider restarts", cur.Instance, cur2.Instance)
 	}
-	btn2 := find(t, findDoc(t, cur2.Root, tb2.url), "Button", "Plain button")
+	btn2 := elemtest.Find(t, elemtest.FindDoc(t, cur2.Root, tb2.url), "Button", "Plain button")
 	if btn2.ID == btn.ID {
 		t.Errorf("the button of the new browser got the id %q of the old browser's button; ids are never reused", btn.ID)
 	}
-	old := map[string]string{"button": btn.ID, "document": doc.ID, "window": windowWithTab(t, cur.Root, tb.url).ID}
+	old := map[string]string{"button": btn.ID, "document": doc.ID, "window": elemtest.WindowWithTab(t, cur.Root, tb.url).ID}
 	for name, id := range old {
 		if l := p.locate(t, id); l.State != "gone" {
 			t.Errorf("locate of the old browser's %s: %s, want gone", name, l.raw)
@@ -137,7 +138,7 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 	rl := startRelay(t, "127.0.0.1:0", fmt.Sprintf("127.0.0.1:%d", port))
 	p := startProvider(t, "http://"+rl.addr())
 	tb := openTab(t, userOf(t, br), env.pageA+"/plain.html")
-	find(t, findDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
 
 	held := rl.holdAt(`"targetInfos"`)
 	type result struct {
@@ -186,12 +187,18 @@ func TestBrowserDiesDuringARead(t *testing.T) {
 
 	br2 := chromeFor(t, port)
 	tb2 := openTab(t, userOf(t, br2), env.pageA+"/other.html")
-	find(t, findDoc(t, p.current(t).Root, tb2.url), "Heading", "Other heading")
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb2.url), "Heading", "Other heading")
 }
 
 // The browser dies while a host is subscribed to current: the provider
-// does not crash (its watch loses its connection under it), a later read
-// is the clear error, and it still serves.
+// does not crash (its watch loses its connection under it) and tells the
+// host, which has not read since, that current changed (a read now is
+// the clear error of 7.2); while no browser answers it reads for itself,
+// so that when a browser is back on the port the host is told again (7.2:
+// after browser-restarting a host may wait for a notification) and its
+// next read works. The test changes nothing meanwhile: the first
+// notification after the kill, and the first after the new browser is
+// started, are those. The provider logs at debug level why it told.
 func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	needEnv(t)
 	port := freePort(t)
@@ -199,7 +206,7 @@ func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	user := userOf(t, br)
 	tb := openTab(t, user, env.pageA+"/notify.html")
 	u := newUpdates()
-	p := startProviderWith(t, br.httpURL(), u.handler())
+	p := startProviderWith(t, br.httpURL(), u.handler(), "--log-level", "debug")
 	if err := p.session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: currentURI}); err != nil {
 		t.Fatalf("subscribe to %s: %v", currentURI, err)
 	}
@@ -211,15 +218,28 @@ func TestBrowserDiesWhileSubscribed(t *testing.T) {
 	if u.next(t0, waitLimit).IsZero() {
 		t.Fatalf("no notification for a change within %v: the watch is not running", waitLimit)
 	}
+	quiet(t, u) // what is told from now on is the browser's death
 
-	t0 = time.Now()
+	died := time.Now()
 	br.stop()
 	if !p.running() {
 		t.Fatalf("the provider exited when the browser died; stderr:\n%s", p.stderr.String())
 	}
+	if u.next(died, waitLimit).IsZero() {
+		t.Fatalf("no notification within %v of the browser's death: the subscribed host is not told that current now answers an error", waitLimit)
+	}
 	p.wantBrowserError(t, "browser-restarting", "after the browser died under a subscription")
 	p.wantBrowserError(t, "browser-restarting", "again after the browser died under a subscription")
-	t.Logf("%d notifications after the browser died", len(u.since(t0)))
+
+	// A browser back on the port: the host is told before it reads again.
+	back := time.Now()
+	chromeFor(t, port)
+	told := u.next(back, waitLimit)
+	if told.IsZero() {
+		t.Fatalf("no notification within %v of a browser back on the port: the subscribed host is not told that current answers again", waitLimit)
+	}
+	t.Logf("told %v after the new browser was started; notifications since the death: %s", told.Sub(back).Round(time.Millisecond), clock(u.since(died)))
+	p.current(t)
 	if s := p.stderr.String(); strings.Contains(s, "panic") {
 		t.Errorf("the provider panicked:\n%s", s)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,7 +100,7 @@ func TestTools(t *testing.T) {
 		cur = before
 		return true
 	})
-	btn := find(t, cur.Root, "Button", "Plain button")
+	btn := elemtest.Find(t, cur.Root, "Button", "Plain button")
 	loc := p.locate(t, btn.ID)
 	if text, isError := callText(t, p.session, "ui_locate", map[string]any{"id": btn.ID}); isError || text != string(loc.raw) {
 		t.Errorf("ui_locate %s (isError %v): %s, want the resource's %s", btn.ID, isError, text, loc.raw)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
@@ -62,10 +63,10 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 		slices.Sort(urls)
 		want = append(want, urls)
 	}
-	ws := windows(root)
+	ws := elemtest.Windows(root)
 	for _, w := range ws {
 		var urls []string
-		for _, tb := range tabsOf(w) {
+		for _, tb := range elemtest.Tabs(w) {
 			urls = append(urls, tb.URL)
 		}
 		slices.Sort(urls)
@@ -75,7 +76,7 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 	sortGroups(want)
 	sortGroups(got)
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Windows and their Tabs' urls, against Chrome's page targets grouped by Browser.getWindowForTarget (-want +got):\n%s\ntree:\n%s", diff, outline(root))
+		t.Errorf("Windows and their Tabs' urls, against Chrome's page targets grouped by Browser.getWindowForTarget (-want +got):\n%s\ntree:\n%s", diff, elemtest.Outline(root))
 	}
 	for _, c := range root.Children {
 		if c.Role != "Window" {
@@ -93,8 +94,8 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 			t.Errorf("Window %q has %d TabLists directly under it, want 1", w.Title, lists)
 		}
 		var selected []*mapping.Element
-		for _, tb := range tabsOf(w) {
-			if has(tb, "selected") {
+		for _, tb := range elemtest.Tabs(w) {
+			if elemtest.Has(tb, "selected") {
 				selected = append(selected, tb)
 			}
 		}
@@ -103,12 +104,12 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 		}
 	}
 
-	win := windowWithTab(t, root, a.url)
-	if tabs := tabsOf(win); len(tabs) != 2 {
-		t.Errorf("the window of both tabs has %d Tabs, want 2: %s", len(tabs), outline(win))
+	win := elemtest.WindowWithTab(t, root, a.url)
+	if tabs := elemtest.Tabs(win); len(tabs) != 2 {
+		t.Errorf("the window of both tabs has %d Tabs, want 2: %s", len(tabs), elemtest.Outline(win))
 	}
 	var tabA, tabB *mapping.Element
-	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+	elemtest.Walk(root, func(e *mapping.Element, _ []*mapping.Element) {
 		if e.Role == "Tab" && e.URL == a.url {
 			tabA = e
 		}
@@ -117,43 +118,43 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 		}
 	})
 	if tabA == nil || tabB == nil {
-		t.Fatalf("Tabs of frames.html (%v) and other.html (%v) not both found:\n%s", tabA != nil, tabB != nil, outline(root))
+		t.Fatalf("Tabs of frames.html (%v) and other.html (%v) not both found:\n%s", tabA != nil, tabB != nil, elemtest.Outline(root))
 	}
-	if tabA.Title != "Frames page" || !has(tabA, "selected") {
+	if tabA.Title != "Frames page" || !elemtest.Has(tabA, "selected") {
 		t.Errorf("active Tab = %q %v, want \"Frames page\" selected", tabA.Title, tabA.States)
 	}
 	if tabB.Title != "Other page" {
 		t.Errorf("background Tab title = %q, want \"Other page\"", tabB.Title)
 	}
-	if has(tabB, "selected") {
+	if elemtest.Has(tabB, "selected") {
 		t.Errorf("background Tab is selected: %v", tabB.States)
 	}
-	if windowWithTab(t, root, b.url) != win {
-		t.Errorf("the background Tab is not in the Window of the active one:\n%s", outline(root))
+	if elemtest.WindowWithTab(t, root, b.url) != win {
+		t.Errorf("the background Tab is not in the Window of the active one:\n%s", elemtest.Outline(root))
 	}
 	if win.Title != "Frames page" {
 		t.Errorf("Window title = %q, want its active tab's title \"Frames page\"", win.Title)
 	}
 
-	doc := docOf(win)
+	doc := elemtest.DocOf(win)
 	if doc == nil {
-		t.Fatalf("the Window of the active tab has no Document:\n%s", outline(win))
+		t.Fatalf("the Window of the active tab has no Document:\n%s", elemtest.Outline(win))
 	}
 	if doc.URL != a.url || doc.Title != "Frames page" {
 		t.Errorf("Document = %q <%s>, want \"Frames page\" <%s>", doc.Title, doc.URL, a.url)
 	}
-	find(t, doc, "Heading", "Frames page")
-	if s := textUnder(root); strings.Contains(s, "Other heading") || strings.Contains(s, "Background content") {
-		t.Errorf("the background tab's content is reported:\n%s", outline(root))
+	elemtest.Find(t, doc, "Heading", "Frames page")
+	if s := elemtest.Text(root); strings.Contains(s, "Other heading") || strings.Contains(s, "Background content") {
+		t.Errorf("the background tab's content is reported:\n%s", elemtest.Outline(root))
 	}
-	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+	elemtest.Walk(root, func(e *mapping.Element, _ []*mapping.Element) {
 		if e.Role == "Document" && e.URL == b.url {
 			t.Errorf("a Document of the background tab is reported")
 		}
 	})
 
 	// No browser_ui, worker or devtools target shows anywhere.
-	walk(root, func(e *mapping.Element, _ []*mapping.Element) {
+	elemtest.Walk(root, func(e *mapping.Element, _ []*mapping.Element) {
 		if strings.HasPrefix(e.URL, "chrome://") || strings.HasPrefix(e.URL, "devtools://") || strings.HasSuffix(e.URL, "/worker.js") {
 			t.Errorf("%s %q <%s> is reported; only page tabs and their frames count", e.Role, e.Title, e.URL)
 		}
@@ -161,17 +162,17 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 
 	// The iframes are Documents inside the page, where they stand: after
 	// the main button, before the paragraph that follows them.
-	same := findDoc(t, doc, env.pageA+"/inner.html?site=same")
-	cross := findDoc(t, doc, env.pageB+"/inner.html?site=cross")
+	same := elemtest.FindDoc(t, doc, env.pageA+"/inner.html?site=same")
+	cross := elemtest.FindDoc(t, doc, env.pageB+"/inner.html?site=cross")
 	for _, d := range []*mapping.Element{same, cross} {
 		if d.Title != "Inner page" {
 			t.Errorf("iframe Document <%s> title %q, want \"Inner page\"", d.URL, d.Title)
 		}
-		find(t, d, "Heading", "Inner heading")
-		find(t, d, "Button", "Inner button")
+		elemtest.Find(t, d, "Heading", "Inner heading")
+		elemtest.Find(t, d, "Button", "Inner button")
 	}
-	order := preorder(doc)
-	iBtn := slices.Index(order, find(t, doc, "Button", "Main button"))
+	order := slices.Collect(elemtest.All(doc))
+	iBtn := slices.Index(order, elemtest.Find(t, doc, "Button", "Main button"))
 	iSame, iCross := slices.Index(order, same), slices.Index(order, cross)
 	after := -1
 	for i, e := range order {
@@ -185,13 +186,6 @@ func TestTreeWindowsTabsAndFrames(t *testing.T) {
 	}
 }
 
-// preorder lists the elements under e in reading order.
-func preorder(e *mapping.Element) []*mapping.Element {
-	var out []*mapping.Element
-	walk(e, func(x *mapping.Element, _ []*mapping.Element) { out = append(out, x) })
-	return out
-}
-
 // Point 4: roles, titles, values, levels, urls and states of 5.1 to 5.4 on
 // a real form page; no value on a password field; hidden content absent;
 // a button reads as one element.
@@ -200,7 +194,7 @@ func TestFormRolesAndStates(t *testing.T) {
 	p := sharedProvider(t)
 	tb := openTab(t, env.rootCtx, env.pageA+"/form.html")
 	cur := p.current(t)
-	doc := findDoc(t, cur.Root, tb.url)
+	doc := elemtest.FindDoc(t, cur.Root, tb.url)
 	if doc.Title != "Form page" {
 		t.Errorf("Document title %q, want \"Form page\"", doc.Title)
 	}
@@ -215,8 +209,8 @@ func TestFormRolesAndStates(t *testing.T) {
 		{"Form", "Profile form"},
 		{"TabPanel", "General"},
 	} {
-		if len(findAll(doc, c.role, c.title)) != 1 {
-			t.Errorf("want one %s %q; tree:\n%s", c.role, c.title, outline(doc))
+		if len(elemtest.FindAll(doc, c.role, c.title)) != 1 {
+			t.Errorf("want one %s %q; tree:\n%s", c.role, c.title, elemtest.Outline(doc))
 		}
 	}
 
@@ -224,49 +218,49 @@ func TestFormRolesAndStates(t *testing.T) {
 		title string
 		level int
 	}{{"Account settings", 1}, {"Profile", 2}, {"Sections", 3}} {
-		if h := find(t, doc, "Heading", c.title); h.Level != c.level {
+		if h := elemtest.Find(t, doc, "Heading", c.title); h.Level != c.level {
 			t.Errorf("Heading %q level %d, want %d", c.title, h.Level, c.level)
 		}
 	}
 
-	if l := find(t, doc, "Link", "Next page"); l.URL != env.pageA+"/next.html" {
+	if l := elemtest.Find(t, doc, "Link", "Next page"); l.URL != env.pageA+"/next.html" {
 		t.Errorf("Link \"Next page\" url %q, want %q", l.URL, env.pageA+"/next.html")
 	}
-	if l := find(t, doc, "Link", "Help"); l.URL != env.pageB+"/help.html" {
+	if l := elemtest.Find(t, doc, "Link", "Help"); l.URL != env.pageB+"/help.html" {
 		t.Errorf("Link \"Help\" url %q, want %q", l.URL, env.pageB+"/help.html")
 	}
 
-	if f := find(t, doc, "TextField", "Full name"); f.Value != "Ada Lovelace" {
+	if f := elemtest.Find(t, doc, "TextField", "Full name"); f.Value != "Ada Lovelace" {
 		t.Errorf("TextField \"Full name\" value %q, want \"Ada Lovelace\"", f.Value)
 	}
-	if f := find(t, doc, "TextField", "Search terms"); f.Value != "kittens" {
+	if f := elemtest.Find(t, doc, "TextField", "Search terms"); f.Value != "kittens" {
 		t.Errorf("search field value %q, want \"kittens\"", f.Value)
 	}
-	if f := find(t, doc, "TextField", "Email"); !has(f, "required") {
+	if f := elemtest.Find(t, doc, "TextField", "Email"); !elemtest.Has(f, "required") {
 		t.Errorf("TextField \"Email\" states %v, want required", f.States)
 	}
-	pw := find(t, doc, "TextField", "Password")
+	pw := elemtest.Find(t, doc, "TextField", "Password")
 	if pw.Value != "" {
 		t.Errorf("password field carries value %q; password fields never have a value", pw.Value)
 	}
 	if bytes.Contains(cur.raw, []byte("hunter2secret")) {
 		t.Errorf("the password's text appears in the answer")
 	}
-	if f := find(t, doc, "TextArea", "Bio"); f.Value != "Counts engines" {
+	if f := elemtest.Find(t, doc, "TextArea", "Bio"); f.Value != "Counts engines" {
 		t.Errorf("TextArea \"Bio\" value %q, want \"Counts engines\"", f.Value)
 	}
-	if c := find(t, doc, "CheckBox", "Newsletter"); !has(c, "checked") {
+	if c := elemtest.Find(t, doc, "CheckBox", "Newsletter"); !elemtest.Has(c, "checked") {
 		t.Errorf("CheckBox \"Newsletter\" states %v, want checked", c.States)
 	}
-	if c := find(t, doc, "CheckBox", "Offers"); has(c, "checked") {
+	if c := elemtest.Find(t, doc, "CheckBox", "Offers"); elemtest.Has(c, "checked") {
 		t.Errorf("CheckBox \"Offers\" states %v, want not checked", c.States)
 	}
-	if c := find(t, doc, "ComboBox", "Country"); c.Value != "Norway" {
+	if c := elemtest.Find(t, doc, "ComboBox", "Country"); c.Value != "Norway" {
 		t.Errorf("ComboBox \"Country\" value %q, want the chosen option \"Norway\"", c.Value)
 	}
 
-	fruits := find(t, doc, "ListBox", "Fruits")
-	if !has(fruits, "multiselectable") {
+	fruits := elemtest.Find(t, doc, "ListBox", "Fruits")
+	if !elemtest.Has(fruits, "multiselectable") {
 		t.Errorf("ListBox \"Fruits\" states %v, want multiselectable", fruits.States)
 	}
 	for _, c := range []struct {
@@ -275,92 +269,81 @@ func TestFormRolesAndStates(t *testing.T) {
 		sel    bool
 	}{
 		{fruits, "Apple", true}, {fruits, "Pear", false}, {fruits, "Plum", true},
-		{find(t, doc, "ListBox", "Colours"), "Red", true},
-		{find(t, doc, "ListBox", "Colours"), "Green", false},
+		{elemtest.Find(t, doc, "ListBox", "Colours"), "Red", true},
+		{elemtest.Find(t, doc, "ListBox", "Colours"), "Green", false},
 	} {
-		if o := find(t, c.list, "Option", c.option); has(o, "selected") != c.sel {
+		if o := elemtest.Find(t, c.list, "Option", c.option); elemtest.Has(o, "selected") != c.sel {
 			t.Errorf("Option %q states %v, want selected=%v", c.option, o.States, c.sel)
 		}
 	}
 
-	save := find(t, doc, "Button", "Save")
+	save := elemtest.Find(t, doc, "Button", "Save")
 	if len(save.Children) != 0 {
 		t.Errorf("Button \"Save\" has children %s; a button reads as one element", dump(save.Children))
 	}
-	if b := find(t, doc, "Button", "Archived"); !has(b, "disabled") {
+	if b := elemtest.Find(t, doc, "Button", "Archived"); !elemtest.Has(b, "disabled") {
 		t.Errorf("Button \"Archived\" states %v, want disabled", b.States)
 	}
-	if b := find(t, doc, "Button", "Bold"); !has(b, "pressed") {
+	if b := elemtest.Find(t, doc, "Button", "Bold"); !elemtest.Has(b, "pressed") {
 		t.Errorf("Button \"Bold\" states %v, want pressed", b.States)
 	}
-	if b := find(t, doc, "Button", "More actions"); !has(b, "collapsed") || has(b, "expanded") {
+	if b := elemtest.Find(t, doc, "Button", "More actions"); !elemtest.Has(b, "collapsed") || elemtest.Has(b, "expanded") {
 		t.Errorf("Button \"More actions\" states %v, want collapsed", b.States)
 	}
 
-	tablist := find(t, doc, "TabList", "Settings sections")
-	if g := find(t, tablist, "Tab", "General"); !has(g, "selected") {
+	tablist := elemtest.Find(t, doc, "TabList", "Settings sections")
+	if g := elemtest.Find(t, tablist, "Tab", "General"); !elemtest.Has(g, "selected") {
 		t.Errorf("Tab \"General\" states %v, want selected", g.States)
 	}
-	if a := find(t, tablist, "Tab", "Advanced"); has(a, "selected") {
+	if a := elemtest.Find(t, tablist, "Tab", "Advanced"); elemtest.Has(a, "selected") {
 		t.Errorf("Tab \"Advanced\" states %v, want not selected", a.States)
 	}
 
-	table := find(t, doc, "Table", "Scores")
-	find(t, table, "ColumnHeader", "Player")
-	find(t, table, "Cell", "Ada")
-	if rows := findRoles(table, "Row"); len(rows) != 3 {
+	table := elemtest.Find(t, doc, "Table", "Scores")
+	elemtest.Find(t, table, "ColumnHeader", "Player")
+	elemtest.Find(t, table, "Cell", "Ada")
+	if rows := elemtest.WithRole(table, "Row"); len(rows) != 3 {
 		t.Errorf("Table \"Scores\" has %d Rows, want 3", len(rows))
 	}
-	grid := find(t, doc, "Grid", "People")
+	grid := elemtest.Find(t, doc, "Grid", "People")
 	for _, c := range []struct {
 		cell string
 		sel  bool
 	}{{"Grace", true}, {"Edsger", false}} {
-		cell := find(t, grid, "Cell", c.cell)
-		row := parentOf(grid, cell)
+		cell := elemtest.Find(t, grid, "Cell", c.cell)
+		row := elemtest.ParentOf(grid, cell)
 		if row == nil || row.Role != "Row" {
 			t.Errorf("Cell %q is not inside a Row", c.cell)
 			continue
 		}
-		if has(row, "selected") != c.sel {
+		if elemtest.Has(row, "selected") != c.sel {
 			t.Errorf("Row of %q states %v, want selected=%v", c.cell, row.States, c.sel)
 		}
 	}
 
-	outlineList := find(t, doc, "List", "Outline")
-	items := findRoles(outlineList, "ListItem")
+	outlineList := elemtest.Find(t, doc, "List", "Outline")
+	items := elemtest.WithRole(outlineList, "ListItem")
 	if len(items) != 2 {
-		t.Fatalf("List \"Outline\" has %d ListItems, want 2:\n%s", len(items), outline(outlineList))
+		t.Fatalf("List \"Outline\" has %d ListItems, want 2:\n%s", len(items), elemtest.Outline(outlineList))
 	}
 	if items[0].Level != 0 || items[1].Level != 2 {
 		t.Errorf("ListItem levels %d and %d, want none on the top item and 2 on the nested one", items[0].Level, items[1].Level)
 	}
 
-	s := textUnder(cur.Root)
+	s := elemtest.Text(cur.Root)
 	for _, hidden := range []string{"Hidden attribute text", "Display none button", "Aria hidden button"} {
 		if strings.Contains(s, hidden) {
 			t.Errorf("hidden content %q is reported", hidden)
 		}
 	}
-	walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
+	elemtest.Walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
 		if e.Role == "Application" || e.Role == "Window" {
 			t.Errorf("%s %q inside a page: those roles are the provider's own", e.Role, e.Title)
 		}
 		if e.Role == "Text" && e.Title != "" {
-			if par := parentOf(doc, e); par != nil && par.Title == e.Title {
+			if par := elemtest.ParentOf(doc, e); par != nil && par.Title == e.Title {
 				t.Errorf("Text %q repeats its parent %s's title", e.Title, par.Role)
 			}
 		}
 	})
-}
-
-// findRoles lists the elements under e with the role.
-func findRoles(e *mapping.Element, role string) []*mapping.Element {
-	var out []*mapping.Element
-	walk(e, func(x *mapping.Element, _ []*mapping.Element) {
-		if x.Role == role {
-			out = append(out, x)
-		}
-	})
-	return out
 }

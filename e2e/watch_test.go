@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/cdpprovider/cdpprovider/picture"
@@ -90,15 +91,10 @@ func startStepsServer(t testing.TB) *stepsServer {
 // watchProcess is `cdpprovider watch` running with its stdout on a pipe.
 type watchProcess struct {
 	cmd    *exec.Cmd
-	stderr *syncBuf
+	stderr *syncbuf.Buffer
 	out    chan string // each block (pipe) or line (--json) it printed
 	done   chan struct{}
 }
-
-// syncBuf is a bytes.Buffer for a process's stderr, read by the test.
-type syncBuf = syncbuf.Buffer
-
-func newSyncBuf() *syncBuf { return new(syncBuf) }
 
 // startWatch starts the binary's watch with args; its output is split
 // into blocks ending with an empty line, or with --json into lines.
@@ -110,7 +106,7 @@ func startWatch(t testing.TB, args ...string) *watchProcess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &watchProcess{cmd: cmd, stderr: newSyncBuf(), out: make(chan string, 1000), done: make(chan struct{})}
+	p := &watchProcess{cmd: cmd, stderr: new(syncbuf.Buffer), out: make(chan string, 1000), done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -270,7 +266,7 @@ func TestWatchJSON(t *testing.T) {
 	watchSteps(t, s, p, func(t *testing.T, line string) (string, bool) {
 		cur := checkCurrent(t, []byte(line))
 		var doc, win *mapping.Element
-		walk(cur.Root, func(e *mapping.Element, anc []*mapping.Element) {
+		elemtest.Walk(cur.Root, func(e *mapping.Element, anc []*mapping.Element) {
 			if e.Role == "Document" && e.URL == s.URL+"/" {
 				doc, win = e, anc[len(anc)-1]
 			}
@@ -279,7 +275,7 @@ func TestWatchJSON(t *testing.T) {
 			return "", false
 		}
 		status := ""
-		walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
+		elemtest.Walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
 			if e.Role == "Text" && statusText.MatchString(`Text "`+e.Title+`"`) {
 				status = e.Title
 			}

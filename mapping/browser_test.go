@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -32,10 +33,10 @@ func TestBuildMakesTheTreeOfABrowser(t *testing.T) {
 		t.Fatalf("root has %d windows, want 2", len(root.Children))
 	}
 	w := root.Children[0]
-	if w.Role != "Window" || w.Title != "Two" || w.ID != ids.Window(1) || !has(w.States, "focused") {
+	if w.Role != "Window" || w.Title != "Two" || w.ID != ids.Window(1) || !slices.Contains(w.States, "focused") {
 		t.Errorf("first window = %+v, want the focused Window titled by its active tab", w)
 	}
-	if !has(root.States, "focused") {
+	if !slices.Contains(root.States, "focused") {
 		t.Errorf("root states %v: the root is on the focus path", root.States)
 	}
 	list := w.Children[0]
@@ -45,14 +46,14 @@ func TestBuildMakesTheTreeOfABrowser(t *testing.T) {
 	if tab := list.Children[0]; tab.Role != "Tab" || tab.Title != "One" || tab.URL != "http://a/" || len(tab.States) != 0 {
 		t.Errorf("background tab = %+v", tab)
 	}
-	if tab := list.Children[1]; !has(tab.States, "selected") {
+	if tab := list.Children[1]; !slices.Contains(tab.States, "selected") {
 		t.Errorf("active tab = %+v, want selected", tab)
 	}
-	if len(w.Children) != 2 || w.Children[1].Role != "Document" || w.Children[1].ID != ids.Document(4) || !has(w.Children[1].States, "focused") {
+	if len(w.Children) != 2 || w.Children[1].Role != "Document" || w.Children[1].ID != ids.Document(4) || !slices.Contains(w.Children[1].States, "focused") {
 		t.Fatalf("window children = %+v, want TabList then the focused Document", w.Children)
 	}
 	min := root.Children[1]
-	if !has(min.States, "minimized") || has(min.States, "focused") || len(min.Children) != 1 {
+	if !slices.Contains(min.States, "minimized") || slices.Contains(min.States, "focused") || len(min.Children) != 1 {
 		t.Errorf("minimized window = %+v, want minimized, not focused, no Document", min)
 	}
 }
@@ -66,13 +67,4 @@ func TestBundleFor(t *testing.T) {
 			t.Errorf("BundleFor(%q) = %q, want %q", product, got, want)
 		}
 	}
-}
-
-func has(states []string, s string) bool {
-	for _, x := range states {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

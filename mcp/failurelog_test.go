@@ -11,14 +11,11 @@ import (
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
 
-// syncBuffer is a log written by the server and read by the test.
-type syncBuffer = syncbuf.Buffer
-
 // The log says each failure of the browser once: the same failure again
 // (the person not yet at the Allow dialog, a browser still down) is
 // logged at debug level, and a failure after a good read is news again.
 func TestFailuresAreLoggedOnce(t *testing.T) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	src := newFake()
 	src.currentErr = errors.New("Chromium is asking whether to allow remote debugging: click Allow")
 	cs := connect(t, src, Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))}, "")

@@ -18,30 +18,15 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/internal/bearer"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
-
-// bearer adds the token to every request, and says on streams when the
-// server has opened a stream of notifications (a GET answered 200).
-type bearer struct {
-	token   string
-	streams chan struct{}
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && r.Method == http.MethodGet && resp.StatusCode == http.StatusOK && b.streams != nil {
-		b.streams <- struct{}{}
-	}
-	return resp, err
-}
 
 // httpRun is serve --http run with a fake source.
 type httpRun struct {
 	url    string
 	stdout *bufio.Reader // after the URL
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	cancel context.CancelFunc
 	done   chan struct{} // closed when run has returned err
 	err    error
@@ -52,7 +37,7 @@ func startHTTP(t *testing.T, cfg Config) *httpRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out, stdout := io.Pipe()
-	r := &httpRun{stderr: &syncBuffer{}, cancel: cancel, done: make(chan struct{}), stdout: bufio.NewReader(out)}
+	r := &httpRun{stderr: &syncbuf.Buffer{}, cancel: cancel, done: make(chan struct{}), stdout: bufio.NewReader(out)}
 	go func() {
 		r.err = run(ctx, cfg, nil, stdout, r.stderr, opener(&fakeSource{}))
 		stdout.Close()
@@ -82,7 +67,7 @@ func (r *httpRun) stop(t *testing.T) error {
 }
 
 // connectHTTP initializes an MCP session at url with the token.
-func connectHTTP(t *testing.T, url string, b bearer) *sdkmcp.ClientSession {
+func connectHTTP(t *testing.T, url string, b bearer.Transport) *sdkmcp.ClientSession {
 	t.Helper()
 	client := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test", Version: "0"}, nil)
 	cs, err := client.Connect(context.Background(), &sdkmcp.StreamableClientTransport{
@@ -131,7 +116,7 @@ func TestStoppingDoesNotWaitForAConnectionThatSentNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := acceptSignal{ln, make(chan struct{}, 1)}
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	served := make(chan error, 1)
@@ -168,7 +153,7 @@ func TestServeHTTP(t *testing.T) {
 	streams := make(chan struct{}, 2)
 	var texts []string
 	for range 2 {
-		cs := connectHTTP(t, r.url, bearer{"tok-1234", streams})
+		cs := connectHTTP(t, r.url, bearer.Transport{Token: "tok-1234", Streams: streams})
 		res, err := cs.ReadResource(context.Background(), &sdkmcp.ReadResourceParams{URI: "uicontext://current"})
 		if err != nil {
 			t.Fatalf("read current over HTTP: %v", err)
@@ -227,7 +212,7 @@ func TestServeHTTPRandomToken(t *testing.T) {
 	if !strings.Contains(r.stderr.String(), "serving MCP at "+r.url+"\n") {
 		t.Errorf("stderr does not give the URL with the token:\n%s", r.stderr)
 	}
-	cs := connectHTTP(t, r.url, bearer{token: m[0][1]})
+	cs := connectHTTP(t, r.url, bearer.Transport{Token: m[0][1]})
 	if _, err := cs.ReadResource(context.Background(), &sdkmcp.ReadResourceParams{URI: "uicontext://descriptor"}); err != nil {
 		t.Errorf("read with the printed token: %v", err)
 	}

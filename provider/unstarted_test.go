@@ -15,6 +15,8 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/internal/bearer"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
 
 // clock is a test's time: it moves only when the test moves it, and its
@@ -128,12 +130,12 @@ func await[T any](t *testing.T, ch <-chan T, what string) T {
 
 // serveStdio runs cfg (a serve on stdio) in w and connects a client;
 // the run ends when the test does.
-func serveStdio(t *testing.T, cfg Config, w world) (*sdkmcp.ClientSession, *syncBuffer) {
+func serveStdio(t *testing.T, cfg Config, w world) (*sdkmcp.ClientSession, *syncbuf.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	clientToServer, serverIn := io.Pipe()
 	serverOut, serverToClient := io.Pipe()
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- runIn(ctx, cfg, clientToServer, serverToClient, stderr, w)
@@ -324,7 +326,7 @@ func TestRelaunchTellsTheWatcher(t *testing.T) {
 // wrong with it, with no try to connect.
 func TestServeAnswersABadAddress(t *testing.T) {
 	r := startHTTP(t, Config{Command: Serve, Connect: "ftp://x", HTTP: "127.0.0.1:0", TokenFile: writeToken(t, "tok")})
-	cs := connectHTTP(t, r.url, bearer{token: "tok"})
+	cs := connectHTTP(t, r.url, bearer.Transport{Token: "tok"})
 	wantResources(t, cs)
 	if msg := readError(t, cs, "uicontext://current"); !strings.Contains(msg, `scheme "ftp"`) {
 		t.Errorf("read current: %q, want it to name the scheme", msg)

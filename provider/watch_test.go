@@ -98,10 +98,6 @@ func pageAnswer(title string) *mapping.Current {
 	}}
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader on two
-// goroutines.
-type syncBuffer = syncbuf.Buffer
-
 // blocks splits what watch printed on a pipe into its blocks, checking
 // that each is whole: the separator, the status, what is pointed at, the
 // outline, an empty line.
@@ -136,7 +132,7 @@ func startWatch(t *testing.T, cfg Config, f *watchSource, scr *screen, log *slog
 func TestWatchPrintsOneOutlinePerChange(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &watchSource{title: "Page 1"}
-		out := &syncBuffer{}
+		out := &syncbuf.Buffer{}
 		stop := startWatch(t, Config{Command: Watch}, f, &screen{w: out}, quietLog)
 
 		synctest.Wait()
@@ -195,7 +191,7 @@ func TestWatchPrintsOneOutlinePerChange(t *testing.T) {
 func TestWatchCoalescesBursts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &watchSource{title: "Page 1", hold: make(chan struct{})}
-		out := &syncBuffer{}
+		out := &syncbuf.Buffer{}
 		stop := startWatch(t, Config{Command: Watch}, f, &screen{w: out}, quietLog)
 
 		synctest.Wait() // the first read waits
@@ -233,7 +229,7 @@ func TestWatchCoalescesBursts(t *testing.T) {
 func TestWatchJSONOneLinePerChange(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &watchSource{title: "Page 1"}
-		out := &syncBuffer{}
+		out := &syncbuf.Buffer{}
 		stop := startWatch(t, Config{Command: Watch, JSON: true}, f, &screen{w: out}, quietLog)
 		synctest.Wait()
 		for _, title := range []string{"Page 2", "Page 2", "Page 3"} {
@@ -265,7 +261,7 @@ func TestWatchTerminalEndsCleanly(t *testing.T) {
 		t.Run(during, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := &watchSource{title: "Page 1"}
-				out := &syncBuffer{}
+				out := &syncbuf.Buffer{}
 				scr := &screen{w: out, tty: true, size: func() (int, int) { return 100, 40 }}
 				stop := startWatch(t, Config{Command: Watch}, f, scr, quietLog)
 				synctest.Wait()
@@ -337,8 +333,8 @@ func TestWatchTerminalFits(t *testing.T) {
 func TestWatchReadFailures(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &watchSource{title: "Page 1"}
-		out := &syncBuffer{}
-		var logged syncBuffer
+		out := &syncbuf.Buffer{}
+		var logged syncbuf.Buffer
 		log := slog.New(slog.NewTextHandler(&logged, nil))
 		stop := startWatch(t, Config{Command: Watch}, f, &screen{w: out}, log)
 		synctest.Wait()
@@ -371,7 +367,7 @@ func TestWatchReadFailures(t *testing.T) {
 	})
 	synctest.Test(t, func(t *testing.T) {
 		f := &watchSource{title: "Page 1", err: errors.New("the browser went away")}
-		term := &syncBuffer{}
+		term := &syncbuf.Buffer{}
 		scr := &screen{w: term, tty: true, size: func() (int, int) { return 80, 24 }, held: &heldWriter{w: term}}
 		stop := startWatch(t, Config{Command: Watch}, f, scr, slog.New(slog.NewTextHandler(scr.logWriter(), nil)))
 		synctest.Wait()
@@ -428,13 +424,13 @@ func TestWindow(t *testing.T) {
 
 // signalWriter tells when it is first written to.
 type signalWriter struct {
-	syncBuffer
+	syncbuf.Buffer
 	once    sync.Once
 	written chan struct{}
 }
 
 func (w *signalWriter) Write(p []byte) (int, error) {
-	n, err := w.syncBuffer.Write(p)
+	n, err := w.Buffer.Write(p)
 	w.once.Do(func() { close(w.written) })
 	return n, err
 }
@@ -444,7 +440,7 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 func TestRunWatch(t *testing.T) {
 	f := &fakeSource{}
 	out := &signalWriter{written: make(chan struct{})}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -24,7 +25,7 @@ func checkRules(root *mapping.Element) error {
 	if len(r.hovered) > 1 {
 		r.failf("%d elements are hovered (%q); at most one may be (5.3)", len(r.hovered), r.hovered)
 	}
-	if !has(root, stateFocused) && slices.ContainsFunc(root.Children, isWindow) {
+	if !elemtest.Has(root, stateFocused) && slices.ContainsFunc(root.Children, isWindow) {
 		r.failf("nothing is focused, but the browser has a window; the focus path is empty only without windows (5.3)")
 	}
 	return errors.Join(r.errs...)
@@ -54,15 +55,15 @@ func (r *rules) walk(e, parent *mapping.Element) {
 	if !slices.IsSorted(e.States) {
 		r.failf("states of %q are not sorted: %q (5.1)", e.ID, e.States)
 	}
-	if has(e, stateHovered) {
+	if elemtest.Has(e, stateHovered) {
 		r.hovered = append(r.hovered, e.ID)
 	}
-	if parent != nil && has(e, stateFocused) && !has(parent, stateFocused) {
+	if parent != nil && elemtest.Has(e, stateFocused) && !elemtest.Has(parent, stateFocused) {
 		r.failf("focus path has a gap: %q is focused but its parent %q is not (5.3)", e.ID, parent.ID)
 	}
 	var focused []string
 	for _, c := range e.Children {
-		if has(c, stateFocused) {
+		if elemtest.Has(c, stateFocused) {
 			focused = append(focused, c.ID)
 		}
 		r.walk(c, e)
@@ -71,7 +72,5 @@ func (r *rules) walk(e, parent *mapping.Element) {
 		r.failf("focus path branches at %q: its children %q are all focused (5.3)", e.ID, focused)
 	}
 }
-
-func has(e *mapping.Element, state string) bool { return slices.Contains(e.States, state) }
 
 func isWindow(e *mapping.Element) bool { return e.Role == roleWindow }

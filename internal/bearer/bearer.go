@@ -1,0 +1,32 @@
+// Package bearer is the client's side of serve --http's token, for tests
+// that speak MCP over HTTP to a provider: a transport that sends the
+// token with every request and tells the test when the server has opened
+// its stream of notifications. It is for tests; the program does not use
+// it.
+package bearer
+
+import "net/http"
+
+// Transport sends every request with "Authorization: Bearer Token" and,
+// when the server opens a stream of notifications to the client (a GET
+// answered 200), says so on Streams: until then a notification would find
+// no one to take it. A Streams that is nil or full is not told. The zero
+// Streams suits a test that waits for no stream.
+type Transport struct {
+	Token   string
+	Streams chan<- struct{}
+}
+
+// RoundTrip sends a copy of r with the token, by http.DefaultTransport.
+func (t Transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+t.Token)
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && r.Method == http.MethodGet && resp.StatusCode == http.StatusOK {
+		select {
+		case t.Streams <- struct{}{}:
+		default:
+		}
+	}
+	return resp, err
+}
