@@ -213,6 +213,11 @@ func (p *Provider) failure(what string, err error) error {
 		if name == "" {
 			name = "the browser"
 		}
+		if errors.Is(p.conn.cause(), errStalled) {
+			return fail(ReasonRestarting, fmt.Sprintf("%s stopped answering while the provider tried to %s (a call to the browser "+
+				"went unanswered for %v), so the provider dropped the connection; the next read connects again.",
+				capitalize(name), what, browserAnswerWithin), err)
+		}
 		return fail(ReasonRestarting, fmt.Sprintf("%s went away while the provider tried to %s (it closed, crashed or restarted); "+
 			"the next read looks for it again.", capitalize(name), what), err)
 	}

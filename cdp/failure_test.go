@@ -129,6 +129,19 @@ func TestFailureDuringARead(t *testing.T) {
 	wantFailure(t, "a failed call", err, ReasonReadFailed, "Could not read the browser's windows and pages: Target.getTargets: boom.")
 }
 
+// A read whose connection the provider dropped because the browser
+// stopped answering says so (not that the browser went away).
+func TestFailureStalled(t *testing.T) {
+	c := newConn(newFakeTransport())
+	c.stall()
+	<-c.done
+	p := &Provider{conn: c, lastProduct: "Chromium"}
+	err := p.failure("read the browser's windows and pages", errConnClosed)
+	if ReasonOf(err) != ReasonRestarting || !strings.Contains(err.Error(), "Chromium stopped answering") {
+		t.Errorf("a read on a stalled connection: %q (%s), want browser-restarting saying Chromium stopped answering", err, ReasonOf(err))
+	}
+}
+
 // A browser that worked in this run and then went away: every read until
 // it is back is browser-restarting, saying the connection ended; once a
 // browser answers on the port again the reads work.
