@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // A browser whose person allowed debugging at chrome://inspect asks them,
@@ -34,7 +36,7 @@ const dialTimeout = 20 * time.Second
 
 // dialing is one connection being opened in the background.
 type dialing struct {
-	target dialTarget
+	target browsers.Resolved
 	done   chan struct{} // closed when the dial has ended
 	c      *conn         // the connection; set before done is closed
 	err    error         // why the dial failed; set before done is closed
@@ -44,17 +46,17 @@ type dialing struct {
 // startDial dials t in the background until it connects, fails, or the
 // provider closes. A browser that may ask its person is given all the
 // time they take.
-func (p *Provider) startDial(t dialTarget) *dialing {
+func (p *Provider) startDial(t browsers.Resolved) *dialing {
 	d := &dialing{target: t, done: make(chan struct{})}
 	go func() {
 		defer close(d.done)
 		ctx := p.life
-		if !t.asks {
+		if !t.Asks {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, dialTimeout)
 			defer cancel()
 		}
-		d.c, d.err = dial(ctx, t.ws, p.ep.header)
+		d.c, d.err = dial(ctx, t.WS, t.Header)
 	}()
 	return d
 }
@@ -63,10 +65,10 @@ func (p *Provider) startDial(t dialTarget) *dialing {
 // its person, at most consentWait; otherwise until ctx ends. It returns the
 // connection when the dial is done (and forgets the dial), or the error a
 // read answers meanwhile. Called with p.mu held.
-func (p *Provider) awaitDial(ctx context.Context) (*conn, dialTarget, error) {
+func (p *Provider) awaitDial(ctx context.Context) (*conn, browsers.Resolved, error) {
 	d := p.dialing
 	var wait <-chan time.Time
-	if d.target.asks {
+	if d.target.Asks {
 		t := time.NewTimer(consentWait)
 		defer t.Stop()
 		wait = t.C
@@ -75,21 +77,21 @@ func (p *Provider) awaitDial(ctx context.Context) (*conn, dialTarget, error) {
 	case <-d.done:
 	case <-wait:
 		d.asked = true
-		return nil, d.target, fail(ReasonConsentPending, consentMessage(d.target.name), ErrConsentPending)
+		return nil, d.target, fail(ReasonConsentPending, consentMessage(d.target.Name), ErrConsentPending)
 	case <-ctx.Done():
 		return nil, d.target, fmt.Errorf("the browser did not answer the connection: %w", ctx.Err())
 	}
 	p.dialing = nil
 	switch {
-	case d.err != nil && d.target.asks && rejected(d.err):
+	case d.err != nil && d.target.Asks && rejected(d.err):
 		msg := fmt.Sprintf("%s did not allow remote debugging (Cancel in its \"Allow remote debugging?\" dialog). "+
-			"The next read asks again: click Allow there to let cdpprovider read what you see.", capitalize(d.target.name))
+			"The next read asks again: click Allow there to let cdpprovider read what you see.", capitalize(d.target.Name))
 		return nil, d.target, fail(ReasonConsentDeclined, msg, ErrConsentDeclined)
 	case d.err != nil:
 		return nil, d.target, d.err
 	}
 	if d.asked {
-		p.log.Info("remote debugging allowed", "browser", d.target.name)
+		p.log.Info("remote debugging allowed", "browser", d.target.Name)
 	}
 	return d.c, d.target, nil
 }

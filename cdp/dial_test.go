@@ -15,6 +15,7 @@ import (
 
 	"log/slog"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -77,7 +78,7 @@ func TestConsent(t *testing.T) {
 	page := serve(t, map[string]string{"/": `<title>Consent</title><button>Save</button><p>Hello</p>`})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{page + "/"}})
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{page + "/"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -87,7 +88,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	pages := newExactPages(t, sections)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{pages.main + "/main.html"}, Args: []string{"--site-per-process"}})
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{pages.main + "/main.html"}, Args: []string{"--site-per-process"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,15 +387,15 @@ type user struct {
 
 func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	t.Helper()
-	ep, err := parseEndpoint(debugURL, false, nil)
+	ep, err := browsers.ParseEndpoint(debugURL, false, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := ep.resolve(ctx, slog.Default())
+	tg, err := ep.Resolve(ctx, slog.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dial(ctx, tg.ws, nil)
+	c, err := dial(ctx, tg.WS, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // A read that fails for the browser's sake (not for the id or URI asked
@@ -89,8 +91,8 @@ func (w *worded) Error() string { return w.msg }
 
 func (w *worded) Unwrap() error { return w.cause }
 
-// statusError is a browser's or a browser service's answer to a request
-// or a websocket handshake that let the provider not in: 401, 403, 404, ….
+// statusError is a browser's or a browser service's answer to a websocket
+// handshake that let the provider not in: 401, 403, 404, ….
 type statusError struct {
 	code int
 	err  error // the request's error, which may name the URL
@@ -100,9 +102,19 @@ func (e *statusError) Error() string { return e.err.Error() }
 
 func (e *statusError) Unwrap() error { return e.err }
 
-// status is the answer as a person reads it: "401 Unauthorized".
-func (e *statusError) status() string {
-	return strings.TrimSpace(fmt.Sprintf("%d %s", e.code, http.StatusText(e.code)))
+// statusOf is the answer of the request or handshake that let the
+// provider not in (browsers.StatusError, statusError), as a person reads
+// it: "401 Unauthorized"; ok is false when err is no such answer.
+func statusOf(err error) (status string, ok bool) {
+	code := 0
+	if se := (*browsers.StatusError)(nil); errors.As(err, &se) {
+		code = se.Code
+	} else if se := (*statusError)(nil); errors.As(err, &se) {
+		code = se.code
+	} else {
+		return "", false
+	}
+	return strings.TrimSpace(fmt.Sprintf("%d %s", code, http.StatusText(code))), true
 }
 
 // unreachable is the Failure of a read that could not reach the browser:
@@ -111,11 +123,11 @@ func (e *statusError) status() string {
 // connection it is browser-unreachable; after, the connection that
 // worked has ended and the browser does not answer yet:
 // browser-restarting.
-func (p *Provider) unreachable(err error, t *dialTarget) error {
+func (p *Provider) unreachable(err error, t *browsers.Resolved) error {
 	name := "the browser"
 	switch {
-	case t != nil && t.name != "":
-		name = t.name
+	case t != nil && t.Name != "":
+		name = t.Name
 	case p.lastProduct != "":
 		name = p.lastProduct
 	}
@@ -135,26 +147,25 @@ func (p *Provider) unreachable(err error, t *dialTarget) error {
 // own advice) and no secret of the address.
 func (p *Provider) unreachableMessage(err error, name string) string {
 	refused := errors.Is(err, syscall.ECONNREFUSED)
-	var se *statusError
-	status := errors.As(err, &se)
-	addr := p.ep.shown()
+	status, refusal := statusOf(err)
+	addr := p.ep.Shown()
 	switch {
 	case p.opts.Launched && refused:
 		return "The browser cdpprovider started is not running any more."
 	case p.opts.Launched:
 		return fmt.Sprintf("The browser cdpprovider started does not answer: %s.", causeOf(err))
-	case errors.Is(err, errNoBrowserFound):
-		return err.Error() // resolveAuto's, which says what to do
-	case p.ep.auto:
+	case errors.Is(err, browsers.ErrNoBrowserFound):
+		return err.Error() // auto discovery's, which says what to do
+	case p.ep.IsAuto():
 		return fmt.Sprintf("%s allows remote debugging but does not answer: %s.", capitalize(name), causeOf(err))
-	case !p.ep.local() && status:
-		return fmt.Sprintf("The browser service at %s refused the connection: %s.", addr, se.status())
-	case !p.ep.local():
+	case !p.ep.Local() && refusal:
+		return fmt.Sprintf("The browser service at %s refused the connection: %s.", addr, status)
+	case !p.ep.Local():
 		return fmt.Sprintf("The browser service at %s cannot be reached: %s.", addr, causeOf(err))
 	case refused:
 		return fmt.Sprintf("Nothing answers at %s: the browser started with a debugging port is not running, or uses another port.", addr)
-	case status:
-		return fmt.Sprintf("The browser at %s refused the connection: %s.", addr, se.status())
+	case refusal:
+		return fmt.Sprintf("The browser at %s refused the connection: %s.", addr, status)
 	}
 	return fmt.Sprintf("The browser at %s cannot be reached: %s.", addr, causeOf(err))
 }
@@ -176,31 +187,6 @@ func causeOf(err error) string {
 		msg = strings.TrimPrefix(msg, prefix)
 	}
 	return strings.TrimSuffix(msg, ".")
-}
-
-// shown is the address as messages show it: without a user and password,
-// and with a query's values (a service's token) left out.
-func (ep endpoint) shown() string {
-	u, err := url.Parse(ep.addr)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return ep.addr // host:port, as given; nothing secret in it
-	}
-	u.User = nil
-	if u.RawQuery != "" {
-		u.RawQuery = "…"
-	}
-	u.Fragment = ""
-	return u.String()
-}
-
-// local says whether the address is on this machine (auto always is).
-func (ep endpoint) local() bool {
-	base := ep.ws
-	if base == "" {
-		base = ep.http
-	}
-	u, err := url.Parse(base)
-	return ep.auto || err == nil && IsLoopback(u.Hostname())
 }
 
 // failure is the Failure of a read that reached the browser and

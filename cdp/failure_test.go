@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // wantFailure checks that err is a *Failure of kind whose message starts
@@ -80,12 +82,12 @@ func TestFailureNothingListens(t *testing.T) {
 
 // --connect auto, and no browser on this machine allows debugging.
 func TestFailureAutoFindsNone(t *testing.T) {
-	p := quietProvider(t, Options{Connect: Auto, UserDataDir: t.TempDir()})
+	p := quietProvider(t, Options{Connect: browsers.Auto, UserDataDir: t.TempDir()})
 	_, err := p.Current(context.Background())
 	wantFailure(t, "auto with no browser", err, ReasonUnreachable,
 		"No browser on this machine allows remote debugging. In Chrome, Chromium, Edge or Brave open chrome://inspect/#remote-debugging and allow it.")
-	if !errors.Is(err, errNoBrowserFound) {
-		t.Errorf("auto with no browser: %v does not match errNoBrowserFound", err)
+	if !errors.Is(err, browsers.ErrNoBrowserFound) {
+		t.Errorf("auto with no browser: %v does not match browsers.ErrNoBrowserFound", err)
 	}
 }
 
@@ -105,12 +107,12 @@ func TestFailureRefused(t *testing.T) {
 	}
 
 	// A service elsewhere: its words, without the token of its URL.
-	ep, err := parseEndpoint("wss://user:pw@browser.example/session?token=s3cret", true, nil)
+	ep, err := browsers.ParseEndpoint("wss://user:pw@browser.example/session?token=s3cret", true, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &Provider{ep: ep}
-	refused := &statusError{code: http.StatusUnauthorized, err: errors.New(`GET "wss://browser.example/session?token=s3cret": 401`)}
+	refused := &browsers.StatusError{Code: http.StatusUnauthorized, Err: errors.New(`GET "wss://browser.example/session?token=s3cret": 401`)}
 	msg := p.unreachableMessage(refused, "the browser")
 	if want := "The browser service at wss://browser.example/session?… refused the connection: 401 Unauthorized."; msg != want {
 		t.Errorf("a service that refuses: %q, want %q", msg, want)
@@ -137,7 +139,7 @@ func TestFailureRestarting(t *testing.T) {
 	page := serve(t, map[string]string{"/": `<title>Restart</title><button>Save</button>`})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{page + "/"}})
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{page + "/"}})
 	if err != nil {
 		t.Fatal(err)
 	}

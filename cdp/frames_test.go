@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -150,7 +151,7 @@ func browserWith(t *testing.T, url string) (context.Context, *user, *Provider) {
 	path := testChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}})
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -31,7 +32,7 @@ import (
 //
 // It needs a Chromium ($CHROME or one on PATH).
 func BenchmarkLocate(b *testing.B) {
-	chrome, err := FindChrome("")
+	chrome, err := browsers.FindChrome("")
 	if err != nil {
 		b.Skip(err)
 	}
@@ -46,7 +47,7 @@ func BenchmarkLocate(b *testing.B) {
 	defer pages.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	br, err := Launch(ctx, LaunchOptions{Path: chrome, URLs: []string{pages.URL + "/"}, Args: []string{"--site-per-process"}, Logger: slog.New(slog.DiscardHandler)})
+	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: chrome, URLs: []string{pages.URL + "/"}, Args: []string{"--site-per-process"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -21,7 +22,7 @@ import (
 type Options struct {
 	// Connect is the browser's debugging address: "auto" or empty (find
 	// a running browser by its DevToolsActivePort or its command line's
-	// --remote-debugging-port: FindBrowsers), http://host:port,
+	// --remote-debugging-port: browsers.FindBrowsers), http://host:port,
 	// host:port, or the ws(s):// URL of the browser endpoint.
 	Connect string
 	// UserDataDir is where auto looks for DevToolsActivePort, or a
@@ -58,7 +59,7 @@ const readTimeout = 45 * time.Second
 // reads are serialised.
 type Provider struct {
 	opts Options
-	ep   endpoint
+	ep   browsers.Endpoint
 	ids  *mapping.IDs
 	log  *slog.Logger
 
@@ -105,7 +106,7 @@ type Provider struct {
 // connState is what the provider knows while one connection lasts. A new
 // connection starts it anew, so nothing of a previous browser survives.
 type connState struct {
-	target     dialTarget                  // how this connection was reached
+	target     browsers.Resolved           // how this connection was reached
 	sessions   map[target.ID]*cdpSession   // attached flat sessions by target, each with its warm trees (ax)
 	product    string                      // "Chromium", "Google Chrome", …
 	version    string                      // "156.0.8078.108"
@@ -127,15 +128,14 @@ func (c *counter) next() uint64 { c.n++; return c.n }
 // NewProvider returns a provider for the browser at opts.Connect. It
 // checks the address (loopback unless AllowRemote) but does not connect.
 func NewProvider(opts Options) (*Provider, error) {
-	var dirs []UserDataDir
+	var dirs []browsers.UserDataDir
 	if opts.UserDataDir != "" {
-		dirs = []UserDataDir{NamedUserDataDir(opts.UserDataDir)}
+		dirs = []browsers.UserDataDir{browsers.NamedUserDataDir(opts.UserDataDir)}
 	}
-	ep, err := parseEndpoint(opts.Connect, opts.AllowRemote, dirs)
+	ep, err := browsers.ParseEndpoint(opts.Connect, opts.AllowRemote, dirs, opts.Header)
 	if err != nil {
 		return nil, err
 	}
-	ep.header = opts.Header
 	opts.Budget = opts.Budget.WithDefaults()
 	log := opts.Logger
 	if log == nil {

@@ -1,10 +1,8 @@
 package cdp
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"slices"
 	"strings"
 
 	"github.com/chromedp/cdproto/browser"
@@ -12,6 +10,8 @@ import (
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // Step 1 of a read: connect (once per connection: dial, learn the
@@ -29,7 +29,7 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		p.conn, p.state = nil, nil
 	}
 	if p.dialing == nil {
-		t, err := p.ep.resolve(ctx, p.log)
+		t, err := p.ep.Resolve(ctx, p.log)
 		if err != nil {
 			return nil, p.unreachable(err, nil)
 		}
@@ -76,7 +76,7 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 	}
 	name, ver, _ := strings.Cut(v.Product, "/")
 	st.version = ver
-	st.product = productName(name, v.UserAgent, nil)
+	st.product = browsers.ProductName(name, v.UserAgent, nil)
 	// The brands a page sees tell Chrome from Chromium, Edge and Brave,
 	// which the product string does not.
 	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
@@ -102,7 +102,7 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 			for i, b := range brands {
 				names[i] = b.Brand
 			}
-			st.product = productName(name, v.UserAgent, names)
+			st.product = browsers.ProductName(name, v.UserAgent, names)
 			break
 		}
 	}
@@ -111,26 +111,6 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 
 // brandsScript returns the brands a page sees (navigator.userAgentData).
 var brandsScript = fill(jsTemplate("brands.js"))
-
-// productName names the browser as a person knows it.
-func productName(product, userAgent string, brands []string) string {
-	for _, want := range []string{"Google Chrome", "Microsoft Edge", "Brave", "Opera", "Vivaldi"} {
-		if slices.Contains(brands, want) {
-			return want
-		}
-	}
-	switch {
-	case strings.Contains(userAgent, " Edg/"):
-		return "Microsoft Edge"
-	case strings.Contains(userAgent, " OPR/"):
-		return "Opera"
-	case slices.Contains(brands, "Chromium"):
-		return "Chromium"
-	case strings.Contains(product, "Chrome"):
-		return "Chromium"
-	}
-	return cmp.Or(product, "Chromium")
-}
 
 // isPage reports whether a target is a tab a person sees: a page, not
 // DevTools, not browser UI, not a worker.

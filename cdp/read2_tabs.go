@@ -239,7 +239,7 @@ func (p *Provider) recency(ctx context.Context) func(target.ID) int {
 		ID string `json:"id"`
 	}
 	rank := map[target.ID]int{}
-	if err := p.state.target.getJSON(ctx, "/json/list", &list); err == nil {
+	if err := p.state.target.GetJSON(ctx, "/json/list", &list); err == nil {
 		for i, t := range list {
 			rank[target.ID(t.ID)] = i
 		}

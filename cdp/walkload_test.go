@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
@@ -82,7 +83,7 @@ func walkedOnLaunch(t *testing.T, path, url string, args ...string) (context.Con
 	traceWarm(t) // first: its cleanup runs after the provider's
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}, Args: args})
+	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}, Args: args})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cdp
+package browsers
 
 import (
 	"context"
@@ -157,25 +157,25 @@ func TestDiscover(t *testing.T) {
 	}
 
 	// auto takes the most recently started live browser
-	ep := endpoint{auto: true, dirs: []UserDataDir{consent, stale, flagged}}
-	tg, err := ep.resolve(context.Background(), discardLogger())
+	ep := Endpoint{auto: true, dirs: []UserDataDir{consent, stale, flagged}}
+	tg, err := ep.Resolve(context.Background(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(tg.ws, "/devtools/browser/g1") || tg.asks || tg.name != "Google Chrome" || tg.http == "" {
+	if !strings.HasSuffix(tg.WS, "/devtools/browser/g1") || tg.Asks || tg.Name != "Google Chrome" || tg.HTTP == "" {
 		t.Errorf("auto resolved %+v, want Google Chrome's websocket, not asking, with /json", tg)
 	}
 	// with only the consent browser, auto dials its websocket and knows it asks
 	ep.dirs = []UserDataDir{consent, stale}
-	if tg, err = ep.resolve(context.Background(), discardLogger()); err != nil {
+	if tg, err = ep.Resolve(context.Background(), discardLogger()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(tg.ws, "/devtools/browser/c1") || !tg.asks || tg.http != "" {
+	if !strings.HasSuffix(tg.WS, "/devtools/browser/c1") || !tg.Asks || tg.HTTP != "" {
 		t.Errorf("auto resolved %+v, want Chromium's websocket, asking, no /json", tg)
 	}
 	// nothing live: an error that says what to do and names the stale file
 	ep.dirs = []UserDataDir{stale, missing}
-	_, err = ep.resolve(context.Background(), discardLogger())
+	_, err = ep.Resolve(context.Background(), discardLogger())
 	if err == nil || !strings.Contains(err.Error(), "chrome://inspect/#remote-debugging") || !strings.Contains(err.Error(), stale.Path) {
 		t.Errorf("auto with a stale file only: %v, want advice and the stale file", err)
 	}
@@ -188,21 +188,21 @@ func TestHTTPAddressFallsBackToActivePort(t *testing.T) {
 	port := fakeBrowser(t, http.StatusNotFound, "")
 	dir := writeActivePort(t, "Chromium", port, "/devtools/browser/c2", time.Now())
 	other := writeActivePort(t, "Brave", deadPort(t), "/devtools/browser/b2", time.Now())
-	ep, err := parseEndpoint(fmt.Sprintf("http://127.0.0.1:%d", port), false, []UserDataDir{other, dir})
+	ep, err := ParseEndpoint(fmt.Sprintf("http://127.0.0.1:%d", port), false, []UserDataDir{other, dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := ep.resolve(context.Background(), discardLogger())
+	tg, err := ep.Resolve(context.Background(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/c2", port); tg.ws != want || !tg.asks || tg.name != "Chromium" {
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/c2", port); tg.WS != want || !tg.Asks || tg.Name != "Chromium" {
 		t.Errorf("resolved %+v, want %s, asking, named Chromium", tg, want)
 	}
 	// no file names the port: the error says so (the command line adds
 	// what to do: provider.Advice)
 	ep.dirs = []UserDataDir{other}
-	if _, err := ep.resolve(context.Background(), discardLogger()); err == nil || !strings.Contains(err.Error(), "DevToolsActivePort") || !strings.Contains(err.Error(), fmt.Sprint(port)) {
+	if _, err := ep.Resolve(context.Background(), discardLogger()); err == nil || !strings.Contains(err.Error(), "DevToolsActivePort") || !strings.Contains(err.Error(), fmt.Sprint(port)) {
 		t.Errorf("404 without a file: %v, want it to say no DevToolsActivePort names port %d", err, port)
 	}
 }

@@ -1,4 +1,4 @@
-package cdp
+package browsers
 
 import (
 	"context"
@@ -39,28 +39,28 @@ func TestParseEndpoint(t *testing.T) {
 		{addr: "https://browser.example", allowRemote: true, wantHTTP: "https://browser.example"},
 		{addr: "ftp://127.0.0.1:21", wantErr: "scheme"},
 	} {
-		ep, err := parseEndpoint(tc.addr, tc.allowRemote, nil)
+		ep, err := ParseEndpoint(tc.addr, tc.allowRemote, nil, nil)
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("parseEndpoint(%q) error = %v, want one mentioning %q", tc.addr, err, tc.wantErr)
+				t.Errorf("ParseEndpoint(%q) error = %v, want one mentioning %q", tc.addr, err, tc.wantErr)
 			}
 			continue
 		}
 		if err != nil {
-			t.Errorf("parseEndpoint(%q): %v", tc.addr, err)
+			t.Errorf("ParseEndpoint(%q): %v", tc.addr, err)
 			continue
 		}
 		if ep.auto || ep.http != tc.wantHTTP || ep.ws != tc.wantWS {
-			t.Errorf("parseEndpoint(%q) = %+v, want http %q ws %q", tc.addr, ep, tc.wantHTTP, tc.wantWS)
+			t.Errorf("ParseEndpoint(%q) = %+v, want http %q ws %q", tc.addr, ep, tc.wantHTTP, tc.wantWS)
 		}
 	}
 }
 
 func TestParseEndpointAuto(t *testing.T) {
 	for _, addr := range []string{"", "auto"} {
-		ep, err := parseEndpoint(addr, false, nil)
+		ep, err := ParseEndpoint(addr, false, nil, nil)
 		if err != nil || !ep.auto || len(ep.dirs) == 0 {
-			t.Errorf("parseEndpoint(%q) = %+v, %v; want auto over the default directories", addr, ep, err)
+			t.Errorf("ParseEndpoint(%q) = %+v, %v; want auto over the default directories", addr, ep, err)
 		}
 	}
 }
@@ -102,8 +102,8 @@ func TestProductName(t *testing.T) {
 		{"Chrome", "Mozilla/5.0 Chrome/156 Safari/537.36 Edg/156.0", nil, "Microsoft Edge"},
 		{"Chrome", "", nil, "Chromium"},
 	} {
-		if got := productName(tc.product, tc.ua, tc.brands); got != tc.want {
-			t.Errorf("productName(%q, %q, %q) = %q, want %q", tc.product, tc.ua, tc.brands, got, tc.want)
+		if got := ProductName(tc.product, tc.ua, tc.brands); got != tc.want {
+			t.Errorf("ProductName(%q, %q, %q) = %q, want %q", tc.product, tc.ua, tc.brands, got, tc.want)
 		}
 	}
 }
@@ -113,22 +113,22 @@ func TestProductName(t *testing.T) {
 // 404, in the DevToolsActivePort that names the port.
 func TestEndpointWSWithoutPath(t *testing.T) {
 	port := fakeBrowser(t, http.StatusOK, "/devtools/browser/g3")
-	ep, err := parseEndpoint(fmt.Sprintf("ws://127.0.0.1:%d", port), false, []UserDataDir{})
+	ep, err := ParseEndpoint(fmt.Sprintf("ws://127.0.0.1:%d", port), false, []UserDataDir{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := ep.resolve(context.Background(), discardLogger())
-	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/g3", port); err != nil || tg.ws != want || tg.http == "" {
+	tg, err := ep.Resolve(context.Background(), discardLogger())
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/g3", port); err != nil || tg.WS != want || tg.HTTP == "" {
 		t.Errorf("ws://127.0.0.1:%d resolved %+v, %v; want %s with /json", port, tg, err, want)
 	}
 
 	port = fakeBrowser(t, http.StatusNotFound, "")
 	dir := writeActivePort(t, "Chromium", port, "/devtools/browser/c3", time.Now())
-	if ep, err = parseEndpoint(fmt.Sprintf("ws://127.0.0.1:%d/", port), false, []UserDataDir{dir}); err != nil {
+	if ep, err = ParseEndpoint(fmt.Sprintf("ws://127.0.0.1:%d/", port), false, []UserDataDir{dir}, nil); err != nil {
 		t.Fatal(err)
 	}
-	tg, err = ep.resolve(context.Background(), discardLogger())
-	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/c3", port); err != nil || tg.ws != want || !tg.asks {
+	tg, err = ep.Resolve(context.Background(), discardLogger())
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/c3", port); err != nil || tg.WS != want || !tg.Asks {
 		t.Errorf("ws://127.0.0.1:%d/ answering 404 resolved %+v, %v; want %s, asking", port, tg, err, want)
 	}
 }
@@ -157,18 +157,17 @@ func TestEndpointHeaderOnJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
-	ep, err := parseEndpoint(fmt.Sprintf("http://127.0.0.1:%d", port), false, []UserDataDir{})
+	ep, err := ParseEndpoint(fmt.Sprintf("http://127.0.0.1:%d", port), false, []UserDataDir{}, header)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep.header = header
-	tg, err := ep.resolve(context.Background(), discardLogger())
+	tg, err := ep.Resolve(context.Background(), discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var list []struct{ ID string }
-	if err := tg.getJSON(context.Background(), "/json/list", &list); err != nil || len(list) != 1 {
-		t.Fatalf("getJSON /json/list = %v, %v", list, err)
+	if err := tg.GetJSON(context.Background(), "/json/list", &list); err != nil || len(list) != 1 {
+		t.Fatalf("GetJSON /json/list = %v, %v", list, err)
 	}
 	mu.Lock()
 	defer mu.Unlock()

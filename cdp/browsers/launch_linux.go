@@ -1,6 +1,6 @@
 //go:build linux
 
-package cdp
+package browsers
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package cdp
+package browsers
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package cdp
+package browsers
 
 import (
 	"context"
@@ -315,7 +315,7 @@ func askPort(ctx context.Context, port int) portAnswer {
 		a.why = fmt.Sprintf("port %d gave no browser websocket address", port)
 	default:
 		a.live, a.path = true, w.Path
-		a.browser = productName(strings.Split(v.Browser, "/")[0], "", nil)
+		a.browser = ProductName(strings.Split(v.Browser, "/")[0], "", nil)
 	}
 	return a
 }

@@ -1,4 +1,4 @@
-package cdp
+package browsers
 
 import (
 	"bufio"
@@ -331,6 +331,13 @@ func DebuggingAllowed(dir UserDataDir) (allowed, known bool) {
 	return false, true
 }
 
-// errNoBrowserFound is the error of auto discovery that found no live
-// browser.
-var errNoBrowserFound = errors.New("no running browser allows debugging")
+// ErrNoBrowserFound is under the error of auto discovery that found no
+// live browser, whose message says what it saw and what to do.
+var ErrNoBrowserFound = errors.New("no running browser allows debugging")
+
+// noBrowserError is resolveAuto's error: its message is what to do.
+type noBrowserError struct{ msg string }
+
+func (e *noBrowserError) Error() string { return e.msg }
+
+func (e *noBrowserError) Unwrap() error { return ErrNoBrowserFound }

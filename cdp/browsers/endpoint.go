@@ -1,6 +1,7 @@
-package cdp
+package browsers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,10 +20,10 @@ import (
 // an empty address means the same.
 const Auto = "auto"
 
-// endpoint is how to reach a browser, checked; resolve turns it into the
+// Endpoint is how to reach a browser, checked; Resolve turns it into the
 // websocket to dial, anew for each connection, so that a browser that
 // restarted (a new port, a new websocket path) is found again.
-type endpoint struct {
+type Endpoint struct {
 	// addr is the address as given, for messages.
 	addr string
 	// auto finds the browser in dirs by DevToolsActivePort.
@@ -47,20 +49,21 @@ type endpoint struct {
 	header http.Header
 }
 
-// parseEndpoint checks a --connect address: "auto" or empty,
+// ParseEndpoint checks a --connect address: "auto" or empty,
 // http(s)://host:port, host:port, ws(s)://host:port/devtools/browser/ID,
 // or ws://host:port with no path, which is read as http://host:port (the
 // websocket found through /json/version, or a DevToolsActivePort).
 // Only loopback hosts are accepted unless allowRemote. dirs are where auto
 // looks (nil: DefaultUserDataDirs and the running browsers; else the
-// person named them).
-func parseEndpoint(addr string, allowRemote bool, dirs []UserDataDir) (endpoint, error) {
+// person named them). header (nil: none) is sent with every request to
+// the browser: the /json requests and the websocket handshake.
+func ParseEndpoint(addr string, allowRemote bool, dirs []UserDataDir, header http.Header) (Endpoint, error) {
 	named := dirs != nil
 	if dirs == nil {
 		dirs = DefaultUserDataDirs()
 	}
 	if addr == "" || addr == Auto {
-		return endpoint{addr: Auto, auto: true, dirs: dirs, named: named, running: RunningBrowsers}, nil
+		return Endpoint{addr: Auto, auto: true, dirs: dirs, named: named, running: RunningBrowsers, header: header}, nil
 	}
 	full := addr
 	if !strings.Contains(full, "://") {
@@ -68,21 +71,21 @@ func parseEndpoint(addr string, allowRemote bool, dirs []UserDataDir) (endpoint,
 	}
 	u, err := url.Parse(full)
 	if err != nil {
-		return endpoint{}, fmt.Errorf("browser address %q: %w", addr, err)
+		return Endpoint{}, fmt.Errorf("browser address %q: %w", addr, err)
 	}
 	switch u.Scheme {
 	case "http", "https", "ws", "wss":
 	default:
-		return endpoint{}, fmt.Errorf("browser address %q: scheme %q; give auto, http://127.0.0.1:9222 or a ws:// URL", addr, u.Scheme)
+		return Endpoint{}, fmt.Errorf("browser address %q: scheme %q; give auto, http://127.0.0.1:9222 or a ws:// URL", addr, u.Scheme)
 	}
 	host := u.Hostname()
 	if host == "" || u.Port() == "" && (u.Scheme == "http" || u.Scheme == "ws") {
-		return endpoint{}, fmt.Errorf("browser address %q: want host and port, as in http://127.0.0.1:9222", addr)
+		return Endpoint{}, fmt.Errorf("browser address %q: want host and port, as in http://127.0.0.1:9222", addr)
 	}
 	if !allowRemote && !IsLoopback(host) {
-		return endpoint{}, fmt.Errorf("browser address %q is not on this machine: a debugging endpoint is as powerful as the browser itself; pass --allow-remote to connect anyway", addr)
+		return Endpoint{}, fmt.Errorf("browser address %q is not on this machine: a debugging endpoint is as powerful as the browser itself; pass --allow-remote to connect anyway", addr)
 	}
-	ep := endpoint{addr: addr, http: "http://" + u.Host, dirs: dirs}
+	ep := Endpoint{addr: addr, http: "http://" + u.Host, dirs: dirs, header: header}
 	switch u.Scheme {
 	case "https":
 		ep.http = "https://" + u.Host
@@ -97,9 +100,10 @@ func parseEndpoint(addr string, allowRemote bool, dirs []UserDataDir) (endpoint,
 	return ep, nil
 }
 
-// CheckAddress checks a --connect address the way a Provider reads it.
+// CheckAddress checks a --connect address the way ParseEndpoint reads it
+// for a cdp.Provider.
 func CheckAddress(addr string, allowRemote bool) error {
-	_, err := parseEndpoint(addr, allowRemote, []UserDataDir{})
+	_, err := ParseEndpoint(addr, allowRemote, []UserDataDir{}, nil)
 	return err
 }
 
@@ -112,46 +116,111 @@ func IsLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// IsAuto says the endpoint finds a running browser on this machine
+// (Auto) rather than naming one.
+func (ep Endpoint) IsAuto() bool { return ep.auto }
+
+// Shown is the address as messages show it: without a user and password,
+// and with a query's values (a service's token) left out.
+func (ep Endpoint) Shown() string {
+	u, err := url.Parse(ep.addr)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ep.addr // host:port, as given; nothing secret in it
+	}
+	u.User = nil
+	if u.RawQuery != "" {
+		u.RawQuery = "…"
+	}
+	u.Fragment = ""
+	return u.String()
+}
+
+// Local says whether the address is on this machine (auto always is).
+func (ep Endpoint) Local() bool {
+	base := ep.ws
+	if base == "" {
+		base = ep.http
+	}
+	u, err := url.Parse(base)
+	return ep.auto || err == nil && IsLoopback(u.Hostname())
+}
+
+// StatusError is a browser's or a browser service's answer to a /json
+// request that let the provider not in: 401, 403, 404, ….
+type StatusError struct {
+	// Code is the HTTP status.
+	Code int
+	// Err is the request's error, which may name the URL.
+	Err error
+}
+
+func (e *StatusError) Error() string { return e.Err.Error() }
+
+func (e *StatusError) Unwrap() error { return e.Err }
+
+// ProductName names the browser as a person knows it, from the product
+// of /json/version or Browser.getVersion ("Chrome", "HeadlessChrome"),
+// the user agent, and the brands a page sees (nil when not known).
+func ProductName(product, userAgent string, brands []string) string {
+	for _, want := range []string{"Google Chrome", "Microsoft Edge", "Brave", "Opera", "Vivaldi"} {
+		if slices.Contains(brands, want) {
+			return want
+		}
+	}
+	switch {
+	case strings.Contains(userAgent, " Edg/"):
+		return "Microsoft Edge"
+	case strings.Contains(userAgent, " OPR/"):
+		return "Opera"
+	case slices.Contains(brands, "Chromium"):
+		return "Chromium"
+	case strings.Contains(product, "Chrome"):
+		return "Chromium"
+	}
+	return cmp.Or(product, "Chromium")
+}
+
 // version is the answer of /json/version.
 type version struct {
 	Browser string `json:"Browser"` // "Chrome/156.0.8078.108", "HeadlessChrome/…", "Edg/…"
 	WS      string `json:"webSocketDebuggerUrl"`
 }
 
-// dialTarget is one resolved browser websocket.
-type dialTarget struct {
-	// ws is the websocket URL to dial.
-	ws string
-	// http is the base for /json/list, when the browser answers it.
-	http string
-	// name is what to call the browser in messages: "Chromium", …
-	name string
-	// asks says the browser may ask its person before it lets a
+// Resolved is one browser websocket, resolved: what to dial now.
+type Resolved struct {
+	// WS is the websocket URL to dial.
+	WS string
+	// HTTP is the base for /json/list, when the browser answers it.
+	HTTP string
+	// Name is what to call the browser in messages: "Chromium", …
+	Name string
+	// Asks says the browser may ask its person before it lets a
 	// connection in: a browser on this machine reached without a
 	// /json/version (the chrome://inspect setting).
-	asks bool
+	Asks bool
 	// local says the browser is on this machine.
 	local bool
-	// header is the endpoint's, sent with every /json request too.
-	header http.Header
+	// Header is the endpoint's, to send with the websocket handshake;
+	// GetJSON sends it with every /json request too.
+	Header http.Header
 }
 
-// resolve finds the websocket to dial now; the target carries the
-// endpoint's header for its /json requests.
-func (ep endpoint) resolve(ctx context.Context, log *slog.Logger) (dialTarget, error) {
+// Resolve finds the websocket to dial now; what it finds carries the
+// endpoint's header.
+func (ep Endpoint) Resolve(ctx context.Context, log *slog.Logger) (Resolved, error) {
 	t, err := ep.resolveTarget(ctx, log)
-	t.header = ep.header
+	t.Header = ep.header
 	return t, err
 }
 
-// resolveTarget is resolve without the header.
-func (ep endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (dialTarget, error) {
+// resolveTarget is Resolve without the header.
+func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolved, error) {
 	if ep.auto {
 		return ep.resolveAuto(ctx, log)
 	}
 	if ep.ws != "" {
-		u, _ := url.Parse(ep.ws) // parseEndpoint parsed it
-		return dialTarget{ws: ep.ws, name: "the browser", local: IsLoopback(u.Hostname()), asks: IsLoopback(u.Hostname())}, nil
+		u, _ := url.Parse(ep.ws) // ParseEndpoint parsed it
+		return Resolved{WS: ep.ws, Name: "the browser", local: IsLoopback(u.Hostname()), Asks: IsLoopback(u.Hostname())}, nil
 	}
 	u, _ := url.Parse(ep.http)
 	local := IsLoopback(u.Hostname())
@@ -163,21 +232,21 @@ func (ep endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (dialTar
 		for _, f := range Discover(ctx, ep.dirs) {
 			if f.Live && f.Port == port {
 				log.Info("the browser answers 404 on /json/version; using its DevToolsActivePort", "dir", f.Dir.Path, "browser", f.Dir.Browser)
-				return dialTarget{ws: f.WebSocketURL(), name: f.Dir.Browser, asks: true, local: true}, nil
+				return Resolved{WS: f.WebSocketURL(), Name: f.Dir.Browser, Asks: true, local: true}, nil
 			}
 		}
-		return dialTarget{}, fmt.Errorf("it answers 404 on /json/version, as a browser that allows debugging from chrome://inspect does, "+
+		return Resolved{}, fmt.Errorf("it answers 404 on /json/version, as a browser that allows debugging from chrome://inspect does, "+
 			"but no DevToolsActivePort in the usual user-data directories names port %d", port)
 	}
 	if err != nil {
 		if status != 0 {
-			err = &statusError{code: status, err: err}
+			err = &StatusError{Code: status, Err: err}
 		}
-		return dialTarget{}, err
+		return Resolved{}, err
 	}
 	w, err := url.Parse(v.WS)
 	if err != nil || v.WS == "" {
-		return dialTarget{}, fmt.Errorf("the browser at %s gave no websocket address", ep.http)
+		return Resolved{}, fmt.Errorf("the browser at %s gave no websocket address", ep.http)
 	}
 	// Chrome builds the address from the request's Host header; the host
 	// the person gave is the one that reaches it.
@@ -185,13 +254,13 @@ func (ep endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (dialTar
 	if u.Scheme == "https" {
 		w.Scheme = "wss"
 	}
-	return dialTarget{ws: w.String(), http: ep.http, name: productName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
+	return Resolved{WS: w.String(), HTTP: ep.http, Name: ProductName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
 }
 
 // resolveAuto finds the most recently started live browser among the
 // directories' DevToolsActivePort files and the running browsers' ports
 // (FindBrowsers), and logs what else it saw.
-func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarget, error) {
+func (ep Endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (Resolved, error) {
 	found := FindBrowsers(ctx, ep.look())
 	if len(found) == 0 || !found[0].Live {
 		var stale, silent []string
@@ -210,7 +279,7 @@ func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarge
 		if len(silent) > 0 {
 			msg += " (Running browsers whose debugging port does not answer: " + strings.Join(silent, ", ") + ".)"
 		}
-		return dialTarget{}, &worded{msg: msg, cause: errNoBrowserFound}
+		return Resolved{}, &noBrowserError{msg: msg}
 	}
 	f := found[0]
 	var others []string
@@ -232,16 +301,16 @@ func (ep endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (dialTarge
 		args = append(args, "also", strings.Join(others, "; "))
 	}
 	log.Info("found a browser", args...)
-	t := dialTarget{ws: f.WebSocketURL(), name: f.Dir.Browser, asks: f.Consent(), local: true}
+	t := Resolved{WS: f.WebSocketURL(), Name: f.Dir.Browser, Asks: f.Consent(), local: true}
 	if !f.Consent() {
-		t.http = "http://127.0.0.1:" + strconv.Itoa(f.Port)
+		t.HTTP = "http://127.0.0.1:" + strconv.Itoa(f.Port)
 	}
 	return t, nil
 }
 
 // look is where auto looks now: the directories, and the browsers
 // running now.
-func (ep endpoint) look() Look {
+func (ep Endpoint) look() Look {
 	l := Look{Dirs: ep.dirs, Named: ep.named, RunningKnown: true, Ports: ep.ports}
 	if ep.running != nil {
 		l.Running, l.RunningKnown = ep.running()
@@ -249,17 +318,17 @@ func (ep endpoint) look() Look {
 	return l
 }
 
-// getJSON reads one /json/* document of a browser that answers them,
+// GetJSON reads one /json/* document of a browser that answers them,
 // with the endpoint's header.
-func (t dialTarget) getJSON(ctx context.Context, path string, v any) error {
-	if t.http == "" {
+func (t Resolved) GetJSON(ctx context.Context, path string, v any) error {
+	if t.HTTP == "" {
 		return errors.New("the browser has no /json/* addresses")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.http+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.HTTP+path, nil)
 	if err != nil {
 		return err
 	}
-	for k, vs := range t.header {
+	for k, vs := range t.Header {
 		req.Header[k] = vs
 	}
 	resp, err := http.DefaultClient.Do(req)
@@ -268,7 +337,7 @@ func (t dialTarget) getJSON(ctx context.Context, path string, v any) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", t.http+path, resp.Status)
+		return fmt.Errorf("GET %s: %s", t.HTTP+path, resp.Status)
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }

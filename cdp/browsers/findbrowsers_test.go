@@ -1,4 +1,4 @@
-package cdp
+package browsers
 
 import (
 	"bytes"
@@ -103,16 +103,16 @@ func chromiumArgs(flags ...string) []string {
 // autoOn is the auto endpoint of a machine whose processes are in proc
 // and whose default user-data directory is home (named: the person gave
 // it with --user-data-dir).
-func autoOn(proc string, home UserDataDir, named bool) endpoint {
-	return endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
+func autoOn(proc string, home UserDataDir, named bool) Endpoint {
+	return Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
 		running: func() ([]Running, bool) { return runningFrom(proc), true }}
 }
 
 // resolveLogged resolves ep and returns what it logged too.
-func resolveLogged(t *testing.T, ep endpoint) (dialTarget, string, error) {
+func resolveLogged(t *testing.T, ep Endpoint) (Resolved, string, error) {
 	t.Helper()
 	var buf bytes.Buffer
-	tg, err := ep.resolve(context.Background(), slog.New(slog.NewTextHandler(&buf, nil)))
+	tg, err := ep.Resolve(context.Background(), slog.New(slog.NewTextHandler(&buf, nil)))
 	return tg, buf.String(), err
 }
 
@@ -160,7 +160,7 @@ func TestDiscoverPortOnCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("auto with a browser on port %d: %v", br.port, err)
 	}
-	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/p1", br.port); tg.ws != want || tg.asks || tg.http == "" || tg.name != "Chromium" {
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/p1", br.port); tg.WS != want || tg.Asks || tg.HTTP == "" || tg.Name != "Chromium" {
 		t.Errorf("auto resolved %+v, want %s, not asking, with /json, named Chromium", tg, want)
 	}
 	if !strings.Contains(logged, "pid=20") {
@@ -168,7 +168,7 @@ func TestDiscoverPortOnCommandLine(t *testing.T) {
 	}
 	// The same browser for --user-data-dir DIR: its process is on DIR.
 	tg, _, err = resolveLogged(t, autoOn(proc, NamedUserDataDir(dir+"/."), true))
-	if err != nil || !strings.HasSuffix(tg.ws, "/devtools/browser/p1") {
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/p1") {
 		t.Errorf("auto --user-data-dir %s: %+v, %v; want the browser running on it", dir, tg, err)
 	}
 	// Another directory named: that browser is not on it.
@@ -188,7 +188,7 @@ func TestDiscoverPortZeroInItsOwnDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("auto with a port-0 browser on %s: %v", own.Path, err)
 	}
-	if !strings.HasSuffix(tg.ws, fmt.Sprintf("%d/devtools/browser/z1", br.port)) || !strings.Contains(logged, "pid=30") {
+	if !strings.HasSuffix(tg.WS, fmt.Sprintf("%d/devtools/browser/z1", br.port)) || !strings.Contains(logged, "pid=30") {
 		t.Errorf("auto resolved %+v (log %s), want the websocket its DevToolsActivePort names, pid 30", tg, logged)
 	}
 }
@@ -219,7 +219,7 @@ func TestDiscoverSkipsLaunchedBrowsers(t *testing.T) {
 		fakeProc{42, chromiumArgs("--user-data-dir="+prefixDir, fmt.Sprintf("--remote-debugging-port=%d", named.port)), fakeBoot.Add(2 * time.Hour)},
 	)
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
-	if err != nil || !strings.HasSuffix(tg.ws, "/devtools/browser/person") {
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/person") {
 		t.Fatalf("auto resolved %+v, %v, want the person's browser, not the launched ones (log %s)", tg, err, logged)
 	}
 	if strings.Contains(logged, markedDir) || strings.Contains(logged, prefixDir) {
@@ -228,7 +228,7 @@ func TestDiscoverSkipsLaunchedBrowsers(t *testing.T) {
 	// Named, a launched browser is read: the person asked for it.
 	for dir, ws := range map[string]string{markedDir: "/devtools/browser/marked", prefixDir: "/devtools/browser/named"} {
 		tg, _, err := resolveLogged(t, autoOn(proc, NamedUserDataDir(dir), true))
-		if err != nil || !strings.HasSuffix(tg.ws, ws) {
+		if err != nil || !strings.HasSuffix(tg.WS, ws) {
 			t.Errorf("auto --user-data-dir %s: %+v, %v; want %s", dir, tg, err, ws)
 		}
 	}
@@ -260,7 +260,7 @@ func TestDiscoverChoosesAnAnsweringBrowser(t *testing.T) {
 		fakeProc{54, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir=/tmp/e"), fakeBoot.Add(5 * time.Minute)},
 	)
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
-	if err != nil || !strings.HasSuffix(tg.ws, "/devtools/browser/newer") {
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/newer") {
 		t.Fatalf("auto resolved %+v, %v; want the most recently started browser that answers", tg, err)
 	}
 	for _, w := range []string{"pid=51", "/tmp/a (pid 50) (live", "/tmp/c (pid 52) (not answering", "/tmp/e (pid 54) (not answering"} {
@@ -279,7 +279,7 @@ func TestDiscoverChoosesAnAnsweringBrowser(t *testing.T) {
 
 	// Nothing answers: the error says which running browsers' ports do not.
 	proc = writeProc(t, fakeProc{52, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", dead), "--remote-debugging-address=192.0.2.1"), fakeBoot})
-	_, err = autoOn(proc, home, false).resolve(context.Background(), discardLogger())
+	_, err = autoOn(proc, home, false).Resolve(context.Background(), discardLogger())
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("port %d", dead)) || !strings.Contains(err.Error(), "--remote-debugging-address=192.0.2.1") {
 		t.Errorf("auto with a browser listening elsewhere: %v, want an error naming its port and address", err)
 	}
@@ -289,10 +289,10 @@ func TestDiscoverChoosesAnAnsweringBrowser(t *testing.T) {
 // names.
 func TestDiscoverWellKnownPortWithoutProcesses(t *testing.T) {
 	br := newDebugBrowser(t, http.StatusOK, "/devtools/browser/w1")
-	ep := endpoint{addr: Auto, auto: true, dirs: []UserDataDir{{Browser: "Chromium", Path: t.TempDir()}}, ports: []int{deadPort(t), br.port},
+	ep := Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{{Browser: "Chromium", Path: t.TempDir()}}, ports: []int{deadPort(t), br.port},
 		running: func() ([]Running, bool) { return nil, false }}
 	tg, _, err := resolveLogged(t, ep)
-	if err != nil || !strings.HasSuffix(tg.ws, fmt.Sprintf("%d/devtools/browser/w1", br.port)) {
+	if err != nil || !strings.HasSuffix(tg.WS, fmt.Sprintf("%d/devtools/browser/w1", br.port)) {
 		t.Errorf("auto without processes: %+v, %v; want the browser on the well-known port", tg, err)
 	}
 	// With the processes known, a port no process names is not asked.
