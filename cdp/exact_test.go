@@ -26,6 +26,8 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // The warm tree must answer exactly what a cold read answers. These tests
@@ -379,9 +381,9 @@ function mutate(kind, r1, r2) {
 // user is the person at the browser: it acts on its own connection.
 type user struct {
 	ctx  context.Context
-	c    *conn
+	c    *wire.Conn
 	tabs []target.ID
-	sess map[target.ID]*cdpSession
+	sess map[target.ID]*wire.Session
 	fore int // the tab in front
 }
 
@@ -395,12 +397,12 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dial(ctx, tg.WS, nil)
+	c, _, err := wire.StartDial(ctx, tg.WS, nil, false).Wait(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &user{ctx: ctx, c: c, sess: map[target.ID]*cdpSession{}}
-	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+	u := &user{ctx: ctx, c: c, sess: map[target.ID]*wire.Session{}}
+	infos, err := cdp.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,22 +414,22 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	return u
 }
 
-func (u *user) close() { u.c.close() }
+func (u *user) close() { u.c.Close() }
 
-func (u *user) session(t *testing.T, id target.ID) *cdpSession {
+func (u *user) session(t *testing.T, id target.ID) *wire.Session {
 	t.Helper()
 	if s := u.sess[id]; s != nil {
 		return s
 	}
-	r, err := cdp.Call(u.ctx, u.c.browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	r, err := cdp.Call(u.ctx, u.c.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.sess[id] = u.c.session(r.SessionID)
+	u.sess[id] = u.c.Session(r.SessionID, nil, nil)
 	return u.sess[id]
 }
 
-func (u *user) eval(t *testing.T, s *cdpSession, expr string) string {
+func (u *user) eval(t *testing.T, s *wire.Session, expr string) string {
 	t.Helper()
 	r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
 	if err != nil {
@@ -443,7 +445,7 @@ func (u *user) eval(t *testing.T, s *cdpSession, expr string) string {
 
 func (u *user) openSecondTab(t *testing.T, url string) {
 	t.Helper()
-	r, err := cdp.Call(u.ctx, u.c.browser(), target.CreateTarget, target.CreateTargetParams{URL: url})
+	r, err := cdp.Call(u.ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -485,7 +487,7 @@ func (u *user) waitLoaded(t *testing.T, i int) {
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits
 // are retried.
-func (u *user) waitNewDocument(t *testing.T, s *cdpSession) {
+func (u *user) waitNewDocument(t *testing.T, s *wire.Session) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -501,9 +503,9 @@ func (u *user) waitNewDocument(t *testing.T, s *cdpSession) {
 }
 
 // crossFrame returns the session of the main tab's cross-site iframe.
-func (u *user) crossFrame(t *testing.T) *cdpSession {
+func (u *user) crossFrame(t *testing.T) *wire.Session {
 	t.Helper()
-	infos, err := cdp.Call(u.ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdp.Call(u.ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,7 +546,7 @@ func (u *user) mutate(t *testing.T, kind string, rng *rand.Rand) string {
 }
 
 // mutateMain makes one change of the kind in the main tab's page.
-func (u *user) mutateMain(t *testing.T, main *cdpSession, kind string, r1, r2 float64) string {
+func (u *user) mutateMain(t *testing.T, main *wire.Session, kind string, r1, r2 float64) string {
 	t.Helper()
 	switch kind {
 	case "nav":

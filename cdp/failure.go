@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // A read that fails for the browser's sake (not for the id or URI asked
@@ -91,26 +92,16 @@ func (w *worded) Error() string { return w.msg }
 
 func (w *worded) Unwrap() error { return w.cause }
 
-// statusError is a browser's or a browser service's answer to a websocket
-// handshake that let the provider not in: 401, 403, 404, ….
-type statusError struct {
-	code int
-	err  error // the request's error, which may name the URL
-}
-
-func (e *statusError) Error() string { return e.err.Error() }
-
-func (e *statusError) Unwrap() error { return e.err }
-
-// statusOf is the answer of the request or handshake that let the
-// provider not in (browsers.StatusError, statusError), as a person reads
-// it: "401 Unauthorized"; ok is false when err is no such answer.
+// statusOf is the answer of the request or the handshake that let the
+// provider not in (browsers.StatusError, wire.HandshakeError), as a
+// person reads it: "401 Unauthorized"; ok is false when err is no such
+// answer.
 func statusOf(err error) (status string, ok bool) {
 	code := 0
 	if se := (*browsers.StatusError)(nil); errors.As(err, &se) {
 		code = se.Code
-	} else if se := (*statusError)(nil); errors.As(err, &se) {
-		code = se.code
+	} else if he := (*wire.HandshakeError)(nil); errors.As(err, &he) {
+		code = he.Code
 	} else {
 		return "", false
 	}
@@ -194,7 +185,7 @@ func causeOf(err error) string {
 // under it (the browser closed, crashed or restarted), read-failed
 // otherwise.
 func (p *Provider) failure(what string, err error) error {
-	if p.conn != nil && !p.conn.alive() {
+	if p.conn != nil && !p.conn.Alive() {
 		name := p.lastProduct
 		if name == "" {
 			name = "the browser"
@@ -203,4 +194,17 @@ func (p *Provider) failure(what string, err error) error {
 			"the next read looks for it again.", capitalize(name), what), err)
 	}
 	return fail(ReasonReadFailed, fmt.Sprintf("Could not %s: %s.", what, causeOf(err)), err)
+}
+
+// consentMessage says what the person has to do while the browser asks.
+func consentMessage(name string) string {
+	return fmt.Sprintf("%s is asking whether to allow remote debugging: click Allow in its window "+
+		"(the dialog \"Allow remote debugging?\") to let cdpprovider read what you see.", capitalize(name))
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return "The browser"
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

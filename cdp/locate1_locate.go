@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // Locate, step 1: which frames to ask, and how their answers make a
@@ -41,7 +43,7 @@ var gone = &mapping.Location{State: mapping.Gone}
 var errGone = errors.New("gone")
 
 // locate answers where the thing an id names is. Called with p.mu held.
-func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mapping.Location, error) {
+func (p *Provider) locate(ctx context.Context, c *wire.Conn, ref mapping.Ref) (*mapping.Location, error) {
 	st := p.state
 	switch ref.Kind {
 	case mapping.KindWindow:
@@ -50,7 +52,7 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 		// A dialog is drawn by the browser, not the page: it has no box
 		// to ask for. It is there while it is open.
 		for _, s := range st.sessions {
-			if d := s.openDialog(); d != nil && d.key == uint64(ref.A/8) {
+			if d := s.OpenDialog(); d != nil && d.Key == uint64(ref.A/8) {
 				return nil, mapping.CannotPlace(mapping.PlaceDialog, nil)
 			}
 		}
@@ -76,10 +78,10 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 		if s == nil {
 			continue
 		}
-		switch err := s.unavailable(); {
-		case errors.Is(err, errCrashed) && info.key.loader == crashedLoader && ref.Kind == mapping.KindDocument:
+		switch err := s.Unavailable(); {
+		case errors.Is(err, wire.ErrCrashed) && info.key.loader == crashedLoader && ref.Kind == mapping.KindDocument:
 			return nil, mapping.CannotPlace(mapping.PlaceCrashed, nil) // the crashed page's Document: nothing to measure
-		case errors.Is(err, errCrashed):
+		case errors.Is(err, wire.ErrCrashed):
 			return gone, nil // what the page showed is gone with its renderer
 		case err != nil: // its page cannot be asked now: as for any element that cannot be placed
 			return nil, mapping.CannotPlace(mapping.PlaceNotAnswering, err)
@@ -95,7 +97,7 @@ func (p *Provider) locate(ctx context.Context, c *conn, ref mapping.Ref) (*mappi
 }
 
 // locateWindow answers for a Window: its bounds.
-func (p *Provider) locateWindow(ctx context.Context, c *conn, key uint64) (*mapping.Location, error) {
+func (p *Provider) locateWindow(ctx context.Context, c *wire.Conn, key uint64) (*mapping.Location, error) {
 	var wid int64
 	found := false
 	for id, k := range p.state.windows {
@@ -106,9 +108,9 @@ func (p *Provider) locateWindow(ctx context.Context, c *conn, key uint64) (*mapp
 	if !found {
 		return gone, nil
 	}
-	r, err := cdp.Call(ctx, c.browser(), browser.GetWindowBounds, browser.GetWindowBoundsParams{WindowID: browser.WindowID(wid)})
+	r, err := cdp.Call(ctx, c.Browser(), browser.GetWindowBounds, browser.GetWindowBoundsParams{WindowID: browser.WindowID(wid)})
 	if err != nil {
-		if c.alive() {
+		if c.Alive() {
 			delete(p.state.windows, wid)
 			return gone, nil
 		}
@@ -131,7 +133,7 @@ func (p *Provider) locateWindow(ctx context.Context, c *conn, key uint64) (*mapp
 // Page.getLayoutMetrics at the same time). A located Document's loader is
 // checked against the frame tree alongside. So a repeated locate costs one
 // round trip per frame, all at once.
-func (p *Provider) locateInDoc(ctx context.Context, c *conn, info *docInfo, ref mapping.Ref) (*mapping.Location, error) {
+func (p *Provider) locateInDoc(ctx context.Context, c *wire.Conn, info *docInfo, ref mapping.Ref) (*mapping.Location, error) {
 	pl, err := p.planLocate(ctx, c, info, ref)
 	if err != nil {
 		return nil, err
@@ -161,7 +163,7 @@ func (p *Provider) locateInDoc(ctx context.Context, c *conn, info *docInfo, ref 
 		if m.err == nil {
 			continue
 		}
-		if !c.alive() {
+		if !c.Alive() {
 			return nil, m.err
 		}
 		if i == 0 && isNode {
@@ -203,7 +205,7 @@ func (p *Provider) locateInDoc(ctx context.Context, c *conn, info *docInfo, ref 
 type plan struct {
 	ms       []*measurement
 	top      *docInfo
-	own, tab *cdpSession
+	own, tab *session
 }
 
 // planLocate lists the questions for locating ref in the document info: the
@@ -211,7 +213,7 @@ type plan struct {
 // <iframe> of every frame on the way up; the last one, in the top
 // document, also asks for the page area. Only a top Document asks no
 // element: just the page area.
-func (p *Provider) planLocate(ctx context.Context, c *conn, info *docInfo, ref mapping.Ref) (*plan, error) {
+func (p *Provider) planLocate(ctx context.Context, c *wire.Conn, info *docInfo, ref mapping.Ref) (*plan, error) {
 	st := p.state
 	pl := &plan{}
 	add := func(d *docInfo, node cdp.BackendNodeID, content bool) error {
@@ -301,7 +303,7 @@ func place(ms []*measurement, hasBox bool, zoom float64) *mapping.Location {
 }
 
 // pageZoom returns a tab's page zoom: CSS px to points.
-func pageZoom(ctx context.Context, tab *cdpSession) (float64, error) {
+func pageZoom(ctx context.Context, tab *session) (float64, error) {
 	lm, err := cdp.Call(ctx, tab, page.GetLayoutMetrics, cdp.Empty{})
 	if err != nil {
 		return 0, err
@@ -313,7 +315,7 @@ func pageZoom(ctx context.Context, tab *cdpSession) (float64, error) {
 }
 
 // isCurrent reports whether a document is still the one its frame shows.
-func isCurrent(ctx context.Context, s *cdpSession, d *docInfo) (bool, error) {
+func isCurrent(ctx context.Context, s *session, d *docInfo) (bool, error) {
 	frames, err := frameTree(ctx, s)
 	if err != nil {
 		return false, err

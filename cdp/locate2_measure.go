@@ -92,7 +92,7 @@ const maxObjects = 256
 // measurement is one question to one frame: the box of an element (0: no
 // element, only the page) and, with page, the page area.
 type measurement struct {
-	sess    *cdpSession
+	sess    *session
 	frame   cdp.FrameID
 	doc     uint64
 	geo     *docGeometry // the document's cache; only read while measuring

@@ -54,11 +54,11 @@ func (p *Provider) Screenshot(ctx context.Context, docID string) ([]byte, error)
 	if err != nil {
 		return nil, p.failure("take a screenshot", err)
 	}
-	if err := s.unavailable(); err != nil {
+	if err := s.Unavailable(); err != nil {
 		return nil, fmt.Errorf("cannot take a screenshot of the tab: %w", err)
 	}
 	if ok, err := isCurrent(ctx, s, info); err != nil || !ok {
-		if err != nil && !c.alive() {
+		if err != nil && !c.Alive() {
 			return nil, p.failure("take a screenshot", err)
 		}
 		return nil, ErrNotShown

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -49,7 +50,7 @@ type Options struct {
 
 // readTimeout bounds one read of the browser: a huge page's tree takes
 // many seconds on a busy machine. A page that cannot answer never holds a
-// read this long (read3_health.go).
+// read this long (the session's health, wire.Session.FirstCall).
 const readTimeout = 45 * time.Second
 
 // Provider reads a browser for the protocol. It connects lazily on the
@@ -76,8 +77,9 @@ type Provider struct {
 	// reading counts the reads under way, for the walks to give way.
 	reading atomic.Int32
 
-	// dialogs numbers the JavaScript dialogs seen; never reset.
-	dialogs atomic.Uint64
+	// pages is what its page sessions' health needs of the provider,
+	// for the provider's life (it numbers their dialogs).
+	pages *wire.Owner
 
 	// answers counts how the warm trees answered each document's read.
 	answers warm.Counts
@@ -90,8 +92,8 @@ type Provider struct {
 	ahead aheadReads
 
 	mu      readLock // serialises reads; guards the fields below
-	dialing *dialing // the connection being opened, if any
-	conn    *conn
+	dialing *dialing // the connection being opened, if any (connect)
+	conn    *wire.Conn
 	state   *connState // what this connection has learned; nil when not connected
 	keys    counter    // numbers of windows, tabs and documents; never reset
 	// hadConn says a connection worked in this run: a browser that does
@@ -107,7 +109,7 @@ type Provider struct {
 // connection starts it anew, so nothing of a previous browser survives.
 type connState struct {
 	target     browsers.Resolved           // how this connection was reached
-	sessions   map[target.ID]*cdpSession   // attached flat sessions by target, each with its warm trees (ax)
+	sessions   map[target.ID]*session      // attached flat sessions by target, each with its warm trees (ax)
 	product    string                      // "Chromium", "Google Chrome", …
 	version    string                      // "156.0.8078.108"
 	windows    map[int64]uint64            // browser window id -> key
@@ -142,7 +144,9 @@ func NewProvider(opts Options) (*Provider, error) {
 		log = slog.Default()
 	}
 	life, stop := context.WithCancel(context.Background())
-	return &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}, nil
+	p := &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}
+	p.pages = &wire.Owner{Life: life, Log: log, Changed: p.changed}
+	return p, nil
 }
 
 // Instance returns the instance string of this run.
@@ -181,7 +185,7 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 // begin starts a read: its time limit, the lock that serialises reads,
 // and the connection. done ends it, whatever the error. A read that
 // waits for another gives up when its context ends, or at its time limit.
-func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *conn, done func(), _ error) {
+func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *wire.Conn, done func(), _ error) {
 	ctx, cancel := context.WithTimeout(ctx, readTimeout)
 	p.reading.Add(1)
 	if err := p.mu.lockContext(ctx); err != nil {
@@ -258,9 +262,12 @@ func (p *Provider) Close() error {
 	p.ahead.wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.stopDial()
+	if p.dialing != nil {
+		p.dialing.dial.Stop()
+		p.dialing = nil
+	}
 	if p.conn != nil {
-		p.conn.close()
+		p.conn.Close()
 		p.conn, p.state = nil, nil
 	}
 	return nil

@@ -3,29 +3,59 @@ package cdp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
+
+// session is one attached target's session as the provider keeps it: the
+// wire's session (its calls, its page's health), the provider's isolated
+// worlds in its frames (world.go), and its warm trees.
+type session struct {
+	*wire.Session
+
+	worldsMu sync.Mutex
+	worlds   map[cdp.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
+
+	// ax keeps the warm trees of the session's documents (package warm),
+	// once a read has asked for them (axOf); the read loop hands it the
+	// session's Accessibility events (onSessionEvent).
+	ax atomic.Pointer[warm.Trees]
+}
+
+// fetchingLoaded reports whether the page is busy with the provider's own
+// getFullAXTree of a document that just loaded (seconds for a big one):
+// a page that answers nothing meanwhile is not frozen (the session's
+// health asks).
+func (s *session) fetchingLoaded() bool {
+	a := s.ax.Load()
+	return a != nil && a.Fetching()
+}
 
 // Step 1 of a read: connect (once per connection: dial, learn the
 // browser, attach to its tabs, turn on the target events).
 
 // connect returns the live connection, dialling a new one when there is
 // none or the last one ended. Called with p.mu held.
-func (p *Provider) connect(ctx context.Context) (*conn, error) {
-	if p.conn != nil && p.conn.alive() {
+func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
+	if p.conn != nil && p.conn.Alive() {
 		return p.conn, nil
 	}
 	if p.conn != nil {
-		p.log.Warn("lost the browser; reconnecting", "err", p.conn.cause())
-		p.conn.close()
+		p.log.Warn("lost the browser; reconnecting", "err", p.conn.Cause())
+		p.conn.Close()
 		p.conn, p.state = nil, nil
 	}
 	if p.dialing == nil {
@@ -33,18 +63,32 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		if err != nil {
 			return nil, p.unreachable(err, nil)
 		}
-		p.dialing = p.startDial(t)
+		// In the background, kept until it ends, for the browser may ask
+		// its person first (wire.Dial).
+		p.dialing = &dialing{target: t, dial: wire.StartDial(p.life, t.WS, t.Header, t.Asks)}
 	}
-	c, t, err := p.awaitDial(ctx)
-	if errors.Is(err, ErrConsentPending) || errors.Is(err, ErrConsentDeclined) {
-		return nil, err
+	d, t := p.dialing, p.dialing.target
+	c, over, err := d.dial.Wait(ctx)
+	if over {
+		p.dialing = nil
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, wire.ErrConsentPending):
+		d.asked = true
+		return nil, fail(ReasonConsentPending, consentMessage(t.Name), err)
+	case errors.Is(err, wire.ErrConsentDeclined):
+		msg := fmt.Sprintf("%s did not allow remote debugging (Cancel in its \"Allow remote debugging?\" dialog). "+
+			"The next read asks again: click Allow there to let cdpprovider read what you see.", capitalize(t.Name))
+		return nil, fail(ReasonConsentDeclined, msg, err)
+	case err != nil:
 		return nil, p.unreachable(err, &t)
+	}
+	if d.asked {
+		p.log.Info("remote debugging allowed", "browser", t.Name)
 	}
 	st := &connState{
 		target:     t,
-		sessions:   make(map[target.ID]*cdpSession),
+		sessions:   make(map[target.ID]*session),
 		windows:    make(map[int64]uint64),
 		tabs:       make(map[target.ID]uint64),
 		docs:       make(map[docKey]uint64),
@@ -54,11 +98,11 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 		held:       make(map[uint64]bool),
 	}
 	if err := p.identify(ctx, c, st); err != nil {
-		c.close()
+		c.Close()
 		return nil, p.unreachable(err, &t)
 	}
 	if err := p.discover(ctx, c); err != nil {
-		c.close()
+		c.Close()
 		return nil, p.unreachable(err, &t)
 	}
 	p.conn, p.state = c, st
@@ -68,9 +112,17 @@ func (p *Provider) connect(ctx context.Context) (*conn, error) {
 	return c, nil
 }
 
+// dialing is the connection being opened in the background, and the
+// browser it goes to.
+type dialing struct {
+	target browsers.Resolved
+	dial   *wire.Dial
+	asked  bool // a read has answered consent-pending; guarded by Provider.mu
+}
+
 // identify learns the browser's product name and version.
-func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
-	v, err := cdp.Call(ctx, c.browser(), browser.GetVersion, cdp.Empty{})
+func (p *Provider) identify(ctx context.Context, c *wire.Conn, st *connState) error {
+	v, err := cdp.Call(ctx, c.Browser(), browser.GetVersion, cdp.Empty{})
 	if err != nil {
 		return err
 	}
@@ -79,7 +131,7 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 	st.product = browsers.ProductName(name, v.UserAgent, nil)
 	// The brands a page sees tell Chrome from Chromium, Edge and Brave,
 	// which the product string does not.
-	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdp.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return err
 	}
@@ -94,7 +146,7 @@ func (p *Provider) identify(ctx context.Context, c *conn, st *connState) error {
 		var brands []struct{ Brand string }
 		// A page that cannot answer (a dialog, a long script) must not
 		// hold the connection up: another page can tell.
-		err = p.firstCall(ctx, s, func(ctx context.Context) error {
+		err = s.FirstCall(ctx, func(ctx context.Context) error {
 			return evalIn(ctx, s, cdp.FrameID(ti.TargetID), brandsScript, &brands)
 		})
 		if err == nil {
@@ -120,21 +172,22 @@ func isPage(ti *target.Info) bool {
 
 // attach returns the flat session of a target, attaching once per
 // connection.
-func (p *Provider) attach(ctx context.Context, c *conn, st *connState, id target.ID) (*cdpSession, error) {
+func (p *Provider) attach(ctx context.Context, c *wire.Conn, st *connState, id target.ID) (*session, error) {
 	if s, ok := st.sessions[id]; ok {
 		return s, nil
 	}
-	r, err := cdp.Call(ctx, c.browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	r, err := cdp.Call(ctx, c.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
 	if err != nil {
 		return nil, err
 	}
-	s := c.session(r.SessionID)
+	s := &session{}
+	s.Session = c.Session(r.SessionID, p.pages, s.fetchingLoaded)
 	st.sessions[id] = s
-	c.handle(s.id, func(method string, params jsonv2.Value) { p.onSessionEvent(s, method, params) })
+	s.Handle(func(method string, params jsonv2.Value) { p.onSessionEvent(s, method, params) })
 	// The Page domain says when a JavaScript dialog opens and closes
-	// (read3_health.go). Posted: a page that shows a dialog already does not
-	// answer until it closes.
-	if err := s.post(ctx, page.CommandEnable, page.EnableParams{}); err != nil {
+	// (the session's health). Posted: a page that shows a dialog already
+	// does not answer until it closes.
+	if err := s.Post(ctx, page.CommandEnable, page.EnableParams{}); err != nil {
 		return nil, err
 	}
 	return s, nil

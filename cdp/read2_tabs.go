@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // Step 2 of a read: the targets and tabs, grouped into windows, each
@@ -23,7 +25,7 @@ import (
 // each active tab (every frame at once, then assembled, then the focus
 // marked), and find the pointer. It returns what the mapping builds from
 // and the top documents it read, the focused window's first.
-func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Browser, []*doc, error) {
+func (p *Provider) gather(ctx context.Context, c *wire.Conn, cold bool) (*mapping.Browser, []*doc, error) {
 	pages, live, err := p.listPages(ctx, c)
 	if err != nil {
 		return nil, nil, err
@@ -39,8 +41,8 @@ func (p *Provider) gather(ctx context.Context, c *conn, cold bool) (*mapping.Bro
 // listPages lists the browser's targets: the tabs a person sees (pages),
 // and every live target by id. What the provider knew of targets that
 // are gone is forgotten.
-func (p *Provider) listPages(ctx context.Context, c *conn) ([]*tabState, map[target.ID]*target.Info, error) {
-	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+func (p *Provider) listPages(ctx context.Context, c *wire.Conn) ([]*tabState, map[target.ID]*target.Info, error) {
+	infos, err := cdp.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,12 +84,12 @@ func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
 // tabState is what one page tab says of itself.
 type tabState struct {
 	info   *target.Info
-	sess   *cdpSession
+	sess   *session
 	window int64
 	bounds *browser.Bounds
 	state  pageState // of its top document, also used to read it
-	// down says why the tab's page cannot be read now (errCrashed,
-	// errDialogOpen, errNotResponding); the tab is reported all the same.
+	// down says why the tab's page cannot be read now (wire.ErrCrashed,
+	// wire.ErrDialogOpen, wire.ErrNotResponding); the tab is reported all the same.
 	down error
 	err  error
 }
@@ -97,7 +99,7 @@ type tabState struct {
 // and focused: readTabState) in parallel, since each answer is a round
 // trip or two; meanwhile it asks /json/list which tab was activated
 // last, and returns that ranking (recency).
-func (p *Provider) readTabStates(ctx context.Context, c *conn, pages []*tabState) (recent func(target.ID) int) {
+func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*tabState) (recent func(target.ID) int) {
 	for _, t := range pages {
 		t.sess, t.err = p.attach(ctx, c, p.state, t.info.TargetID)
 	}
@@ -115,18 +117,18 @@ func (p *Provider) readTabStates(ctx context.Context, c *conn, pages []*tabState
 
 // readTabState asks a tab for its window and whether it is visible and
 // focused. A page that cannot answer (crashed, behind a dialog, or not
-// answering anything for answerWithin: firstCall) is marked down, not failed: the tab is
+// answering anything for a moment: wire.Session.FirstCall) is marked down, not failed: the tab is
 // reported all the same.
-func (p *Provider) readTabState(ctx context.Context, c *conn, t *tabState) error {
-	w, err := cdp.Call(ctx, c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
+func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) error {
+	w, err := cdp.Call(ctx, c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
 	if err != nil {
 		return err
 	}
 	t.window, t.bounds = int64(w.WindowID), w.Bounds
-	if t.down = t.sess.unavailable(); t.down != nil {
+	if t.down = t.sess.Unavailable(); t.down != nil {
 		return nil
 	}
-	p.firstCall(ctx, t.sess, func(ctx context.Context) error {
+	t.sess.FirstCall(ctx, func(ctx context.Context) error {
 		t.state = readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
 		return nil
 	})
@@ -136,7 +138,7 @@ func (p *Provider) readTabState(ctx context.Context, c *conn, t *tabState) error
 		p.ahead.visibility(t.state.watcher, boolInt8(t.state.visible))
 	}
 	if !t.state.ok {
-		if t.down = t.sess.unavailable(); t.down != nil {
+		if t.down = t.sess.Unavailable(); t.down != nil {
 			return nil
 		}
 		return fmt.Errorf("the tab at %s did not answer", t.info.URL)

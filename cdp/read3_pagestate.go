@@ -9,7 +9,7 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
-// Step 3 of a read, with read3_health.go: each tab's state, as the
+// Step 3 of a read, with down.go: each tab's state, as the
 // provider's watchers in its isolated world see it.
 
 // stateScript installs, once per document, the provider's passive
@@ -51,7 +51,7 @@ type pageState struct {
 }
 
 // readPageState runs stateScript in a frame's isolated world.
-func readPageState(ctx context.Context, s *cdpSession, frame cdp.FrameID) pageState {
+func readPageState(ctx context.Context, s *session, frame cdp.FrameID) pageState {
 	var v [7]float64
 	if err := evalIn(ctx, s, frame, stateScript, &v); err != nil {
 		return pageState{}

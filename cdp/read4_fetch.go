@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // Step 4 of a read: plan and fetch every frame of each active tab at
@@ -25,7 +27,7 @@ import (
 // window, the focus marked (markFocus). A tab whose page cannot answer
 // gets its content without asking it (readDown). It returns the top
 // documents read, the focused window's first.
-func (p *Provider) readContents(ctx context.Context, c *conn, wins []windowRead, live map[target.ID]*target.Info, cold bool) []*doc {
+func (p *Provider) readContents(ctx context.Context, c *wire.Conn, wins []windowRead, live map[target.ID]*target.Info, cold bool) []*doc {
 	reads := make([]*tabRead, len(wins))
 	for i, w := range wins {
 		if a := w.active; a != nil && !w.w.Minimized && a.down == nil {
@@ -52,7 +54,7 @@ func (p *Provider) readContents(ctx context.Context, c *conn, wins []windowRead,
 		d, err := p.readDocument(ctx, c, r)
 		r.forgetHidden()
 		if err != nil {
-			if a.down = a.sess.unavailable(); a.down != nil { // it crashed, froze or opened a dialog meanwhile
+			if a.down = a.sess.Unavailable(); a.down != nil { // it crashed, froze or opened a dialog meanwhile
 				p.readDown(w.w, a)
 				continue
 			}
@@ -90,7 +92,7 @@ func (p *Provider) readContents(ctx context.Context, c *conn, wins []windowRead,
 // tabRead is one tab's document being read.
 type tabRead struct {
 	tab     target.ID
-	sess    *cdpSession
+	sess    *session
 	top     pageState // the top document's, already read with the tab's state
 	cold    bool      // bypass the warm trees
 	focused bool      // the tab of the focused window: its focus is read
@@ -111,13 +113,13 @@ type tabRead struct {
 // its out-of-process iframes, with the warm trees of its documents.
 type tabSession struct {
 	target target.ID
-	sess   *cdpSession
+	sess   *session
 	ax     *warm.Trees
 }
 
 // frameFetch is what the fetch phase learned of one frame.
 type frameFetch struct {
-	sess      *cdpSession
+	sess      *session
 	ax        *warm.Trees
 	target    target.ID // whose session holds the frame
 	frame     *cdp.Frame
@@ -135,7 +137,7 @@ type frameFetch struct {
 // out-of-process iframes. It touches the provider's state, so the reads
 // of several tabs are planned one after another; their fetches then run
 // side by side.
-func (p *Provider) planTab(ctx context.Context, c *conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
+func (p *Provider) planTab(ctx context.Context, c *wire.Conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
 	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, cold: cold, focused: focused, live: live, fetched: map[cdp.FrameID]*frameFetch{}, owners: map[ownerKey]cdp.FrameID{}}
 	r.ax = p.axOf(r.sess)
 	for _, ti := range live {
@@ -167,7 +169,7 @@ func underTab(ti *target.Info, tab target.ID, live map[target.ID]*target.Info) b
 
 // axOf returns the warm accessibility trees of a target's session,
 // making them the first time a read asks.
-func (p *Provider) axOf(s *cdpSession) *warm.Trees {
+func (p *Provider) axOf(s *session) *warm.Trees {
 	if a := s.ax.Load(); a != nil {
 		return a
 	}
@@ -247,7 +249,7 @@ func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, p
 	}
 	var err error
 	if o.target != r.tab {
-		err = p.firstCall(ctx, o.sess, get)
+		err = o.sess.FirstCall(ctx, get)
 	} else {
 		err = get(ctx)
 	}
@@ -367,7 +369,7 @@ func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdp.Fr
 }
 
 // frameTree maps the frames of a session's process by id.
-func frameTree(ctx context.Context, s *cdpSession) (map[cdp.FrameID]*cdp.Frame, error) {
+func frameTree(ctx context.Context, s *session) (map[cdp.FrameID]*cdp.Frame, error) {
 	r, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
 	if err != nil {
 		return nil, err
@@ -399,7 +401,7 @@ var rangeRoles = map[string]bool{
 // property. The attribute is read with DOM.describeNode, which changes
 // nothing in the page and runs no script; a node that cannot be described
 // (removed meanwhile) is left out.
-func valueTexts(ctx context.Context, s *cdpSession, nodes []*accessibility.Node) map[cdp.BackendNodeID]string {
+func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) map[cdp.BackendNodeID]string {
 	var out map[cdp.BackendNodeID]string
 	for _, n := range nodes {
 		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[warm.Role(n)] {

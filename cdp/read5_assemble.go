@@ -10,6 +10,8 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // Step 5 of a read: assemble the fetched frames into each tab's
@@ -40,7 +42,7 @@ type docInfo struct {
 // doc is a document being read: the mapping frame and how to reach it.
 type doc struct {
 	frame   *mapping.Frame
-	sess    *cdpSession
+	sess    *session
 	frameID cdp.FrameID
 	state   pageState // what the provider's watchers saw
 	version uint64    // of the warm tree the nodes came from; 0 when read cold
@@ -51,7 +53,7 @@ type doc struct {
 }
 
 // readDocument reads a tab's document with all its frames.
-func (p *Provider) readDocument(ctx context.Context, c *conn, r *tabRead) (*doc, error) {
+func (p *Provider) readDocument(ctx context.Context, c *wire.Conn, r *tabRead) (*doc, error) {
 	r.mu.Lock()
 	err, ff := r.err, r.fetched[cdp.FrameID(r.tab)]
 	r.mu.Unlock()
@@ -66,7 +68,7 @@ func (p *Provider) readDocument(ctx context.Context, c *conn, r *tabRead) (*doc,
 
 // assemble makes the doc of a fetched frame and, recursively, of the
 // frames its <iframe> elements hold.
-func (p *Provider) assemble(ctx context.Context, c *conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdp.BackendNodeID) (*doc, error) {
+func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdp.BackendNodeID) (*doc, error) {
 	if depth > 16 {
 		return nil, fmt.Errorf("frames nested deeper than 16")
 	}
@@ -166,7 +168,7 @@ func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdp.Ba
 // fetchLate fetches a frame the fetch phase did not know of: an
 // out-of-process iframe that appeared meanwhile. It returns nil when the
 // frame has no target yet (not loaded).
-func (p *Provider) fetchLate(ctx context.Context, c *conn, r *tabRead, id cdp.FrameID) (*frameFetch, error) {
+func (p *Provider) fetchLate(ctx context.Context, c *wire.Conn, r *tabRead, id cdp.FrameID) (*frameFetch, error) {
 	ti := r.live[target.ID(id)]
 	if ti == nil || ti.Type != "iframe" {
 		return nil, nil

@@ -86,7 +86,7 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 type chainRead struct {
 	first cdp.BackendNodeID
 	ok    bool
-	sess  *cdpSession
+	sess  *session
 	frame cdp.FrameID
 	rest  string // the script that returns the chain kept (chainScript.rest)
 }
@@ -120,9 +120,9 @@ var (
 // readChain runs a chain script, which returns an array of elements
 // deepest first, in the isolated world of a frame; it keeps the array
 // there under its key and describes its first element.
-func readChain(ctx context.Context, s *cdpSession, frame cdp.FrameID, cs chainScript) *chainRead {
+func readChain(ctx context.Context, s *session, frame cdp.FrameID, cs chainScript) *chainRead {
 	group := newObjectGroup()
-	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	el, err := evalObject(ctx, s, frame, cs.keep, group, false)
 	if err != nil || el.ObjectID == "" || el.Subtype != "node" {
 		return &chainRead{}

@@ -129,7 +129,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL, "--site-per-process")
 	ahead, _ := p.ReadsAhead()
 	iframes := func() map[target.ID]bool {
-		infos, err := cdp.Call(ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
+		infos, err := cdp.Call(ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +253,7 @@ func waitQuiet(t *testing.T, ctx context.Context, p *Provider) {
 	t.Helper()
 	quiet := func() bool {
 		p.mu.Lock()
-		var sessions []*cdpSession
+		var sessions []*session
 		if p.state != nil {
 			for _, s := range p.state.sessions {
 				sessions = append(sessions, s)
@@ -323,7 +323,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 
 	// The person opens a tab, in a window of its own (the first tab stays
 	// shown, its watchers have nothing to tell); the provider is not asked.
-	r, err := cdp.Call(ctx, u.c.browser(), target.CreateTarget, target.CreateTargetParams{URL: srv.URL + "/Second", NewWindow: ptr(true)})
+	r, err := cdp.Call(ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: srv.URL + "/Second", NewWindow: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,11 +367,11 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	// The first tab's window is minimised: its page is hidden, and its
 	// watchers say so.
 	done1, _ := p.ReadsAhead()
-	w, err := cdp.Call(ctx, u.c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
+	w, err := cdp.Call(ctx, u.c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cdp.Call(ctx, u.c.browser(), browser.SetWindowBounds, browser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &browser.Bounds{WindowState: browser.WindowStateMinimized}}); err != nil {
+	if _, err := cdp.Call(ctx, u.c.Browser(), browser.SetWindowBounds, browser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &browser.Bounds{WindowState: browser.WindowStateMinimized}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := waitFor(ctx, func() bool { return u.eval(t, u.session(t, u.tabs[0]), `document.visibilityState`) == "hidden" }); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -88,9 +89,9 @@ const describeWidth = 16
 // index from on, in order (0 for one that could not be described),
 // describing describeWidth of them at a time. Its remote objects are
 // released without waiting.
-func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
+func elementIDs(ctx context.Context, s *session, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
 	group := newObjectGroup()
-	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	arr, err := evalObject(ctx, s, frame, expr, group, false)
 	if err != nil || arr.ObjectID == "" {
 		return nil
@@ -125,9 +126,40 @@ func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr stri
 	return ids
 }
 
+// world returns the context id of the provider's isolated world in a
+// frame, making the world (Page.createIsolatedWorld returns the existing
+// one of that name) when it is not known or fresh is set.
+func (s *session) world(ctx context.Context, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
+	s.worldsMu.Lock()
+	id, ok := s.worlds[frame]
+	s.worldsMu.Unlock()
+	if ok && !fresh {
+		return id, nil
+	}
+	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	if err != nil {
+		return 0, err
+	}
+	// The watchers of stateScript call this binding to say something
+	// changed. Chrome adds it to the contexts of that name that exist, not
+	// (without Runtime.enable) to later ones: so after each new world. The
+	// calls after it run after it; its answer says nothing worth a round
+	// trip (without it the watchers stay silent, and reads still work).
+	if err := s.Post(ctx, runtime.CommandAddBinding, runtime.AddBindingParams{Name: bindingName, ExecutionContextName: worldName}); err != nil {
+		return 0, err
+	}
+	s.worldsMu.Lock()
+	if s.worlds == nil {
+		s.worlds = map[cdp.FrameID]runtime.ExecutionContextID{}
+	}
+	s.worlds[frame] = w.ExecutionContextID
+	s.worldsMu.Unlock()
+	return w.ExecutionContextID, nil
+}
+
 // evalIn evaluates a side-effect-free expression in the provider's
 // isolated world of a frame and decodes its value into out.
-func evalIn(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, out any) error {
+func evalIn(ctx context.Context, s *session, frame cdp.FrameID, expr string, out any) error {
 	r, err := evalObject(ctx, s, frame, expr, "", true)
 	if err != nil {
 		return err
@@ -139,7 +171,7 @@ func evalIn(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, 
 // false the result stays a remote object in the object group. The world's
 // context id is kept on the session; when the frame has navigated since,
 // the world is made again once.
-func evalObject(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
+func evalObject(ctx context.Context, s *session, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
 	for attempt := 0; ; attempt++ {
 		w, err := s.world(ctx, frame, attempt > 0)
 		if err != nil {

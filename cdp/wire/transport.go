@@ -1,4 +1,4 @@
-package cdp
+package wire
 
 import (
 	"cmp"
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/chromedp/cdproto"
+	cdpmsg "github.com/chromedp/cdproto"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -29,6 +29,19 @@ type wsTransport struct{ ws *websocket.Conn }
 // debugging?" answers.
 var errRefused = errors.New("the browser refused the connection (403 Forbidden)")
 
+// HandshakeError is a browser's or a browser service's answer to the
+// websocket handshake that let the provider not in: 401, 403, 404, ….
+type HandshakeError struct {
+	// Code is the HTTP status.
+	Code int
+	// Err is the handshake's error, which may name the URL.
+	Err error
+}
+
+func (e *HandshakeError) Error() string { return e.Err.Error() }
+
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
 // dialWS opens the websocket at url, sending header (nil: none) with the
 // handshake. ctx bounds the handshake only.
 func dialWS(ctx context.Context, url string, header http.Header) (*wsTransport, error) {
@@ -42,10 +55,10 @@ func dialWS(ctx context.Context, url string, header http.Header) (*wsTransport, 
 	})
 	if err != nil {
 		if res != nil && res.StatusCode == http.StatusForbidden {
-			return nil, &statusError{code: res.StatusCode, err: fmt.Errorf("%w: %v", errRefused, err)}
+			return nil, &HandshakeError{Code: res.StatusCode, Err: fmt.Errorf("%w: %v", errRefused, err)}
 		}
 		if res != nil && res.StatusCode != http.StatusSwitchingProtocols {
-			return nil, &statusError{code: res.StatusCode, err: err}
+			return nil, &HandshakeError{Code: res.StatusCode, Err: err}
 		}
 		return nil, err
 	}
@@ -54,7 +67,7 @@ func dialWS(ctx context.Context, url string, header http.Header) (*wsTransport, 
 }
 
 // Read reads the next message. Only the connection's read loop calls it.
-func (t *wsTransport) Read(_ context.Context, msg *cdproto.Message) error {
+func (t *wsTransport) Read(_ context.Context, msg *cdpmsg.Message) error {
 	// The context is not the caller's: coder/websocket closes the
 	// connection when a read's context ends, and Close ends a read.
 	typ, data, err := t.ws.Read(context.Background())
@@ -69,17 +82,17 @@ func (t *wsTransport) Read(_ context.Context, msg *cdproto.Message) error {
 
 // decodeMessage decodes a message without copying its params or result:
 // they stay slices of data, which is the message's own and is never
-// reused. (Decoding into cdproto.Message's fields would copy them, and a
+// reused. (Decoding into cdpmsg.Message's fields would copy them, and a
 // big page's tree is most of a message's bytes.)
-func decodeMessage(data []byte, msg *cdproto.Message) error {
-	*msg = cdproto.Message{}
+func decodeMessage(data []byte, msg *cdpmsg.Message) error {
+	*msg = cdpmsg.Message{}
 	return jsonv2.Unmarshal(data, &envelope{msg: msg, data: data}, chromedp.DefaultUnmarshalOptions)
 }
 
 // envelope decodes a message into msg, its params and result as slices
 // of data, the whole input.
 type envelope struct {
-	msg  *cdproto.Message
+	msg  *cdpmsg.Message
 	data []byte
 }
 
@@ -104,7 +117,7 @@ func (e *envelope) UnmarshalJSONFrom(d *jsonv2.Decoder) error {
 			}
 		case "method":
 			if tok, err = d.ReadToken(); err == nil {
-				e.msg.Method = cdproto.MethodType(tok.String())
+				e.msg.Method = cdpmsg.MethodType(tok.String())
 			}
 		case "params":
 			e.msg.Params, err = e.raw(d)
@@ -137,14 +150,14 @@ func (e *envelope) raw(d *jsonv2.Decoder) (jsonv2.Value, error) {
 }
 
 // Write sends a message. It is safe for concurrent use.
-func (t *wsTransport) Write(_ context.Context, msg *cdproto.Message) error {
+func (t *wsTransport) Write(_ context.Context, msg *cdpmsg.Message) error {
 	b, err := jsonv2.Marshal(msg, chromedp.DefaultMarshalOptions)
 	if err != nil {
 		return err
 	}
 	// Not the call's context either: one that ends mid-write would close
 	// the connection for every call. A browser that stops reading is
-	// found by the calls' own waits (conn.stall), and Close ends a write.
+	// found by the calls' own waits (Conn.stall), and Close ends a write.
 	return t.ws.Write(context.Background(), websocket.MessageText, b)
 }
 

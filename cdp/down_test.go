@@ -32,12 +32,12 @@ func TestABusyPageAfterANavigationIsNotThePageBefore(t *testing.T) {
 	p.mu.Lock()
 	s := p.state.sessions[u.tabs[0]]
 	p.mu.Unlock()
-	before := s.shownDocument()
+	before := s.ShownDocument()
 	u.eval(t, u.session(t, u.tabs[0]), `setTimeout(() => { location.href = "/busy" }, 0); ''`)
 	// Read once the provider has seen the navigation: the read's first
 	// call is then to the busy page. (A read whose first call the page
 	// before answered waits for its later calls until its deadline.)
-	if err := waitFor(ctx, func() bool { d := s.shownDocument(); return d != "" && d != before }); err != nil {
+	if err := waitFor(ctx, func() bool { d := s.ShownDocument(); return d != "" && d != before }); err != nil {
 		t.Fatalf("the provider did not see the navigation (Page.frameNavigated): %v", err)
 	}
 	var doc *mapping.Element

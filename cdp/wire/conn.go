@@ -1,4 +1,4 @@
-package cdp
+package wire
 
 import (
 	"context"
@@ -9,15 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chromedp/cdproto"
-	"github.com/chromedp/cdproto/cdp"
+	cdpmsg "github.com/chromedp/cdproto"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
-
-	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
 // errConnClosed is the error of a call on a connection that has ended.
@@ -36,13 +32,13 @@ const browserAnswerWithin = 10 * time.Second
 // frame went away) before the answer came.
 var errDetached = errors.New("the target was detached")
 
-// conn is one websocket connection to a browser, multiplexing the browser
+// Conn is one websocket connection to a browser, multiplexing the browser
 // session and any number of flat target sessions (Target.attachToTarget
 // with flatten). chromedp's own Browser routes only the sessions it
-// created; this layer lets the typed cdp.Call of cdproto work on any
+// created; this layer lets cdproto's typed Call work on any
 // session without chromedp enabling domains or running script in the
 // user's pages.
-type conn struct {
+type Conn struct {
 	tr   chromedp.Transport
 	next atomic.Int64
 
@@ -54,7 +50,7 @@ type conn struct {
 	handlers map[target.SessionID]func(method string, params jsonv2.Value)
 	err      error // why the connection ended; guarded by mu
 	// answered counts each session's answered calls, a sign of life of
-	// its page (firstCall). Guarded by mu.
+	// its page (FirstCall). Guarded by mu.
 	answered map[target.SessionID]uint64
 	closed   bool // the read loop has failed every call; guarded by mu
 
@@ -67,7 +63,7 @@ type conn struct {
 
 type pendingCall struct {
 	session target.SessionID
-	reply   chan *cdproto.Message
+	reply   chan *cdpmsg.Message
 	// why is set, before reply is closed, when failSession fails the call.
 	why *error
 }
@@ -79,7 +75,7 @@ type subKey struct {
 
 // dial opens a connection to the browser endpoint at wsURL, sending
 // header (nil: none) with the websocket handshake.
-func dial(ctx context.Context, wsURL string, header http.Header) (*conn, error) {
+func dial(ctx context.Context, wsURL string, header http.Header) (*Conn, error) {
 	tr, err := dialWS(ctx, wsURL, header)
 	if err != nil {
 		return nil, err
@@ -88,8 +84,8 @@ func dial(ctx context.Context, wsURL string, header http.Header) (*conn, error) 
 }
 
 // newConn starts reading a transport.
-func newConn(tr chromedp.Transport) *conn {
-	c := &conn{
+func newConn(tr chromedp.Transport) *Conn {
+	c := &Conn{
 		tr:       tr,
 		pending:  make(map[int64]pendingCall),
 		subs:     make(map[subKey][]*subscription),
@@ -103,34 +99,36 @@ func newConn(tr chromedp.Transport) *conn {
 	return c
 }
 
-// browser returns the session of the browser itself.
-func (c *conn) browser() *cdpSession { return &cdpSession{c: c} }
+// Browser returns the session of the browser itself.
+func (c *Conn) Browser() *Session { return &Session{c: c} }
 
-// session returns the flat session with the id.
-func (c *conn) session(id target.SessionID) *cdpSession { return &cdpSession{c: c, id: id} }
-
-// handle sets the function that sees every event of a session (nil
-// removes it). It runs on the read loop, in the order the browser sent
-// the events, before any later reply is delivered: it must return at once
-// and must not call the conn.
-func (c *conn) handle(id target.SessionID, fn func(method string, params jsonv2.Value)) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if fn == nil {
-		delete(c.handlers, id)
-	} else {
-		c.handlers[id] = fn
-	}
+// Session returns the flat session with the id, of a target attached
+// with Target.attachToTarget and flatten. Its page's health is kept
+// (health.go) once its events are handled (Handle), for o; busy says the
+// page is busy with a long call of o's own, which is no sign of trouble
+// (nil: never).
+func (c *Conn) Session(id target.SessionID, o *Owner, busy func() bool) *Session {
+	return &Session{c: c, id: id, owner: o, busy: busy}
 }
 
-// close ends the connection; pending calls fail.
-func (c *conn) close() {
+// handle sets the function that sees every event of a session. It runs
+// on the read loop, in the order the browser sent the events, before any
+// later reply is delivered: it must return at once and must not call the
+// conn.
+func (c *Conn) handle(id target.SessionID, fn func(method string, params jsonv2.Value)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.handlers[id] = fn
+}
+
+// Close ends the connection; pending calls fail.
+func (c *Conn) Close() {
 	c.tr.Close()
 	<-c.done
 }
 
-// alive reports whether the connection still reads.
-func (c *conn) alive() bool {
+// Alive reports whether the connection still reads.
+func (c *Conn) Alive() bool {
 	select {
 	case <-c.done:
 		return false
@@ -139,14 +137,17 @@ func (c *conn) alive() bool {
 	}
 }
 
-func (c *conn) isClosed() bool {
+// Done is closed when the connection has ended.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+func (c *Conn) isClosed() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.closed
 }
 
-// cause returns why the connection ended.
-func (c *conn) cause() error {
+// Cause returns why the connection ended.
+func (c *Conn) Cause() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err == nil {
@@ -155,10 +156,10 @@ func (c *conn) cause() error {
 	return fmt.Errorf("%w: %w", errConnClosed, c.err)
 }
 
-func (c *conn) read() {
+func (c *Conn) read() {
 	defer close(c.done)
 	for {
-		msg := new(cdproto.Message)
+		msg := new(cdpmsg.Message)
 		if err := c.tr.Read(context.Background(), msg); err != nil {
 			c.mu.Lock()
 			if c.err == nil { // stall said why already
@@ -189,7 +190,7 @@ func (c *conn) read() {
 				p.reply <- msg
 			}
 		case msg.Method != "":
-			if msg.Method == cdproto.MethodType(target.DetachedFromTarget.Method) {
+			if msg.Method == cdpmsg.MethodType(target.DetachedFromTarget.Method) {
 				c.detached(msg.Params)
 			}
 			c.mu.Lock()
@@ -206,14 +207,14 @@ func (c *conn) read() {
 }
 
 // progress returns how many calls of the session Chrome has answered.
-func (c *conn) progress(id target.SessionID) uint64 {
+func (c *Conn) progress(id target.SessionID) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.answered[id]
 }
 
 // waiting reports whether a call of the session waits for its answer.
-func (c *conn) waiting(id target.SessionID) bool {
+func (c *Conn) waiting(id target.SessionID) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range c.pending {
@@ -226,7 +227,7 @@ func (c *conn) waiting(id target.SessionID) bool {
 
 // stall ends a connection whose browser stopped answering: its calls fail
 // saying so, and the provider dials again on the next read.
-func (c *conn) stall() {
+func (c *Conn) stall() {
 	c.mu.Lock()
 	if c.err == nil {
 		c.err = errStalled
@@ -237,7 +238,7 @@ func (c *conn) stall() {
 
 // failSession fails the calls waiting on a session with err: they return
 // at once, and their answers, should they come, are dropped.
-func (c *conn) failSession(id target.SessionID, err error) {
+func (c *Conn) failSession(id target.SessionID, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for k, p := range c.pending {
@@ -250,7 +251,7 @@ func (c *conn) failSession(id target.SessionID, err error) {
 }
 
 // detached fails the calls still waiting on a session that went away.
-func (c *conn) detached(params jsonv2.Value) {
+func (c *Conn) detached(params jsonv2.Value) {
 	var ev target.EventDetachedFromTarget
 	if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) != nil {
 		return
@@ -265,71 +266,60 @@ func (c *conn) detached(params jsonv2.Value) {
 	}
 }
 
-// cdpSession is one CDP session on a conn: the browser session (id "")
+// Session is one CDP session on a Conn: the browser session (id "")
 // or the flat session of a page or iframe target. It implements
-// cdp.Session of cdproto, so the generated commands run on it with
-// cdp.Call.
-type cdpSession struct {
-	c  *conn
+// cdproto.Session, so the generated commands run on it with
+// cdproto.Call. A target's session keeps its page's health (health.go).
+type Session struct {
+	c  *Conn
 	id target.SessionID
 
-	worldsMu sync.Mutex
-	worlds   map[cdp.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
+	// owner is told of the page's health and gives it what it needs;
+	// busy says the page is busy with a long call of the owner's own.
+	// Both nil on the browser session.
+	owner *Owner
+	busy  func() bool
 
-	// ax keeps the warm trees of the session's documents (package warm),
-	// once a read has asked for them (axOf); the read loop hands it the
-	// session's Accessibility events (onSessionEvent).
-	ax atomic.Pointer[warm.Trees]
-
-	// h is what the provider knows of the page's renderer (read3_health.go).
+	// h is what is known of the page's renderer (health.go).
 	h health
 }
 
-// world returns the context id of the provider's isolated world in a
-// frame, making the world (Page.createIsolatedWorld returns the existing
-// one of that name) when it is not known or fresh is set.
-func (s *cdpSession) world(ctx context.Context, frame cdp.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
-	s.worldsMu.Lock()
-	id, ok := s.worlds[frame]
-	s.worldsMu.Unlock()
-	if ok && !fresh {
-		return id, nil
-	}
-	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
-	if err != nil {
-		return 0, err
-	}
-	// The watchers of stateScript call this binding to say something
-	// changed. Chrome adds it to the contexts of that name that exist, not
-	// (without Runtime.enable) to later ones: so after each new world. The
-	// calls after it run after it; its answer says nothing worth a round
-	// trip (without it the watchers stay silent, and reads still work).
-	if err := s.post(ctx, runtime.CommandAddBinding, runtime.AddBindingParams{Name: bindingName, ExecutionContextName: worldName}); err != nil {
-		return 0, err
-	}
-	s.worldsMu.Lock()
-	if s.worlds == nil {
-		s.worlds = map[cdp.FrameID]runtime.ExecutionContextID{}
-	}
-	s.worlds[frame] = w.ExecutionContextID
-	s.worldsMu.Unlock()
-	return w.ExecutionContextID, nil
-}
+var _ cdproto.Session = (*Session)(nil)
 
-var _ cdp.Session = (*cdpSession)(nil)
+// ID is the session's id; "" for the browser session.
+func (s *Session) ID() target.SessionID { return s.id }
+
+// Browser returns the browser session of the session's connection.
+func (s *Session) Browser() *Session { return s.c.Browser() }
+
+// Handle sets the function that sees the session's events, on the read
+// loop, in the order the browser sent them: it must return at once and
+// must not call the connection. A target's session sees its page's
+// health events itself first (health.go), and fn the others.
+func (s *Session) Handle(fn func(method string, params jsonv2.Value)) {
+	if s.owner == nil {
+		s.c.handle(s.id, fn)
+		return
+	}
+	s.c.handle(s.id, func(method string, params jsonv2.Value) {
+		if !s.onHealthEvent(method, params) {
+			fn(method, params)
+		}
+	})
+}
 
 // Call sends the command and waits for its answer. On a page session that
 // cannot answer now (crashed, behind a dialog, not responding) it fails
 // at once, unsent.
-func (s *cdpSession) Call(ctx context.Context, method string, params, res any) error {
+func (s *Session) Call(ctx context.Context, method string, params, res any) error {
 	return s.call(ctx, method, params, res, false)
 }
 
 // call is Call; anyway sends the command even to a session that cannot
 // answer now (a probe).
-func (s *cdpSession) call(ctx context.Context, method string, params, res any, anyway bool) error {
+func (s *Session) call(ctx context.Context, method string, params, res any, anyway bool) error {
 	if !anyway && s.id != "" {
-		if err := s.unavailable(); err != nil {
+		if err := s.Unavailable(); err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}
 	}
@@ -342,16 +332,16 @@ func (s *cdpSession) call(ctx context.Context, method string, params, res any, a
 		buf = b
 	}
 	id := s.c.next.Add(1)
-	reply := make(chan *cdproto.Message, 1)
+	reply := make(chan *cdpmsg.Message, 1)
 	var why error
 	s.c.mu.Lock()
 	if s.c.closed {
 		s.c.mu.Unlock()
-		return s.c.cause()
+		return s.c.Cause()
 	}
 	s.c.pending[id] = pendingCall{session: s.id, reply: reply, why: &why}
 	s.c.mu.Unlock()
-	msg := &cdproto.Message{ID: id, SessionID: s.id, Method: cdproto.MethodType(method), Params: buf}
+	msg := &cdpmsg.Message{ID: id, SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
 	if err := s.c.tr.Write(ctx, msg); err != nil {
 		s.forget(id)
 		return fmt.Errorf("%s: %w", method, err)
@@ -375,7 +365,7 @@ func (s *cdpSession) call(ctx context.Context, method string, params, res any, a
 		case !ok && why != nil:
 			return fmt.Errorf("%s: %w", method, why)
 		case !ok && s.c.isClosed():
-			return fmt.Errorf("%s: %w", method, s.c.cause())
+			return fmt.Errorf("%s: %w", method, s.c.Cause())
 		case !ok:
 			return fmt.Errorf("%s: %w", method, errDetached)
 		case m.Error != nil:
@@ -387,23 +377,23 @@ func (s *cdpSession) call(ctx context.Context, method string, params, res any, a
 	}
 }
 
-// post sends a command without waiting for its answer, which the read
+// Post sends a command without waiting for its answer, which the read
 // loop drops: for a call whose outcome changes nothing for the caller
 // (releasing remote objects), so that it costs no round trip. Calls after
 // it on the session still run after it.
-func (s *cdpSession) post(ctx context.Context, method string, params any) error {
+func (s *Session) Post(ctx context.Context, method string, params any) error {
 	buf, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
 	if err != nil {
 		return err
 	}
-	msg := &cdproto.Message{ID: s.c.next.Add(1), SessionID: s.id, Method: cdproto.MethodType(method), Params: buf}
+	msg := &cdpmsg.Message{ID: s.c.next.Add(1), SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
 	if err := s.c.tr.Write(ctx, msg); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	return nil
 }
 
-func (s *cdpSession) forget(id int64) {
+func (s *Session) forget(id int64) {
 	s.c.mu.Lock()
 	delete(s.c.pending, id)
 	s.c.mu.Unlock()
@@ -411,7 +401,7 @@ func (s *cdpSession) forget(id int64) {
 
 // Subscribe buffers the session's events of the method, without limit, from
 // the moment it returns.
-func (s *cdpSession) Subscribe(method string) (<-chan jsonv2.Value, func()) {
+func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 	sub := newSubscription()
 	k := subKey{s.id, method}
 	s.c.mu.Lock()

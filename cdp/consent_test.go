@@ -18,6 +18,8 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // consentGate stands in front of a browser's websocket as a browser whose
@@ -107,7 +109,7 @@ func TestConsent(t *testing.T) {
 	// is one handshake.
 	for i := range 2 {
 		_, err := p.Current(ctx)
-		if !errors.Is(err, ErrConsentPending) || !strings.Contains(err.Error(), "click Allow") || ReasonOf(err) != ReasonConsentPending {
+		if !errors.Is(err, wire.ErrConsentPending) || !strings.Contains(err.Error(), "click Allow") || ReasonOf(err) != ReasonConsentPending {
 			t.Fatalf("read %d while the browser asks: %v (%s), want ErrConsentPending (%s) saying to click Allow", i, err, ReasonOf(err), ReasonConsentPending)
 		}
 	}
@@ -115,10 +117,10 @@ func TestConsent(t *testing.T) {
 
 	// Cancel: an error of its own; the next read asks again.
 	answer <- false
-	if _, err := readAnswered(ctx, p); !errors.Is(err, ErrConsentDeclined) || !strings.Contains(err.Error(), "asks again") || ReasonOf(err) != ReasonConsentDeclined {
+	if _, err := readAnswered(ctx, p); !errors.Is(err, wire.ErrConsentDeclined) || !strings.Contains(err.Error(), "asks again") || ReasonOf(err) != ReasonConsentDeclined {
 		t.Fatalf("read after Cancel: %v (%s), want ErrConsentDeclined (%s) saying the next read asks again", err, ReasonOf(err), ReasonConsentDeclined)
 	}
-	if _, err := p.Current(ctx); !errors.Is(err, ErrConsentPending) {
+	if _, err := p.Current(ctx); !errors.Is(err, wire.ErrConsentPending) {
 		t.Fatalf("read after the read that said Cancel: %v, want it to ask again", err)
 	}
 	answer = <-gate.asked
@@ -164,7 +166,7 @@ func TestConsent(t *testing.T) {
 func readAnswered(ctx context.Context, p *Provider) (*mapping.Current, error) {
 	for {
 		cur, err := p.Current(ctx)
-		if !errors.Is(err, ErrConsentPending) || ctx.Err() != nil {
+		if !errors.Is(err, wire.ErrConsentPending) || ctx.Err() != nil {
 			return cur, err
 		}
 	}
