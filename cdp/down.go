@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net/url"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -28,7 +28,7 @@ func dialogElement(d *wire.Dialog) *mapping.Dialog {
 
 // crashedLoader stands for the loader of a crashed page's document: what
 // it showed is gone, and a reload makes a new document.
-const crashedLoader cdp.LoaderID = "crashed"
+const crashedLoader cdproto.LoaderID = "crashed"
 
 // readDown gives a window whose active tab cannot be read its content
 // without asking the page: its Document as last read (when kept), with
@@ -40,7 +40,7 @@ const crashedLoader cdp.LoaderID = "crashed"
 // sees the new page, not the one before.
 func (p *Provider) readDown(w *mapping.Window, t *tabState) {
 	st := p.state
-	top := cdp.FrameID(t.info.TargetID)
+	top := cdproto.FrameID(t.info.TargetID)
 	crashed := errors.Is(t.down, wire.ErrCrashed)
 	shown := t.sess.ShownDocument()
 	if crashed {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -402,7 +402,7 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 		t.Fatal(err)
 	}
 	u := &user{ctx: ctx, c: c, sess: map[target.ID]*wire.Session{}}
-	infos, err := cdp.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +421,7 @@ func (u *user) session(t *testing.T, id target.ID) *wire.Session {
 	if s := u.sess[id]; s != nil {
 		return s
 	}
-	r, err := cdp.Call(u.ctx, u.c.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	r, err := cdproto.Call(u.ctx, u.c.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +431,7 @@ func (u *user) session(t *testing.T, id target.ID) *wire.Session {
 
 func (u *user) eval(t *testing.T, s *wire.Session, expr string) string {
 	t.Helper()
-	r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
+	r, err := cdproto.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +445,7 @@ func (u *user) eval(t *testing.T, s *wire.Session, expr string) string {
 
 func (u *user) openSecondTab(t *testing.T, url string) {
 	t.Helper()
-	r, err := cdp.Call(u.ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: url})
+	r, err := cdproto.Call(u.ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +456,7 @@ func (u *user) openSecondTab(t *testing.T, url string) {
 // front brings tab i to the front, as a person switching tabs does.
 func (u *user) front(t *testing.T, i int) {
 	t.Helper()
-	if _, err := cdp.Call(u.ctx, u.session(t, u.tabs[i]), page.BringToFront, cdp.Empty{}); err != nil {
+	if _, err := cdproto.Call(u.ctx, u.session(t, u.tabs[i]), page.BringToFront, cdproto.Empty{}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
@@ -491,7 +491,7 @@ func (u *user) waitNewDocument(t *testing.T, s *wire.Session) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: `window.__reloaded === true`, ReturnByValue: ptr(true)})
+		r, err := cdproto.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: `window.__reloaded === true`, ReturnByValue: ptr(true)})
 		if err == nil && r.ExceptionDetails == nil && string(r.Result.Value) == "false" {
 			return
 		}
@@ -505,7 +505,7 @@ func (u *user) waitNewDocument(t *testing.T, s *wire.Session) {
 // crossFrame returns the session of the main tab's cross-site iframe.
 func (u *user) crossFrame(t *testing.T) *wire.Session {
 	t.Helper()
-	infos, err := cdp.Call(u.ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdproto.Call(u.ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}

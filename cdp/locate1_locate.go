@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
@@ -108,7 +108,7 @@ func (p *Provider) locateWindow(ctx context.Context, c *wire.Conn, key uint64) (
 	if !found {
 		return gone, nil
 	}
-	r, err := cdp.Call(ctx, c.Browser(), browser.GetWindowBounds, browser.GetWindowBoundsParams{WindowID: browser.WindowID(wid)})
+	r, err := cdproto.Call(ctx, c.Browser(), browser.GetWindowBounds, browser.GetWindowBoundsParams{WindowID: browser.WindowID(wid)})
 	if err != nil {
 		if c.Alive() {
 			delete(p.state.windows, wid)
@@ -216,7 +216,7 @@ type plan struct {
 func (p *Provider) planLocate(ctx context.Context, c *wire.Conn, info *docInfo, ref mapping.Ref) (*plan, error) {
 	st := p.state
 	pl := &plan{}
-	add := func(d *docInfo, node cdp.BackendNodeID, content bool) error {
+	add := func(d *docInfo, node cdproto.BackendNodeID, content bool) error {
 		s, err := p.attach(ctx, c, st, d.key.target)
 		if err != nil {
 			return errGone
@@ -230,7 +230,7 @@ func (p *Provider) planLocate(ctx context.Context, c *wire.Conn, info *docInfo, 
 	var err error
 	switch {
 	case ref.Kind == mapping.KindNode:
-		err = add(info, info.base+cdp.BackendNodeID(ref.B), false)
+		err = add(info, info.base+cdproto.BackendNodeID(ref.B), false)
 	case info.parent == 0:
 		err = add(info, 0, false)
 	}
@@ -304,7 +304,7 @@ func place(ms []*measurement, hasBox bool, zoom float64) *mapping.Location {
 
 // pageZoom returns a tab's page zoom: CSS px to points.
 func pageZoom(ctx context.Context, tab *session) (float64, error) {
-	lm, err := cdp.Call(ctx, tab, page.GetLayoutMetrics, cdp.Empty{})
+	lm, err := cdproto.Call(ctx, tab, page.GetLayoutMetrics, cdproto.Empty{})
 	if err != nil {
 		return 0, err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
@@ -79,7 +79,7 @@ func rectOf(v []float64) mapping.Rect {
 // document, and for a top document its zoom.
 type docGeometry struct {
 	world   runtime.ExecutionContextID
-	objects map[cdp.BackendNodeID]runtime.RemoteObjectID
+	objects map[cdproto.BackendNodeID]runtime.RemoteObjectID
 	// zoom is a top document's page zoom, 0 until known; dpr is the
 	// devicePixelRatio it was learned with.
 	zoom, dpr float64
@@ -93,10 +93,10 @@ const maxObjects = 256
 // element, only the page) and, with page, the page area.
 type measurement struct {
 	sess    *session
-	frame   cdp.FrameID
+	frame   cdproto.FrameID
 	doc     uint64
 	geo     *docGeometry // the document's cache; only read while measuring
-	node    cdp.BackendNodeID
+	node    cdproto.BackendNodeID
 	content bool
 	page    bool
 
@@ -120,7 +120,7 @@ func (m *measurement) measure(ctx context.Context) {
 // ask runs the scripts in the frame's isolated world.
 func (m *measurement) ask(ctx context.Context, world runtime.ExecutionContextID, object runtime.RemoteObjectID) error {
 	if world == 0 {
-		w, err := cdp.Call(ctx, m.sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: m.frame, WorldName: worldName})
+		w, err := cdproto.Call(ctx, m.sess, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: m.frame, WorldName: worldName})
 		if err != nil {
 			return err
 		}
@@ -128,7 +128,7 @@ func (m *measurement) ask(ctx context.Context, world runtime.ExecutionContextID,
 	}
 	m.world = world
 	if m.node == 0 {
-		r, err := cdp.Call(ctx, m.sess, runtime.Evaluate, runtime.EvaluateParams{
+		r, err := cdproto.Call(ctx, m.sess, runtime.Evaluate, runtime.EvaluateParams{
 			Expression: pageScript, ContextID: world, ReturnByValue: ptr(true), Silent: ptr(true),
 		})
 		if err != nil {
@@ -138,7 +138,7 @@ func (m *measurement) ask(ctx context.Context, world runtime.ExecutionContextID,
 		return decodeResult(r.Result, r.ExceptionDetails, m.report.Page)
 	}
 	if object == "" {
-		r, err := cdp.Call(ctx, m.sess, dom.ResolveNode, dom.ResolveNodeParams{
+		r, err := cdproto.Call(ctx, m.sess, dom.ResolveNode, dom.ResolveNodeParams{
 			BackendNodeID: m.node, ExecutionContextID: world, ObjectGroup: objectGroup(m.doc),
 		})
 		if err != nil {
@@ -150,7 +150,7 @@ func (m *measurement) ask(ctx context.Context, world runtime.ExecutionContextID,
 		object = r.Object.ObjectID
 	}
 	m.object = object
-	r, err := cdp.Call(ctx, m.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
+	r, err := cdproto.Call(ctx, m.sess, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
 		FunctionDeclaration: boxScript,
 		ObjectID:            object,
 		Arguments:           []*runtime.CallArgument{{Value: jsonBool(m.content)}, {Value: jsonBool(m.page)}},
@@ -178,11 +178,11 @@ func (m *measurement) remember(ctx context.Context) {
 		return
 	}
 	if m.geo.objects == nil {
-		m.geo.objects = map[cdp.BackendNodeID]runtime.RemoteObjectID{}
+		m.geo.objects = map[cdproto.BackendNodeID]runtime.RemoteObjectID{}
 	}
 	if _, ok := m.geo.objects[m.node]; !ok && len(m.geo.objects) >= maxObjects {
-		cdp.Call(ctx, m.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup(m.doc)})
-		m.geo.objects = map[cdp.BackendNodeID]runtime.RemoteObjectID{}
+		cdproto.Call(ctx, m.sess, runtime.ReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: objectGroup(m.doc)})
+		m.geo.objects = map[cdproto.BackendNodeID]runtime.RemoteObjectID{}
 		return // this object went with the group
 	}
 	m.geo.objects[m.node] = m.object

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
@@ -120,13 +120,13 @@ func pinger(ctx context.Context, b *testing.B, p *Provider, docID string) func()
 	}
 	info := p.state.docInfo[uint64(ref.A)]
 	s := p.state.sessions[info.key.target]
-	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: info.key.frame, WorldName: worldName})
+	w, err := cdproto.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: info.key.frame, WorldName: worldName})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return func() time.Duration {
 		start := time.Now()
-		if _, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: "1", ContextID: w.ExecutionContextID}); err != nil {
+		if _, err := cdproto.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: "1", ContextID: w.ExecutionContextID}); err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(start)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -65,7 +65,7 @@ func (p *Provider) Screenshot(ctx context.Context, docID string) ([]byte, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, shotWithin)
 	defer cancel()
-	r, err := cdp.Call(ctx, s, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	r, err := cdproto.Call(ctx, s, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 	if err != nil {
 		return nil, p.failure("take a screenshot", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -27,7 +27,7 @@ type session struct {
 	*wire.Session
 
 	worldsMu sync.Mutex
-	worlds   map[cdp.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
+	worlds   map[cdproto.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
 
 	// ax keeps the warm trees of the session's documents (package warm),
 	// once a read has asked for them (axOf); the read loop hands it the
@@ -122,7 +122,7 @@ type dialing struct {
 
 // identify learns the browser's product name and version.
 func (p *Provider) identify(ctx context.Context, c *wire.Conn, st *connState) error {
-	v, err := cdp.Call(ctx, c.Browser(), browser.GetVersion, cdp.Empty{})
+	v, err := cdproto.Call(ctx, c.Browser(), browser.GetVersion, cdproto.Empty{})
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (p *Provider) identify(ctx context.Context, c *wire.Conn, st *connState) er
 	st.product = browsers.ProductName(name, v.UserAgent, nil)
 	// The brands a page sees tell Chrome from Chromium, Edge and Brave,
 	// which the product string does not.
-	infos, err := cdp.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (p *Provider) identify(ctx context.Context, c *wire.Conn, st *connState) er
 		// A page that cannot answer (a dialog, a long script) must not
 		// hold the connection up: another page can tell.
 		err = s.FirstCall(ctx, func(ctx context.Context) error {
-			return evalIn(ctx, s, cdp.FrameID(ti.TargetID), brandsScript, &brands)
+			return evalIn(ctx, s, cdproto.FrameID(ti.TargetID), brandsScript, &brands)
 		})
 		if err == nil {
 			names := make([]string, len(brands))
@@ -176,7 +176,7 @@ func (p *Provider) attach(ctx context.Context, c *wire.Conn, st *connState, id t
 	if s, ok := st.sessions[id]; ok {
 		return s, nil
 	}
-	r, err := cdp.Call(ctx, c.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	r, err := cdproto.Call(ctx, c.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -42,7 +42,7 @@ func (p *Provider) gather(ctx context.Context, c *wire.Conn, cold bool) (*mappin
 // and every live target by id. What the provider knew of targets that
 // are gone is forgotten.
 func (p *Provider) listPages(ctx context.Context, c *wire.Conn) ([]*tabState, map[target.ID]*target.Info, error) {
-	infos, err := cdp.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,7 +120,7 @@ func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*tab
 // answering anything for a moment: wire.Session.FirstCall) is marked down, not failed: the tab is
 // reported all the same.
 func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) error {
-	w, err := cdp.Call(ctx, c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
+	w, err := cdproto.Call(ctx, c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) 
 		return nil
 	}
 	t.sess.FirstCall(ctx, func(ctx context.Context) error {
-		t.state = readPageState(ctx, t.sess, cdp.FrameID(t.info.TargetID))
+		t.state = readPageState(ctx, t.sess, cdproto.FrameID(t.info.TargetID))
 		return nil
 	})
 	if t.state.ok {

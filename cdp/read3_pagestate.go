@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
@@ -51,7 +51,7 @@ type pageState struct {
 }
 
 // readPageState runs stateScript in a frame's isolated world.
-func readPageState(ctx context.Context, s *session, frame cdp.FrameID) pageState {
+func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageState {
 	var v [7]float64
 	if err := evalIn(ctx, s, frame, stateScript, &v); err != nil {
 		return pageState{}

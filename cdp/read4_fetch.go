@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
@@ -102,9 +102,9 @@ type tabRead struct {
 	oopifs []tabSession
 
 	mu      sync.Mutex
-	fetched map[cdp.FrameID]*frameFetch // guarded by mu
-	owners  map[ownerKey]cdp.FrameID    // the frames <iframe> elements hold; guarded by mu
-	err     error                       // of the top frame's tree; guarded by mu
+	fetched map[cdproto.FrameID]*frameFetch // guarded by mu
+	owners  map[ownerKey]cdproto.FrameID    // the frames <iframe> elements hold; guarded by mu
+	err     error                           // of the top frame's tree; guarded by mu
 	// shown are the fetched frames the document shows; assembly only.
 	shown map[*frameFetch]bool
 }
@@ -122,12 +122,12 @@ type frameFetch struct {
 	sess      *session
 	ax        *warm.Trees
 	target    target.ID // whose session holds the frame
-	frame     *cdp.Frame
+	frame     *cdproto.Frame
 	state     pageState
 	nodes     []*accessibility.Node
 	version   uint64
 	err       error
-	valueText map[cdp.BackendNodeID]string
+	valueText map[cdproto.BackendNodeID]string
 	// focus and hover are the element chains read ahead, when the
 	// document may need them (nil when not read).
 	focus, hover *chainRead
@@ -138,7 +138,7 @@ type frameFetch struct {
 // of several tabs are planned one after another; their fetches then run
 // side by side.
 func (p *Provider) planTab(ctx context.Context, c *wire.Conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
-	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, cold: cold, focused: focused, live: live, fetched: map[cdp.FrameID]*frameFetch{}, owners: map[ownerKey]cdp.FrameID{}}
+	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, cold: cold, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
 	r.ax = p.axOf(r.sess)
 	for _, ti := range live {
 		if ti.Type != "iframe" || !underTab(ti, r.tab, live) {
@@ -174,7 +174,7 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 		return a
 	}
 	a := warm.New(s, p.readUnderWay, &p.answers)
-	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, warm.Activity, error) {
+	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, warm.Activity, error) {
 		frames, err := frameTree(ctx, s)
 		if err != nil {
 			return "", warm.Activity{}, err
@@ -198,8 +198,8 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 	}
 	// The new document's fetch is in: read it now, so that the host's
 	// next read finds it mapped.
-	a.OnLoadFetched = func(cdp.FrameID) { p.readAhead() }
-	a.OnWalked = func(frame cdp.FrameID, w warm.Walk) {
+	a.OnLoadFetched = func(cdproto.FrameID) { p.readAhead() }
+	a.OnWalked = func(frame cdproto.FrameID, w warm.Walk) {
 		p.log.Debug("document walked", "frame", frame, "nodes", w.Nodes, "calls", w.Asked, "spared", w.Spared,
 			"took", w.Took.Round(time.Millisecond), "mixed", w.Mixed, "as fetched", w.AsFetched)
 	}
@@ -242,7 +242,7 @@ func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, p
 	// The tab's own page answered its first call of this read already
 	// (readTabState); an out-of-process iframe's page is asked its first
 	// here, and one that does not answer in time is left out.
-	var frames map[cdp.FrameID]*cdp.Frame
+	var frames map[cdproto.FrameID]*cdproto.Frame
 	get := func(ctx context.Context) (err error) {
 		frames, err = frameTree(ctx, o.sess)
 		return err
@@ -263,7 +263,7 @@ func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, p
 	var asked sync.WaitGroup
 	if o.target == r.tab {
 		for id := range frames {
-			if id != cdp.FrameID(r.tab) {
+			if id != cdproto.FrameID(r.tab) {
 				asked.Add(1)
 			}
 		}
@@ -273,7 +273,7 @@ func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, p
 		fg := gate{}
 		switch {
 		case o.target != r.tab:
-		case f.ID == cdp.FrameID(r.tab):
+		case f.ID == cdproto.FrameID(r.tab):
 			fg.wait = &asked
 		default:
 			fg.asked = sync.OnceFunc(asked.Done)
@@ -303,12 +303,12 @@ type gate struct {
 const gateLimit = 50 * time.Millisecond
 
 // fetchFrame fetches one frame's document.
-func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *cdp.Frame, g gate) {
+func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *cdproto.Frame, g gate) {
 	if g.asked != nil {
 		defer g.asked()
 	}
 	ff := &frameFetch{sess: o.sess, ax: o.ax, target: o.target, frame: f}
-	isTop := f.ID == cdp.FrameID(r.tab)
+	isTop := f.ID == cdproto.FrameID(r.tab)
 	if isTop && r.top.ok {
 		ff.state = r.top
 	} else {
@@ -353,13 +353,13 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 // whose session holds its document, and its DOM node.
 type ownerKey struct {
 	target  target.ID
-	element cdp.BackendNodeID
+	element cdproto.BackendNodeID
 }
 
 // findOwner records which element holds a frame, asking the session of
 // the frame's parent document.
-func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdp.FrameID) {
-	o, err := cdp.Call(ctx, parent.sess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: frame})
+func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdproto.FrameID) {
+	o, err := cdproto.Call(ctx, parent.sess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: frame})
 	if err != nil || o.BackendNodeID == 0 {
 		return
 	}
@@ -369,12 +369,12 @@ func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdp.Fr
 }
 
 // frameTree maps the frames of a session's process by id.
-func frameTree(ctx context.Context, s *session) (map[cdp.FrameID]*cdp.Frame, error) {
-	r, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+func frameTree(ctx context.Context, s *session) (map[cdproto.FrameID]*cdproto.Frame, error) {
+	r, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		return nil, err
 	}
-	m := map[cdp.FrameID]*cdp.Frame{}
+	m := map[cdproto.FrameID]*cdproto.Frame{}
 	var walk func(t *page.FrameTree)
 	walk = func(t *page.FrameTree) {
 		if t == nil || t.Frame == nil {
@@ -401,20 +401,20 @@ var rangeRoles = map[string]bool{
 // property. The attribute is read with DOM.describeNode, which changes
 // nothing in the page and runs no script; a node that cannot be described
 // (removed meanwhile) is left out.
-func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) map[cdp.BackendNodeID]string {
-	var out map[cdp.BackendNodeID]string
+func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) map[cdproto.BackendNodeID]string {
+	var out map[cdproto.BackendNodeID]string
 	for _, n := range nodes {
 		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[warm.Role(n)] {
 			continue
 		}
-		d, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID})
+		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID})
 		if err != nil || d.Node == nil {
 			continue
 		}
 		for i := 0; i+1 < len(d.Node.Attributes); i += 2 {
 			if d.Node.Attributes[i] == "aria-valuetext" && d.Node.Attributes[i+1] != "" {
 				if out == nil {
-					out = map[cdp.BackendNodeID]string{}
+					out = map[cdproto.BackendNodeID]string{}
 				}
 				out[n.BackendDOMNodeID] = d.Node.Attributes[i+1]
 			}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
 
@@ -21,21 +21,21 @@ import (
 // new document), in the session of the target that holds the frame.
 type docKey struct {
 	target target.ID
-	frame  cdp.FrameID
-	loader cdp.LoaderID
+	frame  cdproto.FrameID
+	loader cdproto.LoaderID
 }
 
 // docInfo is what locate needs to find a document again.
 type docInfo struct {
 	key    docKey
-	tab    target.ID         // the page target of the tab
-	parent uint64            // the parent document's number; 0 at the top
-	owner  cdp.BackendNodeID // the <iframe> element in the parent document
-	geo    *docGeometry      // what locate keeps of it (locate2_measure.go); nil until located
+	tab    target.ID             // the page target of the tab
+	parent uint64                // the parent document's number; 0 at the top
+	owner  cdproto.BackendNodeID // the <iframe> element in the parent document
+	geo    *docGeometry          // what locate keeps of it (locate2_measure.go); nil until located
 	// base is the mapping's NodeBase for the document: its document
 	// node's backend id, taken from the first tree read of it (based), so
 	// that its ids never change.
-	base  cdp.BackendNodeID
+	base  cdproto.BackendNodeID
 	based bool
 }
 
@@ -43,19 +43,19 @@ type docInfo struct {
 type doc struct {
 	frame   *mapping.Frame
 	sess    *session
-	frameID cdp.FrameID
+	frameID cdproto.FrameID
 	state   pageState // what the provider's watchers saw
 	version uint64    // of the warm tree the nodes came from; 0 when read cold
 	// focus and hover are the element chains the fetch phase read ahead;
 	// nil when it did not.
 	focus, hover *chainRead
-	children     map[cdp.BackendNodeID]*doc
+	children     map[cdproto.BackendNodeID]*doc
 }
 
 // readDocument reads a tab's document with all its frames.
 func (p *Provider) readDocument(ctx context.Context, c *wire.Conn, r *tabRead) (*doc, error) {
 	r.mu.Lock()
-	err, ff := r.err, r.fetched[cdp.FrameID(r.tab)]
+	err, ff := r.err, r.fetched[cdproto.FrameID(r.tab)]
 	r.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func (p *Provider) readDocument(ctx context.Context, c *wire.Conn, r *tabRead) (
 
 // assemble makes the doc of a fetched frame and, recursively, of the
 // frames its <iframe> elements hold.
-func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdp.BackendNodeID) (*doc, error) {
+func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdproto.BackendNodeID) (*doc, error) {
 	if depth > 16 {
 		return nil, fmt.Errorf("frames nested deeper than 16")
 	}
@@ -104,7 +104,7 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		version:  ff.version,
 		focus:    ff.focus,
 		hover:    ff.hover,
-		children: map[cdp.BackendNodeID]*doc{},
+		children: map[cdproto.BackendNodeID]*doc{},
 	}
 	for _, node := range ff.nodes {
 		switch warm.Role(node) {
@@ -140,7 +140,7 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		d.children[el] = cd
 	}
 	if len(d.children) > 0 {
-		d.frame.Frames = map[cdp.BackendNodeID]*mapping.Frame{}
+		d.frame.Frames = map[cdproto.BackendNodeID]*mapping.Frame{}
 		for owner, ch := range d.children {
 			d.frame.Frames[owner] = ch.frame
 		}
@@ -151,14 +151,14 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 // ownedFrame returns the frame an <iframe> element of a document holds,
 // "" when none is loaded. Elements whose frame the fetch phase did not
 // see (added meanwhile) are asked about.
-func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdp.BackendNodeID) cdp.FrameID {
+func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdproto.BackendNodeID) cdproto.FrameID {
 	r.mu.Lock()
 	id := r.owners[ownerKey{ff.target, element}]
 	r.mu.Unlock()
 	if id != "" {
 		return id
 	}
-	d, err := cdp.Call(ctx, ff.sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: element})
+	d, err := cdproto.Call(ctx, ff.sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: element})
 	if err != nil || d.Node == nil {
 		return ""
 	}
@@ -168,7 +168,7 @@ func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdp.Ba
 // fetchLate fetches a frame the fetch phase did not know of: an
 // out-of-process iframe that appeared meanwhile. It returns nil when the
 // frame has no target yet (not loaded).
-func (p *Provider) fetchLate(ctx context.Context, c *wire.Conn, r *tabRead, id cdp.FrameID) (*frameFetch, error) {
+func (p *Provider) fetchLate(ctx context.Context, c *wire.Conn, r *tabRead, id cdproto.FrameID) (*frameFetch, error) {
 	ti := r.live[target.ID(id)]
 	if ti == nil || ti.Type != "iframe" {
 		return nil, nil

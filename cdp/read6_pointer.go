@@ -3,7 +3,7 @@ package cdp
 import (
 	"context"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 )
@@ -84,10 +84,10 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 // it: usually the deepest element is one the accessibility tree has, and
 // the chain costs two round trips instead of three.
 type chainRead struct {
-	first cdp.BackendNodeID
+	first cdproto.BackendNodeID
 	ok    bool
 	sess  *session
-	frame cdp.FrameID
+	frame cdproto.FrameID
 	rest  string // the script that returns the chain kept (chainScript.rest)
 }
 
@@ -120,7 +120,7 @@ var (
 // readChain runs a chain script, which returns an array of elements
 // deepest first, in the isolated world of a frame; it keeps the array
 // there under its key and describes its first element.
-func readChain(ctx context.Context, s *session, frame cdp.FrameID, cs chainScript) *chainRead {
+func readChain(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript) *chainRead {
 	group := newObjectGroup()
 	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	el, err := evalObject(ctx, s, frame, cs.keep, group, false)
@@ -128,7 +128,7 @@ func readChain(ctx context.Context, s *session, frame cdp.FrameID, cs chainScrip
 		return &chainRead{}
 	}
 	cr := &chainRead{ok: true, sess: s, frame: frame, rest: cs.rest}
-	if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID}); err == nil && n.Node != nil {
+	if n, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID}); err == nil && n.Node != nil {
 		cr.first = n.Node.BackendNodeID
 	}
 	return cr
@@ -136,7 +136,7 @@ func readChain(ctx context.Context, s *session, frame cdp.FrameID, cs chainScrip
 
 // ancestors returns the ancestors of the deepest element, in order (0 for
 // one that could not be described).
-func (cr *chainRead) ancestors(ctx context.Context) []cdp.BackendNodeID {
+func (cr *chainRead) ancestors(ctx context.Context) []cdproto.BackendNodeID {
 	return elementIDs(ctx, cr.sess, cr.frame, cr.rest, 1)
 }
 
@@ -145,20 +145,20 @@ func (cr *chainRead) ancestors(ctx context.Context) []cdp.BackendNodeID {
 // when the tree does not have it. When the deepest element owns a child
 // document that was read, it returns that document instead. ok is false
 // when the chain is empty.
-func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdp.BackendNodeID, child *doc, ok bool) {
+func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdproto.BackendNodeID, child *doc, ok bool) {
 	if cr == nil || !cr.ok {
 		return nil, nil, false
 	}
 	if ch := d.children[cr.first]; cr.first != 0 && ch != nil {
 		return nil, ch, true
 	}
-	inAX := map[cdp.BackendNodeID]bool{}
+	inAX := map[cdproto.BackendNodeID]bool{}
 	for _, n := range d.frame.Nodes {
 		if n.BackendDOMNodeID != 0 {
 			inAX[n.BackendDOMNodeID] = true
 		}
 	}
-	ids := []cdp.BackendNodeID{cr.first}
+	ids := []cdproto.BackendNodeID{cr.first}
 	if !inAX[cr.first] {
 		ids = append(ids, cr.ancestors(ctx)...)
 	}

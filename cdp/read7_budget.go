@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -42,7 +42,7 @@ func findOnScreen(ctx context.Context, topDocs []*doc) {
 	visit = func(d *doc) {
 		ids := onScreenIn(ctx, d)
 		d.frame.OnScreen = ids
-		seen := make(map[cdp.BackendNodeID]bool, len(ids))
+		seen := make(map[cdproto.BackendNodeID]bool, len(ids))
 		for _, id := range ids {
 			seen[id] = true
 		}
@@ -60,7 +60,7 @@ func findOnScreen(ctx context.Context, topDocs []*doc) {
 
 // onScreenIn runs onScreenScript in d's isolated world and returns the
 // backend node ids of the elements it found.
-func onScreenIn(ctx context.Context, d *doc) []cdp.BackendNodeID {
+func onScreenIn(ctx context.Context, d *doc) []cdproto.BackendNodeID {
 	ids := elementIDs(ctx, d.sess, d.frameID, onScreenScript, 0)
 	out := ids[:0]
 	for _, id := range ids {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -45,13 +45,13 @@ func fingerprint(d *doc) (fp uint64, ok bool) {
 		for _, flag := range []bool{f.HasFocus, f.FocusLive, f.Pointer} {
 			b = strconv.AppendBool(b, flag)
 		}
-		for _, ids := range [][]cdp.BackendNodeID{f.Focus, {0}, f.Hover} {
+		for _, ids := range [][]cdproto.BackendNodeID{f.Focus, {0}, f.Hover} {
 			for _, id := range ids {
 				b = strconv.AppendInt(b, int64(id), 36)
 				b = append(b, ',')
 			}
 		}
-		keys := make([]cdp.BackendNodeID, 0, len(f.ValueText))
+		keys := make([]cdproto.BackendNodeID, 0, len(f.ValueText))
 		for k := range f.ValueText {
 			keys = append(keys, k)
 		}
@@ -63,7 +63,7 @@ func fingerprint(d *doc) (fp uint64, ok bool) {
 			b = append(b, 0)
 		}
 		h.Write(b)
-		owners := make([]cdp.BackendNodeID, 0, len(d.children))
+		owners := make([]cdproto.BackendNodeID, 0, len(d.children))
 		for k := range d.children {
 			owners = append(owners, k)
 		}

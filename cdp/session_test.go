@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/chromedp"
 
@@ -54,7 +54,7 @@ func TestFetchingLoadedIsTheFetchAfterALoad(t *testing.T) {
 		h := &heldFetch{asked: make(chan struct{}), release: make(chan struct{})}
 		defer close(h.release) // before the bubble ends, even when the test fails
 		a := warm.New(h, nil, nil)
-		a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, warm.Activity, error) {
+		a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, warm.Activity, error) {
 			return "L2", warm.Activity{OK: true}, nil
 		}
 		s.ax.Store(a)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -160,7 +160,7 @@ func (p *Provider) discover(ctx context.Context, c *wire.Conn) error {
 	c.Browser().Handle(func(method string, params jsonv2.Value) { p.onBrowserEvent(shown, method, params) })
 	p.ahead.discovering.Store(true)
 	defer p.ahead.discovering.Store(false)
-	_, err := cdp.Call(ctx, c.Browser(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
+	_, err := cdproto.Call(ctx, c.Browser(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
 	return err
 }
 
@@ -283,7 +283,7 @@ func (p *Provider) readIfNewIframes(ctx context.Context, s *session) {
 	if tab == "" {
 		return
 	}
-	infos, err := cdp.Call(ctx, s.Browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdproto.Call(ctx, s.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return
 	}

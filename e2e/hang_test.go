@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
@@ -253,7 +253,7 @@ func TestNeverHang(t *testing.T) {
 		if _, err := chromedp.Call(tb.ctx, debugger.Enable, debugger.EnableParams{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := chromedp.Call(tb.ctx, debugger.Pause, cdp.Empty{}); err != nil {
+		if _, err := chromedp.Call(tb.ctx, debugger.Pause, cdproto.Empty{}); err != nil {
 			t.Fatal(err)
 		}
 		// Chrome serves a paused page's calls from the debugger's loop, or
@@ -277,7 +277,7 @@ func TestNeverHang(t *testing.T) {
 		if _, err := chromedp.Call(tb.ctx, debugger.Resume, debugger.ResumeParams{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := chromedp.Call(tb.ctx, debugger.Disable, cdp.Empty{}); err != nil {
+		if _, err := chromedp.Call(tb.ctx, debugger.Disable, cdproto.Empty{}); err != nil {
 			t.Fatal(err)
 		}
 		readUntil(t, p, "the resumed page", func(a *answer) bool {
@@ -298,7 +298,7 @@ func TestNeverHang(t *testing.T) {
 		ctx, cancel := context.WithTimeout(bg.ctx, time.Minute)
 		defer cancel()
 		crashes := chromedp.Events(ctx, inspector.TargetCrashed)
-		go chromedp.Call(bg.ctx, page.Crash, cdp.Empty{})
+		go chromedp.Call(bg.ctx, page.Crash, cdproto.Empty{})
 		for _, err := range crashes {
 			if err != nil {
 				t.Fatalf("waiting for the background tab to crash: %v", err)
@@ -334,7 +334,7 @@ func TestNeverHang(t *testing.T) {
 
 	t.Run("crash in the active tab", func(t *testing.T) {
 		t0 := time.Now()
-		go chromedp.Call(tb.ctx, page.Crash, cdp.Empty{})
+		go chromedp.Call(tb.ctx, page.Crash, cdproto.Empty{})
 		a := readUntil(t, p, "the crashed page", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
 			return d != nil && d.Description == mapping.Crashed
