@@ -16,10 +16,9 @@ import (
 	"log/slog"
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
-
-	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // consentGate stands in front of a browser's websocket as a browser whose

@@ -30,18 +30,19 @@ func dialogElement(d *wire.Dialog) *mapping.Dialog {
 // it showed is gone, and a reload makes a new document.
 const crashedLoader cdproto.LoaderID = "crashed"
 
-// readDown gives a window whose active tab cannot be read its content
-// without asking the page: its Document as last read (when kept), with
-// nothing on it focused or hovered, saying why in its description; and
-// the JavaScript dialog the page waits on, where the person sees it. A
+// readDown gives a window whose active tab cannot be read (down says why)
+// its content without asking the page: its Document as last read (when
+// kept), with nothing on it focused or hovered, saying why in its
+// description; and the JavaScript dialog the page waits on, where the
+// person sees it (the window's; focused: the window is the focused one). A
 // crashed page's Document is new and empty: its old elements are gone.
 // So is the Document of a page that navigated since it was last read
 // (Page.frameNavigated told of a document no read has seen): the person
 // sees the new page, not the one before.
-func (p *Provider) readDown(w *mapping.Window, t *tabState) {
+func (p *Provider) readDown(t *tabState, down error, focused bool) (document *mapping.Frame, dialog *mapping.Dialog) {
 	st := p.state
 	top := cdproto.FrameID(t.info.TargetID)
-	crashed := errors.Is(t.down, wire.ErrCrashed)
+	crashed := errors.Is(down, wire.ErrCrashed)
 	shown := t.sess.ShownDocument()
 	if crashed {
 		shown = ""
@@ -67,14 +68,14 @@ func (p *Provider) readDown(w *mapping.Window, t *tabState) {
 		n = keyOf(st.docs, key, &p.keys)
 		st.docInfo[n] = &docInfo{key: key, tab: t.info.TargetID}
 	}
-	dialog := t.sess.OpenDialog()
-	f := &mapping.Frame{Doc: n, URL: t.info.URL, Title: t.info.Title, HasFocus: w.Focused && dialog == nil}
+	open := t.sess.OpenDialog()
+	f := &mapping.Frame{Doc: n, URL: t.info.URL, Title: t.info.Title, HasFocus: focused && open == nil}
 	switch {
 	case crashed:
 		f.Unavailable = mapping.Crashed
-	case dialog != nil:
+	case open != nil:
 		f.Unavailable = mapping.BehindDialog
-		w.Dialog = dialogElement(dialog)
+		dialog = dialogElement(open)
 	default:
 		f.Unavailable = mapping.NotResponding
 	}
@@ -82,9 +83,5 @@ func (p *Provider) readDown(w *mapping.Window, t *tabState) {
 		f.Mapped = el
 		st.held[n] = true
 	}
-	for _, tab := range w.Tabs {
-		if tab.Active {
-			tab.Doc = f
-		}
-	}
+	return f, dialog
 }

@@ -25,9 +25,8 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
-	"github.com/cdpprovider/cdpprovider/mapping"
-
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // The warm tree must answer exactly what a cold read answers. These tests

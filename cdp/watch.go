@@ -212,7 +212,7 @@ func boolInt8(b bool) int8 {
 // (warm.Trees), as after a load. It reads too once the fetch of a page
 // that loaded in a read tab is in (warm.Trees.OnLoadFetched): the new
 // document is then mapped, and the host's next read, the page unchanged,
-// is answered with that mapping (read7_memo.go) rather than map it
+// is answered with that mapping (memo.go) rather than map it
 // again. Only a provider that has read is told (the events come from its
 // connection and from the pages it has read), and one background read
 // runs at a time: asked for again while it runs, it runs once more

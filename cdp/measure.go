@@ -15,7 +15,7 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// Locate, step 2: measuring in each frame's isolated world.
+// Locate's measuring in each frame's isolated world (locate.go plans it).
 
 // pageScript reports, from a top frame's isolated world, what locate needs
 // of its window: window.screenX/Y and outerWidth/Height (points), the

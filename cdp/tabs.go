@@ -10,48 +10,27 @@ import (
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/cdpprovider/cdpprovider/mapping"
-
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
-// Step 2 of a read: the targets and tabs, grouped into windows, each
-// window's active tab and the focused window.
-
-// gather reads the windows, their tabs and the active tabs' documents,
-// in the steps of a read (doc.go has the map): list the page targets,
-// ask each tab for its state, group the tabs into windows and choose
-// each window's active tab and the focused window, read the content of
-// each active tab (every frame at once, then assembled, then the focus
-// marked), and find the pointer. It returns what the mapping builds from
-// and the top documents it read, the focused window's first.
-func (p *Provider) gather(ctx context.Context, c *wire.Conn, cold bool) (*mapping.Browser, []*doc, error) {
-	pages, live, err := p.listPages(ctx, c)
-	if err != nil {
-		return nil, nil, err
-	}
-	recent := p.readTabStates(ctx, c, pages)
-	b, wins := p.groupWindows(pages, recent)
-	focusWindow(wins, recent, len(pages))
-	topDocs := p.readContents(ctx, c, wins, live, cold)
-	p.findPointer(ctx, topDocs)
-	return b, topDocs, nil
-}
+// The tabs and windows of a read (read.go): the page targets, what each
+// tab says of itself, the tabs grouped into windows with each window's
+// active tab, and the focused window.
 
 // listPages lists the browser's targets: the tabs a person sees (pages),
 // and every live target by id. What the provider knew of targets that
 // are gone is forgotten.
-func (p *Provider) listPages(ctx context.Context, c *wire.Conn) ([]*tabState, map[target.ID]*target.Info, error) {
+func (p *Provider) listPages(ctx context.Context, c *wire.Conn) ([]*target.Info, map[target.ID]*target.Info, error) {
 	infos, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return nil, nil, err
 	}
 	live := make(map[target.ID]*target.Info, len(infos.TargetInfos))
-	var pages []*tabState
+	var pages []*target.Info
 	for _, ti := range infos.TargetInfos {
 		live[ti.TargetID] = ti
 		if isPage(ti) {
-			pages = append(pages, &tabState{info: ti})
+			pages = append(pages, ti)
 		}
 	}
 	p.forgetDead(p.state, live)
@@ -98,27 +77,31 @@ type tabState struct {
 // map), then asks each about itself (its window, whether it is visible
 // and focused: readTabState) in parallel, since each answer is a round
 // trip or two; meanwhile it asks /json/list which tab was activated
-// last, and returns that ranking (recency).
-func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*tabState) (recent func(target.ID) int) {
-	for _, t := range pages {
-		t.sess, t.err = p.attach(ctx, c, p.state, t.info.TargetID)
+// last. It returns the tabs' states, in the order of pages, and that
+// ranking (recency).
+func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*target.Info) (tabs []*tabState, recent func(target.ID) int) {
+	tabs = make([]*tabState, len(pages))
+	for i, ti := range pages {
+		t := &tabState{info: ti}
+		t.sess, t.err = p.attach(ctx, c, p.state, ti.TargetID)
+		tabs[i] = t
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { recent = p.recency(ctx) })
-	for _, t := range pages {
+	for _, t := range tabs {
 		if t.err != nil {
 			continue
 		}
 		wg.Go(func() { t.err = p.readTabState(ctx, c, t) })
 	}
 	wg.Wait()
-	return recent
+	return tabs, recent
 }
 
 // readTabState asks a tab for its window and whether it is visible and
 // focused. A page that cannot answer (crashed, behind a dialog, or not
-// answering anything for a moment: wire.Session.FirstCall) is marked down, not failed: the tab is
-// reported all the same.
+// answering anything for a moment: wire.Session.FirstCall) is marked
+// down, not failed: the tab is reported all the same.
 func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) error {
 	w, err := cdproto.Call(ctx, c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
 	if err != nil {
@@ -146,17 +129,26 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) 
 	return nil
 }
 
-// windowRead is one browser window of a read and its active tab (nil
-// when none can be told).
-type windowRead struct {
-	w      *mapping.Window
-	active *tabState
+// window is one browser window of a read: its number, its tabs that
+// answered, each with its number, and its active tab (nil when none can
+// be told).
+type window struct {
+	key       uint64
+	minimized bool
+	tabs      []windowTab
+	active    *tabState
+}
+
+// windowTab is a tab of a window, with its number.
+type windowTab struct {
+	key uint64
+	*tabState
 }
 
 // groupWindows groups the tabs that answered into their windows, in the
-// order of the windows' ids, and chooses each window's active tab
-// (pickActive).
-func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) (*mapping.Browser, []windowRead) {
+// order of the windows' ids, numbers the windows and their tabs, and
+// chooses each window's active tab (pickActive).
+func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) []window {
 	st := p.state
 	byWindow := map[int64][]*tabState{}
 	var windowIDs []int64
@@ -172,28 +164,21 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) (
 	}
 	slices.Sort(windowIDs)
 
-	b := &mapping.Browser{Product: st.product}
-	var wins []windowRead
+	var wins []window
 	for _, wid := range windowIDs {
 		tabs := byWindow[wid]
-		w := &mapping.Window{Key: keyOf(st.windows, wid, &p.keys)}
-		w.Minimized = tabs[0].bounds != nil && tabs[0].bounds.WindowState == browser.WindowStateMinimized
-		active := pickActive(tabs, recent, st.lastActive[wid], w.Minimized)
-		if active != nil {
-			st.lastActive[wid] = active.info.TargetID
+		w := window{key: keyOf(st.windows, wid, &p.keys)}
+		w.minimized = tabs[0].bounds != nil && tabs[0].bounds.WindowState == browser.WindowStateMinimized
+		w.active = pickActive(tabs, recent, st.lastActive[wid], w.minimized)
+		if w.active != nil {
+			st.lastActive[wid] = w.active.info.TargetID
 		}
 		for _, t := range tabs {
-			w.Tabs = append(w.Tabs, &mapping.Tab{
-				Key:    keyOf(st.tabs, t.info.TargetID, &p.keys),
-				Title:  t.info.Title,
-				URL:    t.info.URL,
-				Active: t == active,
-			})
+			w.tabs = append(w.tabs, windowTab{keyOf(st.tabs, t.info.TargetID, &p.keys), t})
 		}
-		b.Windows = append(b.Windows, w)
-		wins = append(wins, windowRead{w, active})
+		wins = append(wins, w)
 	}
-	return b, wins
+	return wins
 }
 
 // pickActive chooses the active tab of a window: the visible one (the most
@@ -254,15 +239,16 @@ func (p *Provider) recency(ctx context.Context) func(target.ID) int {
 	}
 }
 
-// focusWindow marks the focused window: the one whose visible page has
-// focus; when several claim it (headless), the most recently activated;
-// when none does, the most recently activated window that shows a page.
-// tabs is how many tabs the browser has (ranks run below it).
-func focusWindow(wins []windowRead, recent func(target.ID) int, tabs int) {
+// focusWindow returns the index in wins of the focused window: the one
+// whose visible page has focus; when several claim it (headless), the
+// most recently activated; when none does, the most recently activated
+// window that shows a page. -1 when there is no window. tabs is how many
+// tabs the browser has (ranks run below it).
+func focusWindow(wins []window, recent func(target.ID) int, tabs int) int {
 	best, bestScore := -1, [2]int{}
 	for i, w := range wins {
 		score := [2]int{0, -tabs - 1}
-		if a := w.active; a != nil && !w.w.Minimized {
+		if a := w.active; a != nil && !w.minimized {
 			score = [2]int{1, -recent(a.info.TargetID)}
 			if a.state.visible && a.state.focus {
 				score[0] = 2
@@ -272,9 +258,7 @@ func focusWindow(wins []windowRead, recent func(target.ID) int, tabs int) {
 			best, bestScore = i, score
 		}
 	}
-	if best >= 0 {
-		wins[best].w.Focused = true
-	}
+	return best
 }
 
 // keyOf returns the number of a thing, handing out a new one the first

@@ -16,8 +16,8 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// The provider and the entry of a read: Current runs the steps of
-// read1_connect.go … read7_memo.go in order (doc.go has the map).
+// The provider and the entry of a read: Current takes the lock, connects
+// and reads (read.go; doc.go has the map).
 
 // Options configure a Provider.
 type Options struct {
@@ -84,7 +84,7 @@ type Provider struct {
 	// answers counts how the warm trees answered each document's read.
 	answers warm.Counts
 	// reused counts the tabs' documents answered with the element a read
-	// before had mapped (read7_memo.go).
+	// before had mapped (memo.go).
 	reused atomic.Int64
 
 	// ahead starts a read in the background when a tab is opened, shown
@@ -157,7 +157,9 @@ func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
 	return p.current(ctx, false)
 }
 
-// current reads what the user has open; cold reads every document with
+// current reads what the user has open: begin (the lock, the
+// connection: connect.go), then read (read.go); the walks the read asked
+// for start once it is over. cold reads every document with
 // getFullAXTree, bypassing the warm trees (the tests compare the two).
 func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, error) {
 	ctx, c, done, err := p.begin(ctx)
@@ -166,20 +168,7 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 		return nil, err
 	}
 	defer p.startWalks()
-	b, topDocs, err := p.gather(ctx, c, cold)
-	if err != nil {
-		return nil, p.failure("read the browser's windows and pages", err)
-	}
-	if cold { // a cold read neither uses nor replaces the kept elements
-		root := mapping.Build(b, p.ids, p.opts.Budget)
-		p.applyBudget(ctx, root, b, topDocs)
-		return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
-	}
-	fingerprints := p.reuseMapped(topDocs)
-	root := mapping.Build(b, p.ids, p.opts.Budget)
-	p.keepMapped(root, fingerprints, p.applyBudget(ctx, root, b, topDocs))
-	p.rememberShown(root, topDocs)
-	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
+	return p.read(ctx, c, cold)
 }
 
 // begin starts a read: its time limit, the lock that serialises reads,
@@ -283,7 +272,7 @@ func (p *Provider) Answers() warm.Tally { return p.answers.Tally() }
 
 // Reused tells how many of the tabs' documents the reads so far answered
 // with the element an earlier read had mapped, not mapping them again
-// (read7_memo.go): for tests and benchmarks that must know that path
+// (memo.go): for tests and benchmarks that must know that path
 // answered.
 func (p *Provider) Reused() int64 { return p.reused.Load() }
 

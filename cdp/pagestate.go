@@ -9,7 +9,7 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
-// Step 3 of a read, with down.go: each tab's state, as the
+// Each tab's state in a read (tabs.go, fetch.go), as the
 // provider's watchers in its isolated world see it.
 
 // stateScript installs, once per document, the provider's passive

@@ -10,13 +10,12 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/cdpprovider/cdpprovider/mapping"
-
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// Locate, step 1: which frames to ask, and how their answers make a
-// location (locate2_measure.go asks them).
+// Locate: which frames to ask, and how their answers make a
+// location (measure.go asks them).
 
 // Locate says where the element with the id is.
 func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, error) {

@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 )
 
-// Step 6 of a read, with read6_focus.go: the pointer.
+// The pointer of a read (read.go), read live.
 
 // hoverScript returns the chain of hovered elements of a document, deepest
 // first, through open shadow roots. `:is(*):hover` because bare `:hover`
@@ -20,9 +20,17 @@ var hoverScript = fill(jsTemplate("hover.js"), "chain", chainJS)
 // most 16, which is enough to reach one the accessibility tree has.
 var chainJS = jsTemplate("chain.js")
 
+// pointerAt is where the pointer is: the document it is over (nil when
+// none can be told) and the chain of hovered elements there, deepest
+// first.
+type pointerAt struct {
+	in    *doc
+	hover []cdproto.BackendNodeID
+}
+
 // findPointer finds the document the pointer is in among the shown
-// documents (topDocs, the focused window's first) and records there the chain
-// of hovered elements.
+// documents (topDocs, the focused window's first) and the chain of
+// hovered elements there.
 //
 // Chrome leaves a stale :hover behind in a frame the pointer left across
 // a process boundary, in the parent as well as in the child. So the
@@ -30,7 +38,7 @@ var chainJS = jsTemplate("chain.js")
 // until a listener has seen it move (the first read of a page), the
 // provider goes down from the focused window's top document through
 // hovered <iframe> elements.
-func (p *Provider) findPointer(ctx context.Context, topDocs []*doc) {
+func findPointer(ctx context.Context, topDocs []*doc) pointerAt {
 	var last *doc
 	var lastT float64
 	var visit func(d *doc)
@@ -47,17 +55,21 @@ func (p *Provider) findPointer(ctx context.Context, topDocs []*doc) {
 	}
 	switch {
 	case last != nil:
-		if !p.hoverIn(ctx, last, false) {
-			last.frame.Pointer = true
+		if at, ok := hoverIn(ctx, last, false); ok {
+			return at
 		}
+		return pointerAt{in: last}
 	case len(topDocs) > 0:
-		p.hoverIn(ctx, topDocs[0], true)
+		at, _ := hoverIn(ctx, topDocs[0], true)
+		return at
 	}
+	return pointerAt{}
 }
 
-// hoverIn records the hovered elements of d and reports whether any is.
-// With descend, a hovered <iframe> leads into its document.
-func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
+// hoverIn returns where the pointer is in d, from its hovered elements;
+// ok is false when none is. With descend, a hovered <iframe> leads into
+// its document.
+func hoverIn(ctx context.Context, d *doc, descend bool) (at pointerAt, ok bool) {
 	cr := d.hover
 	if cr == nil {
 		cr = readChain(ctx, d.sess, d.frameID, hoverChain)
@@ -65,16 +77,14 @@ func (p *Provider) hoverIn(ctx context.Context, d *doc, descend bool) bool {
 	chain, child, ok := cutChain(ctx, d, cr)
 	switch {
 	case !ok:
-		return false
+		return pointerAt{}, false
 	case child != nil && descend:
-		if !p.hoverIn(ctx, child, true) {
-			child.frame.Pointer = true // over the frame, nothing inside hovered
+		if at, ok := hoverIn(ctx, child, true); ok {
+			return at, true
 		}
-		return true
+		return pointerAt{in: child}, true // over the frame, nothing inside hovered
 	}
-	d.frame.Pointer = true
-	d.frame.Hover = chain
-	return true
+	return pointerAt{in: d, hover: chain}, true
 }
 
 // chainRead is what an element chain script found in a document: the
@@ -153,7 +163,7 @@ func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdproto.Backe
 		return nil, ch, true
 	}
 	inAX := map[cdproto.BackendNodeID]bool{}
-	for _, n := range d.frame.Nodes {
+	for _, n := range d.nodes {
 		if n.BackendDOMNodeID != 0 {
 			inAX[n.BackendDOMNodeID] = true
 		}

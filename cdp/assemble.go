@@ -4,18 +4,17 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
-	"github.com/cdpprovider/cdpprovider/mapping"
-
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
-// Step 5 of a read: assemble the fetched frames into each tab's
-// document, numbering the documents.
+// The assembly of a read (read.go): the fetched frames stitched into
+// each tab's document, the documents numbered.
 
 // docKey names a document: a frame with one loader (a navigation makes a
 // new document), in the session of the target that holds the frame.
@@ -31,7 +30,7 @@ type docInfo struct {
 	tab    target.ID             // the page target of the tab
 	parent uint64                // the parent document's number; 0 at the top
 	owner  cdproto.BackendNodeID // the <iframe> element in the parent document
-	geo    *docGeometry          // what locate keeps of it (locate2_measure.go); nil until located
+	geo    *docGeometry          // what locate keeps of it (measure.go); nil until located
 	// base is the mapping's NodeBase for the document: its document
 	// node's backend id, taken from the first tree read of it (based), so
 	// that its ids never change.
@@ -39,9 +38,15 @@ type docInfo struct {
 	based bool
 }
 
-// doc is a document being read: the mapping frame and how to reach it.
+// doc is a document read: what its frame is made of (frameOf), and how
+// to reach it.
 type doc struct {
-	frame   *mapping.Frame
+	n         uint64                           // its number (docKey)
+	url       string                           // with its fragment
+	nodes     []*accessibility.Node            // its accessibility tree
+	valueText map[cdproto.BackendNodeID]string // valueTexts
+	base      cdproto.BackendNodeID            // the mapping's NodeBase (docInfo.base)
+
 	sess    *session
 	frameID cdproto.FrameID
 	state   pageState // what the provider's watchers saw
@@ -97,14 +102,18 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		info.base, info.based = ff.nodes[0].BackendDOMNodeID, true
 	}
 	d := &doc{
-		frame:    &mapping.Frame{Doc: n, URL: f.URL + f.URLFragment, Nodes: ff.nodes, ValueText: ff.valueText, NodeBase: info.base},
-		sess:     ff.sess,
-		frameID:  f.ID,
-		state:    ff.state,
-		version:  ff.version,
-		focus:    ff.focus,
-		hover:    ff.hover,
-		children: map[cdproto.BackendNodeID]*doc{},
+		n:         n,
+		url:       f.URL + f.URLFragment,
+		nodes:     ff.nodes,
+		valueText: ff.valueText,
+		base:      info.base,
+		sess:      ff.sess,
+		frameID:   f.ID,
+		state:     ff.state,
+		version:   ff.version,
+		focus:     ff.focus,
+		hover:     ff.hover,
+		children:  map[cdproto.BackendNodeID]*doc{},
 	}
 	for _, node := range ff.nodes {
 		switch warm.Role(node) {
@@ -138,12 +147,6 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 			continue
 		}
 		d.children[el] = cd
-	}
-	if len(d.children) > 0 {
-		d.frame.Frames = map[cdproto.BackendNodeID]*mapping.Frame{}
-		for owner, ch := range d.children {
-			d.frame.Frames[owner] = ch.frame
-		}
 	}
 	return d, nil
 }

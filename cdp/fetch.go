@@ -3,7 +3,6 @@ package cdp
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -14,67 +13,12 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
-
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
-// Step 4 of a read: plan and fetch every frame of each active tab at
-// once (the warm trees of package warm answer the accessibility trees).
-
-// readContents reads the content of each window's active tab: planned
-// one after another (planTab), fetched side by side (fetch: every frame
-// of each tab at once), then assembled (readDocument) and, in the focused
-// window, the focus marked (markFocus). A tab whose page cannot answer
-// gets its content without asking it (readDown). It returns the top
-// documents read, the focused window's first.
-func (p *Provider) readContents(ctx context.Context, c *wire.Conn, wins []windowRead, live map[target.ID]*target.Info, cold bool) []*doc {
-	reads := make([]*tabRead, len(wins))
-	for i, w := range wins {
-		if a := w.active; a != nil && !w.w.Minimized && a.down == nil {
-			reads[i] = p.planTab(ctx, c, a, live, cold, w.w.Focused)
-		}
-	}
-	var wg sync.WaitGroup
-	for _, r := range reads {
-		if r != nil {
-			wg.Go(func() { p.fetch(ctx, r) })
-		}
-	}
-	wg.Wait()
-	var topDocs []*doc
-	for i, w := range wins {
-		r := reads[i]
-		a := w.active
-		if r == nil {
-			if a != nil && !w.w.Minimized && a.down != nil {
-				p.readDown(w.w, a)
-			}
-			continue
-		}
-		d, err := p.readDocument(ctx, c, r)
-		r.forgetHidden()
-		if err != nil {
-			if a.down = a.sess.Unavailable(); a.down != nil { // it crashed, froze or opened a dialog meanwhile
-				p.readDown(w.w, a)
-				continue
-			}
-			p.log.Debug("could not read a tab's document", "url", w.active.info.URL, "err", err)
-			continue
-		}
-		if w.w.Focused {
-			markFocus(ctx, d)
-			topDocs = slices.Insert(topDocs, 0, d)
-		} else {
-			topDocs = append(topDocs, d)
-		}
-		for _, t := range w.w.Tabs {
-			if t.Active {
-				t.Doc = d.frame
-			}
-		}
-	}
-	return topDocs
-}
+// The fetch of a read (read.go): every frame of each window's active tab
+// at once (the warm trees of package warm answer the accessibility
+// trees).
 
 // Reading a tab's document happens in two phases. The fetch phase asks
 // every frame of the tab at once, each on its own goroutine: its page

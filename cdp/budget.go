@@ -9,17 +9,18 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// Step 7 of a read, with read7_memo.go: after mapping.Build, the budgets
-// (5.6), keeping what is on screen.
+// The budgets of a read (read.go; 5.6): after mapping.Build, cut to them,
+// keeping what is on screen.
 
 // applyBudget applies the element and size budgets to an answer,
 // keeping what is on screen (5.6), which it looks for only when there is
 // a cut to make. It reports whether it cut anything.
-func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc) bool {
+// frames are the documents' frames in b.
+func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc, frames map[*doc]*mapping.Frame) bool {
 	if !mapping.OverBudget(root, p.opts.Budget) {
 		return false
 	}
-	findOnScreen(ctx, topDocs)
+	findOnScreen(ctx, topDocs, frames)
 	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
 }
 
@@ -30,18 +31,18 @@ func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *ma
 // only reads: hit testing changes nothing in the page.
 var onScreenScript = fill(jsTemplate("onscreen.js"))
 
-// findOnScreen fills the OnScreen of the documents shown (topDocs, and the
-// documents of the iframes that are themselves on screen) with the DOM
-// elements a person sees in them. It costs a script and a round trip per
+// findOnScreen fills the OnScreen of the frames of the documents shown
+// (topDocs, and the documents of the iframes that are themselves on
+// screen) with the DOM elements a person sees in them. It costs a script and a round trip per
 // element found in each document, so the caller does it only when an
 // answer must be cut (mapping.OverBudget). A document it cannot read is
 // left without OnScreen; the cut then keeps reading order there.
-func findOnScreen(ctx context.Context, topDocs []*doc) {
+func findOnScreen(ctx context.Context, topDocs []*doc, frames map[*doc]*mapping.Frame) {
 	var wg sync.WaitGroup
 	var visit func(d *doc)
 	visit = func(d *doc) {
 		ids := onScreenIn(ctx, d)
-		d.frame.OnScreen = ids
+		frames[d].OnScreen = ids
 		seen := make(map[cdproto.BackendNodeID]bool, len(ids))
 		for _, id := range ids {
 			seen[id] = true

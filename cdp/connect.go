@@ -5,47 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/chromedp/cdproto/browser"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
-	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
-// session is one attached target's session as the provider keeps it: the
-// wire's session (its calls, its page's health), the provider's isolated
-// worlds in its frames (world.go), and its warm trees.
-type session struct {
-	*wire.Session
-
-	worldsMu sync.Mutex
-	worlds   map[cdproto.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
-
-	// ax keeps the warm trees of the session's documents (package warm),
-	// once a read has asked for them (axOf); the read loop hands it the
-	// session's Accessibility events (onSessionEvent).
-	ax atomic.Pointer[warm.Trees]
-}
-
-// fetchingLoaded reports whether the page is busy with the provider's own
-// getFullAXTree of a document that just loaded (seconds for a big one):
-// a page that answers nothing meanwhile is not frozen (the session's
-// health asks).
-func (s *session) fetchingLoaded() bool {
-	a := s.ax.Load()
-	return a != nil && a.Fetching()
-}
-
-// Step 1 of a read: connect (once per connection: dial, learn the
-// browser, attach to its tabs, turn on the target events).
+// Connecting, for a read or a locate (begin in provider.go): once per
+// connection, dial, learn the browser, attach to its tabs, turn on the
+// target events.
 
 // connect returns the live connection, dialling a new one when there is
 // none or the last one ended. Called with p.mu held.

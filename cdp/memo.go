@@ -10,8 +10,8 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// Step 7 of a read, with read7_budget.go: not mapping an unchanged page
-// again, and what is kept for the next read; then the walks start.
+// The memo of a read (read.go): not mapping an unchanged page again, and
+// what is kept for the next read; then the walks start.
 
 // A page that has not changed is not mapped again: the Document element
 // of each tab's document is kept with a fingerprint of everything the
@@ -25,41 +25,45 @@ type memo struct {
 	el *mapping.Element
 }
 
-// fingerprint sums up what mapping a document depends on; ok is false
-// when some frame was read cold (it has no version to vouch for it).
-func fingerprint(d *doc) (fp uint64, ok bool) {
+// fingerprint sums up what mapping a document depends on (what its
+// frames are made of: frameOf); ok is false when some frame was read
+// cold (it has no version to vouch for it).
+func fingerprint(d *doc, focus focusPath, pointer pointerAt) (fp uint64, ok bool) {
 	h := fnv.New64a()
 	var b []byte
 	var walk func(d *doc) bool
 	walk = func(d *doc) bool {
-		f := d.frame
 		if d.version == 0 {
 			return false
 		}
-		b = strconv.AppendUint(b[:0], f.Doc, 36)
+		b = strconv.AppendUint(b[:0], d.n, 36)
 		b = append(b, ' ')
 		b = strconv.AppendUint(b, d.version, 36)
 		b = append(b, ' ')
-		b = append(b, f.URL...)
+		b = append(b, d.url...)
 		b = append(b, ' ')
-		for _, flag := range []bool{f.HasFocus, f.FocusLive, f.Pointer} {
+		hasFocus, hover := focus.has(d), []cdproto.BackendNodeID(nil)
+		if pointer.in == d {
+			hover = pointer.hover
+		}
+		for _, flag := range []bool{hasFocus, hasFocus, pointer.in == d} {
 			b = strconv.AppendBool(b, flag)
 		}
-		for _, ids := range [][]cdproto.BackendNodeID{f.Focus, {0}, f.Hover} {
+		for _, ids := range [][]cdproto.BackendNodeID{focus.chainIn(d), {0}, hover} {
 			for _, id := range ids {
 				b = strconv.AppendInt(b, int64(id), 36)
 				b = append(b, ',')
 			}
 		}
-		keys := make([]cdproto.BackendNodeID, 0, len(f.ValueText))
-		for k := range f.ValueText {
+		keys := make([]cdproto.BackendNodeID, 0, len(d.valueText))
+		for k := range d.valueText {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
 			b = strconv.AppendInt(b, int64(k), 36)
 			b = append(b, '=')
-			b = append(b, f.ValueText[k]...)
+			b = append(b, d.valueText[k]...)
 			b = append(b, 0)
 		}
 		h.Write(b)
@@ -83,22 +87,23 @@ func fingerprint(d *doc) (fp uint64, ok bool) {
 	return h.Sum64(), true
 }
 
-// reuseMapped hands each top document whose fingerprint is unchanged its kept
-// Document element, and returns the fingerprints of this read.
-func (p *Provider) reuseMapped(topDocs []*doc) map[uint64]uint64 {
-	fingerprints := map[uint64]uint64{}
+// reuseMapped returns the fingerprints of this read's top documents, and
+// the kept Document element of each whose fingerprint is unchanged, by
+// document number.
+func (p *Provider) reuseMapped(topDocs []*doc, focus focusPath, pointer pointerAt) (fingerprints map[uint64]uint64, reused map[uint64]*mapping.Element) {
+	fingerprints, reused = map[uint64]uint64{}, map[uint64]*mapping.Element{}
 	for _, d := range topDocs {
-		fp, ok := fingerprint(d)
+		fp, ok := fingerprint(d, focus, pointer)
 		if !ok {
 			continue
 		}
-		fingerprints[d.frame.Doc] = fp
-		if m, kept := p.state.mapped[d.frame.Doc]; kept && m.fp == fp {
-			d.frame.Mapped = m.el
+		fingerprints[d.n] = fp
+		if m, kept := p.state.mapped[d.n]; kept && m.fp == fp {
+			reused[d.n] = m.el
 			p.reused.Add(1)
 		}
 	}
-	return fingerprints
+	return fingerprints, reused
 }
 
 // keepMapped stores the Document elements of an answer that was not cut, for
@@ -133,11 +138,11 @@ func (p *Provider) rememberShown(root *mapping.Element, topDocs []*doc) {
 		}
 	}
 	for _, d := range topDocs {
-		id := p.ids.Document(d.frame.Doc)
+		id := p.ids.Document(d.n)
 		for _, w := range root.Children {
 			for _, el := range w.Children {
 				if el.ID == id {
-					shown[d.frame.Doc] = el
+					shown[d.n] = el
 				}
 			}
 		}
