@@ -162,7 +162,7 @@ func TestDiscover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(tg.WS, "/devtools/browser/g1") || tg.Asks || tg.Name != "Google Chrome" || tg.HTTP == "" {
+	if !strings.HasSuffix(tg.WS, "/devtools/browser/g1") || tg.Asks || tg.Name != "Google Chrome" || tg.http == "" {
 		t.Errorf("auto resolved %+v, want Google Chrome's websocket, not asking, with /json", tg)
 	}
 	// with only the consent browser, auto dials its websocket and knows it asks
@@ -170,7 +170,7 @@ func TestDiscover(t *testing.T) {
 	if tg, err = ep.Resolve(context.Background(), discardLogger()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(tg.WS, "/devtools/browser/c1") || !tg.Asks || tg.HTTP != "" {
+	if !strings.HasSuffix(tg.WS, "/devtools/browser/c1") || !tg.Asks || tg.http != "" {
 		t.Errorf("auto resolved %+v, want Chromium's websocket, asking, no /json", tg)
 	}
 	// nothing live: an error that says what to do and names the stale file

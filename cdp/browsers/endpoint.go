@@ -190,8 +190,9 @@ type version struct {
 type Resolved struct {
 	// WS is the websocket URL to dial.
 	WS string
-	// HTTP is the base for /json/list, when the browser answers it.
-	HTTP string
+	// http is the base for /json/* (GetJSON), when the browser answers
+	// them.
+	http string
 	// Name is what to call the browser in messages: "Chromium", …
 	Name string
 	// Asks says the browser may ask its person before it lets a
@@ -254,7 +255,7 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 	if u.Scheme == "https" {
 		w.Scheme = "wss"
 	}
-	return Resolved{WS: w.String(), HTTP: ep.http, Name: ProductName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
+	return Resolved{WS: w.String(), http: ep.http, Name: ProductName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
 }
 
 // resolveAuto finds the most recently started live browser among the
@@ -303,7 +304,7 @@ func (ep Endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (Resolved,
 	log.Info("found a browser", args...)
 	t := Resolved{WS: f.WebSocketURL(), Name: f.Dir.Browser, Asks: f.Consent(), local: true}
 	if !f.Consent() {
-		t.HTTP = "http://127.0.0.1:" + strconv.Itoa(f.Port)
+		t.http = "http://127.0.0.1:" + strconv.Itoa(f.Port)
 	}
 	return t, nil
 }
@@ -321,10 +322,10 @@ func (ep Endpoint) look() Look {
 // GetJSON reads one /json/* document of a browser that answers them,
 // with the endpoint's header.
 func (t Resolved) GetJSON(ctx context.Context, path string, v any) error {
-	if t.HTTP == "" {
+	if t.http == "" {
 		return errors.New("the browser has no /json/* addresses")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.HTTP+path, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.http+path, nil)
 	if err != nil {
 		return err
 	}
@@ -337,7 +338,7 @@ func (t Resolved) GetJSON(ctx context.Context, path string, v any) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", t.HTTP+path, resp.Status)
+		return fmt.Errorf("GET %s: %s", t.http+path, resp.Status)
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }

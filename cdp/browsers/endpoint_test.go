@@ -118,7 +118,7 @@ func TestEndpointWSWithoutPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg, err := ep.Resolve(context.Background(), discardLogger())
-	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/g3", port); err != nil || tg.WS != want || tg.HTTP == "" {
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/g3", port); err != nil || tg.WS != want || tg.http == "" {
 		t.Errorf("ws://127.0.0.1:%d resolved %+v, %v; want %s with /json", port, tg, err, want)
 	}
 

@@ -160,7 +160,7 @@ func TestDiscoverPortOnCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("auto with a browser on port %d: %v", br.port, err)
 	}
-	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/p1", br.port); tg.WS != want || tg.Asks || tg.HTTP == "" || tg.Name != "Chromium" {
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/p1", br.port); tg.WS != want || tg.Asks || tg.http == "" || tg.Name != "Chromium" {
 		t.Errorf("auto resolved %+v, want %s, not asking, with /json, named Chromium", tg, want)
 	}
 	if !strings.Contains(logged, "pid=20") {
