@@ -183,9 +183,10 @@ func causeOf(err error) string {
 // failure is the Failure of a read that reached the browser and
 // failed trying to do what: browser-restarting when the connection ended
 // under it (the browser closed, crashed or restarted), read-failed
-// otherwise.
+// otherwise, and when the provider dropped the connection itself because
+// the browser stopped answering (wire.ErrStalled), which it says.
 func (p *Provider) failure(what string, err error) error {
-	if p.conn != nil && !p.conn.Alive() {
+	if p.conn != nil && !p.conn.Alive() && !errors.Is(err, wire.ErrStalled) {
 		name := p.lastProduct
 		if name == "" {
 			name = "the browser"

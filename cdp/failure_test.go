@@ -12,7 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // wantFailure checks that err is a *Failure of kind whose message starts
@@ -129,6 +132,36 @@ func TestFailureDuringARead(t *testing.T) {
 	p := &Provider{}
 	err := p.failure("read the browser's windows and pages", errors.New("Target.getTargets: boom"))
 	wantFailure(t, "a failed call", err, ReasonReadFailed, "Could not read the browser's windows and pages: Target.getTargets: boom.")
+}
+
+// A read whose connection ended under it is browser-restarting, saying
+// the browser went away; but one whose connection the provider dropped
+// because the browser stopped answering says so, read-failed (the next
+// read dials again).
+func TestFailureOfAnEndedConnection(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		ws.Read(r.Context()) // until the provider's side closes
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, _, err := wire.StartDial(ctx, "ws://"+srv.Listener.Addr().String()+"/devtools/browser/x", nil, false).Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	p := &Provider{conn: c, lastProduct: "Chromium"}
+	err = p.failure("read the browser's windows and pages", errors.New("Target.getTargets: the connection to the browser is closed"))
+	wantFailure(t, "a read whose connection ended", err, ReasonRestarting,
+		"Chromium went away while the provider tried to read the browser's windows and pages")
+	err = p.failure("read the browser's windows and pages", fmt.Errorf("Target.getTargets: %w", wire.ErrStalled))
+	wantFailure(t, "a read whose browser stopped answering", err, ReasonReadFailed,
+		"Could not read the browser's windows and pages: Target.getTargets: the browser stopped answering.")
 }
 
 // A browser that worked in this run and then went away: every read until

@@ -19,8 +19,10 @@ import (
 // errConnClosed is the error of a call on a connection that has ended.
 var errConnClosed = errors.New("the connection to the browser is closed")
 
-// errStalled is why a connection whose browser stopped answering ended.
-var errStalled = errors.New("the browser stopped answering")
+// ErrStalled is why a connection whose browser stopped answering ended:
+// a call on the browser session went unanswered for 10 s, and the
+// connection was dropped (a new one is dialled for the next read).
+var ErrStalled = errors.New("the browser stopped answering")
 
 // browserAnswerWithin bounds a call on the browser session: Chrome
 // answers those (targets, windows, attaching) in its browser process,
@@ -230,7 +232,7 @@ func (c *Conn) waiting(id target.SessionID) bool {
 func (c *Conn) stall() {
 	c.mu.Lock()
 	if c.err == nil {
-		c.err = errStalled
+		c.err = ErrStalled
 	}
 	c.mu.Unlock()
 	c.tr.Close()
@@ -357,7 +359,7 @@ func (s *Session) call(ctx context.Context, method string, params, res any, anyw
 		s.forget(id)
 		if errors.Is(wait.Err(), context.DeadlineExceeded) && ctx.Err() == nil { // only the browser session has a wait of its own
 			s.c.stall()
-			return fmt.Errorf("%s: %w", method, errStalled)
+			return fmt.Errorf("%s: %w", method, ErrStalled)
 		}
 		return fmt.Errorf("%s: %w", method, ctx.Err())
 	case m, ok := <-reply:

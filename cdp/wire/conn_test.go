@@ -231,12 +231,12 @@ func TestConnStalledBrowserEndsTheConnection(t *testing.T) {
 		defer c.Close()
 		go func() { <-tr.out }() // written, never answered
 		_, err := cdproto.Call(context.Background(), c.Browser(), target.GetTargets, target.GetTargetsParams{})
-		if !errors.Is(err, errStalled) {
-			t.Fatalf("call to a browser that never answers: %v, want errStalled", err)
+		if !errors.Is(err, ErrStalled) {
+			t.Fatalf("call to a browser that never answers: %v, want ErrStalled", err)
 		}
 		<-c.done
-		if err := c.Cause(); !errors.Is(err, errStalled) {
-			t.Errorf("the connection ended with %v, want errStalled", err)
+		if err := c.Cause(); !errors.Is(err, ErrStalled) {
+			t.Errorf("the connection ended with %v, want ErrStalled", err)
 		}
 	})
 }
