@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	axwarm "github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
@@ -59,7 +60,7 @@ var env struct {
 	// skip or fail is why every benchmark skips or fails.
 	skip, fail string
 
-	browser *cdp.Launched
+	browser *browsers.Launched
 	server  *httptest.Server
 	// tab drives the browser's only tab, as its user would: navigates,
 	// edits text, and makes the raw getFullAXTree call. Being the only
@@ -96,7 +97,7 @@ func setup(b *testing.B) {
 }
 
 func start() {
-	path, err := cdp.FindChrome("")
+	path, err := browsers.FindChrome("")
 	if err != nil {
 		msg := "no Chromium to measure (set $CHROME to a Chromium or Chrome binary, or put chromium on PATH): " + err.Error()
 		if os.Getenv("CI") == "true" {
@@ -113,7 +114,7 @@ func start() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	env.browser, err = cdp.Launch(ctx, cdp.LaunchOptions{Path: path, Logger: quiet})
+	env.browser, err = browsers.Launch(ctx, browsers.LaunchOptions{Path: path, Logger: quiet})
 	if err != nil {
 		env.fail = err.Error()
 		return

@@ -1,9 +1,15 @@
-// Package cdp owns everything that talks to Chrome over the DevTools
-// protocol: launching a browser, connecting to one, the flat sessions of
-// page and iframe targets, windows and tabs, per-frame accessibility
-// trees, box models, focus and the pointer, and screenshots of a tab.
+// Package cdp is the Provider: it reads what a person sees in their
+// browser over the DevTools protocol, for the protocol's answers: a read
+// of their windows, tabs and documents (current), where an element is
+// (locate), and the changes a subscribed host is told of (watch), with
+// the screenshot of a tab for a picture of what locate says.
 //
-// Its Provider gathers what the browser shows into the data types of the
+// It stands on three packages: cdp/browsers finds the browser and
+// resolves its address to a websocket (the Provider never launches one:
+// the provider package does, with cdp/browsers); cdp/wire dials it and
+// carries the protocol, its sessions and each page's health; cdp/warm
+// keeps the accessibility trees of the documents it reads exact between
+// reads. It gathers what the browser shows into the data types of the
 // mapping package and lets mapping build the answers; it never decides a
 // role, a state or an id format itself. It must not import the mcp
 // package, and it never navigates, clicks, types into, opens, closes or
@@ -15,74 +21,81 @@
 //
 // # The path of a read
 //
-// The files of a read are numbered in the order it runs. Provider.Current
-// (read0_provider.go) calls current, which does, under the provider's
-// lock:
+// Provider.Current (provider.go) calls current, which takes the lock and
+// the connection (begin; connect.go: connect reuses the live connection
+// or resolves the address with browsers.Endpoint.Resolve, dials it in the
+// background with wire.StartDial and waits for it, then identify learns
+// the product and attaches to each tab, attach, and discover in watch.go
+// turns on the target events), then calls read (read.go), which runs the
+// steps in order, each on what the steps before it returned:
 //
-//  1. connect (read1_connect.go): begin takes the lock and calls connect,
-//     which reuses the live connection or finds the browser
-//     (endpoint.go resolve, discover.go), dials it in the background
-//     (dial.go; conn.go multiplexes the sessions over transport.go's
-//     websocket), then identify learns the product and attaches to each
-//     tab (attach), and discover (watch.go) turns on the target events.
-//  2. targets and tabs (read2_tabs.go): gather runs the rest of the steps.
-//     listPages lists the targets (forgetDead drops the gone ones),
-//     readTabStates asks every tab at once for its window and state
-//     (readTabState) and /json/list for recency, groupWindows picks each
-//     window's active tab (pickActive), focusWindow the focused window.
-//  3. each tab's state (read3_pagestate.go, read3_health.go):
-//     readPageState runs the watchers' script in the isolated world; a page
-//     that crashed, waits on a dialog or does not answer within 1.5 s
-//     (markStuck, probe) is reported without being asked (readDown).
-//  4. plan and fetch every frame (read4_fetch.go): readContents plans each
-//     active tab (planTab, attaching its out-of-process iframes), then
-//     fetches all of them side by side (fetch, fetchSession, fetchFrame:
-//     page state, the accessibility tree from the warm trees (axOf,
-//     warm.Trees.Nodes, which after a change makes sure Chrome's events
-//     for it came, told by the watchers' signals in watch.go, and while
-//     the document's walk runs reads it whole or waits for the walk,
-//     whichever should be sooner), value
-//     texts, frame owners, focus and hover chains read ahead).
-//  5. assemble (read5_assemble.go): readDocument and assemble stitch each
-//     tab's frames into one doc tree and number the documents, reading
-//     late a frame the fetch did not know (fetchLate); forgetHidden drops
-//     the walks of frames not shown.
-//  6. focus and pointer (read6_focus.go, read6_pointer.go): markFocus
-//     marks the focused window's focus chain, findPointer the document
+//  1. the tabs (tabs.go): listPages lists the targets (forgetDead drops
+//     the gone ones); readTabStates asks every tab at once for its window
+//     and its state (readTabState, pagestate.go: the watchers' script in
+//     the isolated world; a page that crashed, waits on a dialog or does
+//     not answer within 1.5 s, wire.Session.FirstCall, is down, not
+//     asked) and /json/list for recency.
+//  2. the windows (tabs.go): groupWindows groups the tabs into windows,
+//     numbers them and picks each window's active tab (pickActive);
+//     focusWindow picks the focused window.
+//  3. the fetch (fetch.go): fetchTabs plans each active tab (planTab,
+//     attaching its out-of-process iframes), then fetches all of them
+//     side by side (fetch, fetchSession, fetchFrame: page state, the
+//     accessibility tree from the warm trees (axOf, warm.Trees.Nodes,
+//     which after a change makes sure Chrome's events for it came, told
+//     by the watchers' signals in watch.go, and while the document's walk
+//     runs reads it whole or waits for the walk, whichever should be
+//     sooner), value texts, frame owners, focus and hover chains read
+//     ahead).
+//  4. the assembly (assemble.go, down.go): assembleTabs makes what each
+//     window shows: readDocument and assemble stitch a tab's frames into
+//     one doc tree and number the documents, reading late a frame the
+//     fetch did not know (fetchLate), and forgetHidden drops the walks of
+//     frames not shown; a tab whose page cannot answer gets its Document
+//     as last shown, and its dialog, from readDown.
+//  5. focus and pointer (focus.go, pointer.go): readFocus finds the
+//     focused window's focus path and chain, findPointer the document
 //     under the pointer and its hover chain.
-//  7. build, budget, memo (read7_memo.go, read7_budget.go): back in
-//     current, reuseMapped hands unchanged documents their kept element,
-//     mapping.Build builds the answer, applyBudget cuts it to the budgets
-//     keeping what is on screen (findOnScreen), keepMapped and
-//     rememberShown keep elements for the next read, and once the lock is
-//     about to go startWalks starts the warm trees' walks.
+//  6. the memo (memo.go): reuseMapped finds the top documents unchanged
+//     since the last read (fingerprint) and the elements mapped for them.
+//  7. the answer: browserOf builds the windows and their tabs with their
+//     Documents (frameOf: each document's frame, marked with the focus
+//     and the pointer); mapping.Build builds the answer; applyBudget
+//     (budget.go) cuts it to the budgets keeping what is on screen
+//     (findOnScreen); keepMapped and rememberShown keep elements for the
+//     next read. Once the lock is about to go, startWalks starts the warm
+//     trees' walks.
 //
 // world.go has what the steps share in the provider's isolated world:
 // its scripts (embedded from js/, filled in by fill) and evaluating them
-// (evalIn, evalObject, elementIDs).
+// (session.world, evalIn, evalObject, elementIDs); session.go the
+// provider's side of a target's session (its isolated worlds, its warm
+// trees).
 //
 // # The path of a locate
 //
-// Provider.Locate (locate1_locate.go) parses the id, then begin (as in
-// step 1) and locate: a window's bounds (locateWindow), a dialog, or a
-// document or element: locateInDoc plans one question per frame from the
-// document up to its tab's top page (planLocate), asks them all at once
-// (measurement.measure in locate2_measure.go, running box.js and page.js
-// in each frame's isolated world, the page zoom alongside), and composes
-// the answers into screen points (place, with mapping's geometry).
+// Provider.Locate (locate.go) parses the id, then begin (as for a read)
+// and locate: a window's bounds (locateWindow), a dialog, or a document
+// or element: locateInDoc plans one question per frame from the document
+// up to its tab's top page (planLocate), asks them all at once
+// (measurement.measure in measure.go, running box.js and page.js in each
+// frame's isolated world, the page zoom alongside), and composes the
+// answers into screen points (place, with mapping's geometry).
 //
 // # Beside the read
 //
 // watch.go tells a subscribed host of changes (Provider.Watch, the
-// session events that feed the warm trees and the health, and the page
-// watchers' signals); a document that loads in a tab a read has asked
-// for is read whole and walked at once (warm.Trees.Loaded, set in axOf),
-// and read in the background once that fetch is in, so that its mapping
-// is ready for the next read (warm.Trees.OnLoadFetched); a tab opened,
-// shown or hidden after a read starts a read in the background too
-// (Provider.readAhead in watch.go);
-// launch*.go and installed.go start and find browsers; picture.go takes the screenshot
-// of a tab that a picture of what locate says is drawn on
-// (Provider.Screenshot: Page.captureScreenshot of what the tab shows,
-// nothing else); rawtree.go is the benchmarks' baseline call.
+// session events that feed the warm trees, and the page watchers'
+// signals; the session's health tells the provider through the
+// wire.Owner it was given); a document that loads in a tab a read has
+// asked for is read whole and walked at once (warm.Trees.Loaded, set in
+// axOf), and read in the background once that fetch is in, so that its
+// mapping is ready for the next read (warm.Trees.OnLoadFetched); a tab
+// opened, shown or hidden after a read starts a read in the background
+// too (Provider.readAhead in watch.go), and when the connection ends a
+// watched provider reads until the browser is back (followConn).
+// failure.go words every failure for the host (Failure and its reasons);
+// picture.go takes the screenshot of a tab that a picture of what locate
+// says is drawn on (Provider.Screenshot: Page.captureScreenshot of what
+// the tab shows, nothing else).
 package cdp

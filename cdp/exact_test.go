@@ -17,13 +17,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -87,7 +89,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	pages := newExactPages(t, sections)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{pages.main + "/main.html"}, Args: []string{"--site-per-process"}})
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{pages.main + "/main.html"}, Args: []string{"--site-per-process"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,28 +380,28 @@ function mutate(kind, r1, r2) {
 // user is the person at the browser: it acts on its own connection.
 type user struct {
 	ctx  context.Context
-	c    *conn
+	c    *wire.Conn
 	tabs []target.ID
-	sess map[target.ID]*cdpSession
+	sess map[target.ID]*wire.Session
 	fore int // the tab in front
 }
 
 func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	t.Helper()
-	ep, err := parseEndpoint(debugURL, false, nil)
+	ep, err := browsers.ParseEndpoint(debugURL, false, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := ep.resolve(ctx, slog.Default())
+	tg, err := ep.Resolve(ctx, slog.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dial(ctx, tg.ws, nil)
+	c, _, err := wire.StartDial(ctx, tg.WS, nil, false).Wait(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	u := &user{ctx: ctx, c: c, sess: map[target.ID]*cdpSession{}}
-	infos, err := cdp.Call(ctx, c.browser(), target.GetTargets, target.GetTargetsParams{})
+	u := &user{ctx: ctx, c: c, sess: map[target.ID]*wire.Session{}}
+	infos, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,24 +413,24 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 	return u
 }
 
-func (u *user) close() { u.c.close() }
+func (u *user) close() { u.c.Close() }
 
-func (u *user) session(t *testing.T, id target.ID) *cdpSession {
+func (u *user) session(t *testing.T, id target.ID) *wire.Session {
 	t.Helper()
 	if s := u.sess[id]; s != nil {
 		return s
 	}
-	r, err := cdp.Call(u.ctx, u.c.browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
+	r, err := cdproto.Call(u.ctx, u.c.Browser(), target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u.sess[id] = u.c.session(r.SessionID)
+	u.sess[id] = u.c.Session(r.SessionID, nil, nil)
 	return u.sess[id]
 }
 
-func (u *user) eval(t *testing.T, s *cdpSession, expr string) string {
+func (u *user) eval(t *testing.T, s *wire.Session, expr string) string {
 	t.Helper()
-	r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
+	r, err := cdproto.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +444,7 @@ func (u *user) eval(t *testing.T, s *cdpSession, expr string) string {
 
 func (u *user) openSecondTab(t *testing.T, url string) {
 	t.Helper()
-	r, err := cdp.Call(u.ctx, u.c.browser(), target.CreateTarget, target.CreateTargetParams{URL: url})
+	r, err := cdproto.Call(u.ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +455,7 @@ func (u *user) openSecondTab(t *testing.T, url string) {
 // front brings tab i to the front, as a person switching tabs does.
 func (u *user) front(t *testing.T, i int) {
 	t.Helper()
-	if _, err := cdp.Call(u.ctx, u.session(t, u.tabs[i]), page.BringToFront, cdp.Empty{}); err != nil {
+	if _, err := cdproto.Call(u.ctx, u.session(t, u.tabs[i]), page.BringToFront, cdproto.Empty{}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
@@ -484,11 +486,11 @@ func (u *user) waitLoaded(t *testing.T, i int) {
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits
 // are retried.
-func (u *user) waitNewDocument(t *testing.T, s *cdpSession) {
+func (u *user) waitNewDocument(t *testing.T, s *wire.Session) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
-		r, err := cdp.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: `window.__reloaded === true`, ReturnByValue: ptr(true)})
+		r, err := cdproto.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: `window.__reloaded === true`, ReturnByValue: ptr(true)})
 		if err == nil && r.ExceptionDetails == nil && string(r.Result.Value) == "false" {
 			return
 		}
@@ -500,9 +502,9 @@ func (u *user) waitNewDocument(t *testing.T, s *cdpSession) {
 }
 
 // crossFrame returns the session of the main tab's cross-site iframe.
-func (u *user) crossFrame(t *testing.T) *cdpSession {
+func (u *user) crossFrame(t *testing.T) *wire.Session {
 	t.Helper()
-	infos, err := cdp.Call(u.ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdproto.Call(u.ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,7 +545,7 @@ func (u *user) mutate(t *testing.T, kind string, rng *rand.Rand) string {
 }
 
 // mutateMain makes one change of the kind in the main tab's page.
-func (u *user) mutateMain(t *testing.T, main *cdpSession, kind string, r1, r2 float64) string {
+func (u *user) mutateMain(t *testing.T, main *wire.Session, kind string, r1, r2 float64) string {
 	t.Helper()
 	switch kind {
 	case "nav":

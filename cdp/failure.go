@@ -8,6 +8,9 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // A read that fails for the browser's sake (not for the id or URI asked
@@ -89,20 +92,20 @@ func (w *worded) Error() string { return w.msg }
 
 func (w *worded) Unwrap() error { return w.cause }
 
-// statusError is a browser's or a browser service's answer to a request
-// or a websocket handshake that let the provider not in: 401, 403, 404, ….
-type statusError struct {
-	code int
-	err  error // the request's error, which may name the URL
-}
-
-func (e *statusError) Error() string { return e.err.Error() }
-
-func (e *statusError) Unwrap() error { return e.err }
-
-// status is the answer as a person reads it: "401 Unauthorized".
-func (e *statusError) status() string {
-	return strings.TrimSpace(fmt.Sprintf("%d %s", e.code, http.StatusText(e.code)))
+// statusOf is the answer of the request or the handshake that let the
+// provider not in (browsers.StatusError, wire.HandshakeError), as a
+// person reads it: "401 Unauthorized"; ok is false when err is no such
+// answer.
+func statusOf(err error) (status string, ok bool) {
+	code := 0
+	if se := (*browsers.StatusError)(nil); errors.As(err, &se) {
+		code = se.Code
+	} else if he := (*wire.HandshakeError)(nil); errors.As(err, &he) {
+		code = he.Code
+	} else {
+		return "", false
+	}
+	return strings.TrimSpace(fmt.Sprintf("%d %s", code, http.StatusText(code))), true
 }
 
 // unreachable is the Failure of a read that could not reach the browser:
@@ -111,11 +114,11 @@ func (e *statusError) status() string {
 // connection it is browser-unreachable; after, the connection that
 // worked has ended and the browser does not answer yet:
 // browser-restarting.
-func (p *Provider) unreachable(err error, t *dialTarget) error {
+func (p *Provider) unreachable(err error, t *browsers.Resolved) error {
 	name := "the browser"
 	switch {
-	case t != nil && t.name != "":
-		name = t.name
+	case t != nil && t.Name != "":
+		name = t.Name
 	case p.lastProduct != "":
 		name = p.lastProduct
 	}
@@ -135,26 +138,25 @@ func (p *Provider) unreachable(err error, t *dialTarget) error {
 // own advice) and no secret of the address.
 func (p *Provider) unreachableMessage(err error, name string) string {
 	refused := errors.Is(err, syscall.ECONNREFUSED)
-	var se *statusError
-	status := errors.As(err, &se)
-	addr := p.ep.shown()
+	status, refusal := statusOf(err)
+	addr := p.ep.Shown()
 	switch {
 	case p.opts.Launched && refused:
 		return "The browser cdpprovider started is not running any more."
 	case p.opts.Launched:
 		return fmt.Sprintf("The browser cdpprovider started does not answer: %s.", causeOf(err))
-	case errors.Is(err, errNoBrowserFound):
-		return err.Error() // resolveAuto's, which says what to do
-	case p.ep.auto:
+	case errors.Is(err, browsers.ErrNoBrowserFound):
+		return err.Error() // auto discovery's, which says what to do
+	case p.ep.IsAuto():
 		return fmt.Sprintf("%s allows remote debugging but does not answer: %s.", capitalize(name), causeOf(err))
-	case !p.ep.local() && status:
-		return fmt.Sprintf("The browser service at %s refused the connection: %s.", addr, se.status())
-	case !p.ep.local():
+	case !p.ep.Local() && refusal:
+		return fmt.Sprintf("The browser service at %s refused the connection: %s.", addr, status)
+	case !p.ep.Local():
 		return fmt.Sprintf("The browser service at %s cannot be reached: %s.", addr, causeOf(err))
 	case refused:
 		return fmt.Sprintf("Nothing answers at %s: the browser started with a debugging port is not running, or uses another port.", addr)
-	case status:
-		return fmt.Sprintf("The browser at %s refused the connection: %s.", addr, se.status())
+	case refusal:
+		return fmt.Sprintf("The browser at %s refused the connection: %s.", addr, status)
 	}
 	return fmt.Sprintf("The browser at %s cannot be reached: %s.", addr, causeOf(err))
 }
@@ -178,48 +180,32 @@ func causeOf(err error) string {
 	return strings.TrimSuffix(msg, ".")
 }
 
-// shown is the address as messages show it: without a user and password,
-// and with a query's values (a service's token) left out.
-func (ep endpoint) shown() string {
-	u, err := url.Parse(ep.addr)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return ep.addr // host:port, as given; nothing secret in it
-	}
-	u.User = nil
-	if u.RawQuery != "" {
-		u.RawQuery = "…"
-	}
-	u.Fragment = ""
-	return u.String()
-}
-
-// local says whether the address is on this machine (auto always is).
-func (ep endpoint) local() bool {
-	base := ep.ws
-	if base == "" {
-		base = ep.http
-	}
-	u, err := url.Parse(base)
-	return ep.auto || err == nil && IsLoopback(u.Hostname())
-}
-
 // failure is the Failure of a read that reached the browser and
 // failed trying to do what: browser-restarting when the connection ended
 // under it (the browser closed, crashed or restarted), read-failed
-// otherwise.
+// otherwise, and when the provider dropped the connection itself because
+// the browser stopped answering (wire.ErrStalled), which it says.
 func (p *Provider) failure(what string, err error) error {
-	if p.conn != nil && !p.conn.alive() {
+	if p.conn != nil && !p.conn.Alive() && !errors.Is(err, wire.ErrStalled) {
 		name := p.lastProduct
 		if name == "" {
 			name = "the browser"
-		}
-		if errors.Is(p.conn.cause(), errStalled) {
-			return fail(ReasonRestarting, fmt.Sprintf("%s stopped answering while the provider tried to %s (a call to the browser "+
-				"went unanswered for %v), so the provider dropped the connection; the next read connects again.",
-				capitalize(name), what, browserAnswerWithin), err)
 		}
 		return fail(ReasonRestarting, fmt.Sprintf("%s went away while the provider tried to %s (it closed, crashed or restarted); "+
 			"the next read looks for it again.", capitalize(name), what), err)
 	}
 	return fail(ReasonReadFailed, fmt.Sprintf("Could not %s: %s.", what, causeOf(err)), err)
+}
+
+// consentMessage says what the person has to do while the browser asks.
+func consentMessage(name string) string {
+	return fmt.Sprintf("%s is asking whether to allow remote debugging: click Allow in its window "+
+		"(the dialog \"Allow remote debugging?\") to let cdpprovider read what you see.", capitalize(name))
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return "The browser"
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -11,6 +11,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // wantFailure checks that err is a *Failure of kind whose message starts
@@ -80,12 +85,12 @@ func TestFailureNothingListens(t *testing.T) {
 
 // --connect auto, and no browser on this machine allows debugging.
 func TestFailureAutoFindsNone(t *testing.T) {
-	p := quietProvider(t, Options{Connect: Auto, UserDataDir: t.TempDir()})
+	p := quietProvider(t, Options{Connect: browsers.Auto, UserDataDir: t.TempDir()})
 	_, err := p.Current(context.Background())
 	wantFailure(t, "auto with no browser", err, ReasonUnreachable,
 		"No browser on this machine allows remote debugging. In Chrome, Chromium, Edge or Brave open chrome://inspect/#remote-debugging and allow it.")
-	if !errors.Is(err, errNoBrowserFound) {
-		t.Errorf("auto with no browser: %v does not match errNoBrowserFound", err)
+	if !errors.Is(err, browsers.ErrNoBrowserFound) {
+		t.Errorf("auto with no browser: %v does not match browsers.ErrNoBrowserFound", err)
 	}
 }
 
@@ -105,12 +110,12 @@ func TestFailureRefused(t *testing.T) {
 	}
 
 	// A service elsewhere: its words, without the token of its URL.
-	ep, err := parseEndpoint("wss://user:pw@browser.example/session?token=s3cret", true, nil)
+	ep, err := browsers.ParseEndpoint("wss://user:pw@browser.example/session?token=s3cret", true, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &Provider{ep: ep}
-	refused := &statusError{code: http.StatusUnauthorized, err: errors.New(`GET "wss://browser.example/session?token=s3cret": 401`)}
+	refused := &browsers.StatusError{Code: http.StatusUnauthorized, Err: errors.New(`GET "wss://browser.example/session?token=s3cret": 401`)}
 	msg := p.unreachableMessage(refused, "the browser")
 	if want := "The browser service at wss://browser.example/session?… refused the connection: 401 Unauthorized."; msg != want {
 		t.Errorf("a service that refuses: %q, want %q", msg, want)
@@ -129,17 +134,34 @@ func TestFailureDuringARead(t *testing.T) {
 	wantFailure(t, "a failed call", err, ReasonReadFailed, "Could not read the browser's windows and pages: Target.getTargets: boom.")
 }
 
-// A read whose connection the provider dropped because the browser
-// stopped answering says so (not that the browser went away).
-func TestFailureStalled(t *testing.T) {
-	c := newConn(newFakeTransport())
-	c.stall()
-	<-c.done
-	p := &Provider{conn: c, lastProduct: "Chromium"}
-	err := p.failure("read the browser's windows and pages", errConnClosed)
-	if ReasonOf(err) != ReasonRestarting || !strings.Contains(err.Error(), "Chromium stopped answering") {
-		t.Errorf("a read on a stalled connection: %q (%s), want browser-restarting saying Chromium stopped answering", err, ReasonOf(err))
+// A read whose connection ended under it is browser-restarting, saying
+// the browser went away; but one whose connection the provider dropped
+// because the browser stopped answering says so, read-failed (the next
+// read dials again).
+func TestFailureOfAnEndedConnection(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		ws.Read(r.Context()) // until the provider's side closes
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, _, err := wire.StartDial(ctx, "ws://"+srv.Listener.Addr().String()+"/devtools/browser/x", nil, false).Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
+	c.Close()
+	p := &Provider{conn: c, lastProduct: "Chromium"}
+	err = p.failure("read the browser's windows and pages", errors.New("Target.getTargets: the connection to the browser is closed"))
+	wantFailure(t, "a read whose connection ended", err, ReasonRestarting,
+		"Chromium went away while the provider tried to read the browser's windows and pages")
+	err = p.failure("read the browser's windows and pages", fmt.Errorf("Target.getTargets: %w", wire.ErrStalled))
+	wantFailure(t, "a read whose browser stopped answering", err, ReasonReadFailed,
+		"Could not read the browser's windows and pages: Target.getTargets: the browser stopped answering.")
 }
 
 // A browser that worked in this run and then went away: every read until
@@ -150,7 +172,7 @@ func TestFailureRestarting(t *testing.T) {
 	page := serve(t, map[string]string{"/": `<title>Restart</title><button>Save</button>`})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{page + "/"}})
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{page + "/"}})
 	if err != nil {
 		t.Fatal(err)
 	}

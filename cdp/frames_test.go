@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -43,11 +44,11 @@ func TestHiddenFramesAreNotReportedOrWalked(t *testing.T) {
 	}
 
 	waitWalked(t, ctx, p)
-	ft, err := cdp.Call(ctx, u.session(t, u.tabs[0]), page.GetFrameTree, cdp.Empty{})
+	ft, err := cdproto.Call(ctx, u.session(t, u.tabs[0]), page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	frames := map[string]cdp.FrameID{}
+	frames := map[string]cdproto.FrameID{}
 	for _, ch := range ft.FrameTree.ChildFrames {
 		frames[ch.Frame.URL[strings.LastIndex(ch.Frame.URL, "/")+1:]] = ch.Frame.ID
 	}
@@ -125,7 +126,7 @@ func TestHoverBelowWhatTheTreeHas(t *testing.T) {
 	if err := jsonv2.Unmarshal([]byte(u.eval(t, main, `(() => { const r = document.getElementById('b').getBoundingClientRect(); return JSON.stringify([r.x + r.width / 2, r.y + r.height / 2]); })()`)), &xy); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cdp.Call(ctx, main, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: xy[0], Y: xy[1]}); err != nil {
+	if _, err := cdproto.Call(ctx, main, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: xy[0], Y: xy[1]}); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(20 * time.Second); u.eval(t, main, `document.getElementById('b').matches(':hover') ? 'yes' : 'no'`) != "yes"; time.Sleep(10 * time.Millisecond) {
@@ -150,7 +151,7 @@ func browserWith(t *testing.T, url string) (context.Context, *user, *Provider) {
 	path := testChrome(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	b, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}})
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}})
 	if err != nil {
 		t.Fatal(err)
 	}

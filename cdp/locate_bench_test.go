@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -31,7 +32,7 @@ import (
 //
 // It needs a Chromium ($CHROME or one on PATH).
 func BenchmarkLocate(b *testing.B) {
-	chrome, err := FindChrome("")
+	chrome, err := browsers.FindChrome("")
 	if err != nil {
 		b.Skip(err)
 	}
@@ -46,7 +47,7 @@ func BenchmarkLocate(b *testing.B) {
 	defer pages.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	br, err := Launch(ctx, LaunchOptions{Path: chrome, URLs: []string{pages.URL + "/"}, Args: []string{"--site-per-process"}, Logger: slog.New(slog.DiscardHandler)})
+	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: chrome, URLs: []string{pages.URL + "/"}, Args: []string{"--site-per-process"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -119,13 +120,13 @@ func pinger(ctx context.Context, b *testing.B, p *Provider, docID string) func()
 	}
 	info := p.state.docInfo[uint64(ref.A)]
 	s := p.state.sessions[info.key.target]
-	w, err := cdp.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: info.key.frame, WorldName: worldName})
+	w, err := cdproto.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: info.key.frame, WorldName: worldName})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return func() time.Duration {
 		start := time.Now()
-		if _, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: "1", ContextID: w.ExecutionContextID}); err != nil {
+		if _, err := cdproto.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: "1", ContextID: w.ExecutionContextID}); err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(start)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -54,18 +54,18 @@ func (p *Provider) Screenshot(ctx context.Context, docID string) ([]byte, error)
 	if err != nil {
 		return nil, p.failure("take a screenshot", err)
 	}
-	if err := s.unavailable(); err != nil {
+	if err := s.Unavailable(); err != nil {
 		return nil, fmt.Errorf("cannot take a screenshot of the tab: %w", err)
 	}
 	if ok, err := isCurrent(ctx, s, info); err != nil || !ok {
-		if err != nil && !c.alive() {
+		if err != nil && !c.Alive() {
 			return nil, p.failure("take a screenshot", err)
 		}
 		return nil, ErrNotShown
 	}
 	ctx, cancel := context.WithTimeout(ctx, shotWithin)
 	defer cancel()
-	r, err := cdp.Call(ctx, s, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+	r, err := cdproto.Call(ctx, s, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
 	if err != nil {
 		return nil, p.failure("take a screenshot", err)
 	}

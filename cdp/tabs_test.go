@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // The active tab of a window is the visible one; when none says so, the
@@ -27,11 +29,11 @@ func TestPickActive(t *testing.T) {
 		{"the visible one", []*tabState{tab("old", false, nil), tab("new", true, nil)}, "old", false, "new"},
 		{"several visible: the most recent", []*tabState{tab("old", true, nil), tab("new", true, nil)}, "old", false, "new"},
 		{"none visible: the one last known", []*tabState{tab("old", false, nil), tab("new", false, nil)}, "old", false, "old"},
-		{"the one last known is down", []*tabState{tab("old", false, errCrashed), tab("new", false, nil)}, "old", false, "old"},
-		{"a crashed tab brought to the front", []*tabState{tab("old", false, nil), tab("new", false, errCrashed)}, "old", false, "new"},
-		{"two down: the most recent", []*tabState{tab("old", false, nil), tab("mid", false, errNotResponding), tab("new", false, errCrashed)}, "old", false, "new"},
-		{"minimised: the one last known", []*tabState{tab("old", false, nil), tab("new", false, errCrashed)}, "old", true, "old"},
-		{"one tab that cannot say", []*tabState{tab("old", false, errCrashed)}, "", false, "old"},
+		{"the one last known is down", []*tabState{tab("old", false, wire.ErrCrashed), tab("new", false, nil)}, "old", false, "old"},
+		{"a crashed tab brought to the front", []*tabState{tab("old", false, nil), tab("new", false, wire.ErrCrashed)}, "old", false, "new"},
+		{"two down: the most recent", []*tabState{tab("old", false, nil), tab("mid", false, wire.ErrNotResponding), tab("new", false, wire.ErrCrashed)}, "old", false, "new"},
+		{"minimised: the one last known", []*tabState{tab("old", false, nil), tab("new", false, wire.ErrCrashed)}, "old", true, "old"},
+		{"one tab that cannot say", []*tabState{tab("old", false, wire.ErrCrashed)}, "", false, "old"},
 		{"nothing known", []*tabState{tab("old", false, nil)}, "", false, ""},
 	} {
 		got := pickActive(tc.tabs, recent, tc.last, tc.minimized)

@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
@@ -48,7 +49,7 @@ func TestWalkAfterLoad(t *testing.T) {
 	u.eval(t, s, `window.__reloaded = true; location.reload(); ''`)
 	u.waitNewDocument(t, s)
 	u.waitLoaded(t, 0)
-	tree, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+	tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func walkedOnLaunch(t *testing.T, path, url string, args ...string) (context.Con
 	traceWarm(t) // first: its cleanup runs after the provider's
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	br, err := Launch(ctx, LaunchOptions{Path: path, URLs: []string{url}, Args: args})
+	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}, Args: args})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL, "--site-per-process")
 	ahead, _ := p.ReadsAhead()
 	iframes := func() map[target.ID]bool {
-		infos, err := cdp.Call(ctx, u.c.browser(), target.GetTargets, target.GetTargetsParams{})
+		infos, err := cdproto.Call(ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +164,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("the reload made no new iframe target: %v", err)
 	}
-	tree, err := cdp.Call(ctx, u.session(t, inner), page.GetFrameTree, cdp.Empty{})
+	tree, err := cdproto.Call(ctx, u.session(t, inner), page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 		p.mu.Unlock()
 		t.Fatalf("the new iframe target %s was not read and walked without a read (%d background reads; its session: %s; sessions %v; iframes now %v, before %v): %v", inner, done, state, have, iframes(), old, err)
 	}
-	top, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+	top, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func waitQuiet(t *testing.T, ctx context.Context, p *Provider) {
 	t.Helper()
 	quiet := func() bool {
 		p.mu.Lock()
-		var sessions []*cdpSession
+		var sessions []*session
 		if p.state != nil {
 			for _, s := range p.state.sessions {
 				sessions = append(sessions, s)
@@ -266,7 +267,7 @@ func waitQuiet(t *testing.T, ctx context.Context, p *Provider) {
 		}
 		p.mu.Unlock()
 		for _, s := range sessions {
-			tree, err := cdp.Call(ctx, s, page.GetFrameTree, cdp.Empty{})
+			tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
 			if err != nil {
 				continue // not a page's session, or gone
 			}
@@ -331,13 +332,13 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 
 	// The person opens a tab, in a window of its own (the first tab stays
 	// shown, its watchers have nothing to tell); the provider is not asked.
-	r, err := cdp.Call(ctx, u.c.browser(), target.CreateTarget, target.CreateTargetParams{URL: srv.URL + "/Second", NewWindow: ptr(true)})
+	r, err := cdproto.Call(ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: srv.URL + "/Second", NewWindow: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.tabs = append(u.tabs, r.TargetID)
 	u.waitLoaded(t, 1)
-	tree, err := cdp.Call(ctx, u.session(t, u.tabs[1]), page.GetFrameTree, cdp.Empty{})
+	tree, err := cdproto.Call(ctx, u.session(t, u.tabs[1]), page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,11 +378,11 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	// The first tab's window is minimised: its page is hidden, and its
 	// watchers say so.
 	done1, _ := p.ReadsAhead()
-	w, err := cdp.Call(ctx, u.c.browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
+	w, err := cdproto.Call(ctx, u.c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cdp.Call(ctx, u.c.browser(), browser.SetWindowBounds, browser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &browser.Bounds{WindowState: browser.WindowStateMinimized}}); err != nil {
+	if _, err := cdproto.Call(ctx, u.c.Browser(), browser.SetWindowBounds, browser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &browser.Bounds{WindowState: browser.WindowStateMinimized}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := waitFor(ctx, func() bool { return u.eval(t, u.session(t, u.tabs[0]), `document.visibilityState`) == "hidden" }); err != nil {

@@ -6,15 +6,16 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // bindingName is the function stateScript's watchers call, in the
@@ -52,20 +53,16 @@ func (p *Provider) changed(why string, session target.SessionID) {
 	}
 }
 
-// onSessionEvent sees every event of an attached target's session, on the
-// read loop.
-func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Value) {
-	if p.onHealthEvent(s, method, params) {
-		return
-	}
+// onSessionEvent sees the events of an attached target's session, on the
+// read loop, but those of its page's health, which the session keeps
+// itself (wire.Session.Handle).
+func (p *Provider) onSessionEvent(s *session, method string, params jsonv2.Value) {
 	switch method {
-	case page.FrameNavigated.Method:
-		p.onNavigated(s, params)
 	case accessibility.NodesUpdated.Method, accessibility.LoadComplete.Method:
 		if a := s.ax.Load(); a != nil {
 			a.OnEvent(method, params)
 		}
-		p.changed(method, s.id)
+		p.changed(method, s.ID())
 	case "Runtime.bindingCalled":
 		if !strings.Contains(string(params), `"`+bindingName+`"`) {
 			return
@@ -77,7 +74,7 @@ func (p *Provider) onSessionEvent(s *cdpSession, method string, params jsonv2.Va
 		if ok && p.ahead.visibility(sig.watcher, sig.visible) {
 			p.readAhead()
 		}
-		p.changed("the page's watchers signalled", s.id)
+		p.changed("the page's watchers signalled", s.ID())
 	}
 }
 
@@ -158,12 +155,12 @@ func (p *Provider) onBrowserEvent(shown map[target.ID]bool, method string, param
 // discover turns on the target events for a new connection. Chrome
 // answers with a targetCreated for every target there is, before the
 // reply: those are not tabs opened.
-func (p *Provider) discover(ctx context.Context, c *conn) error {
+func (p *Provider) discover(ctx context.Context, c *wire.Conn) error {
 	shown := map[target.ID]bool{}
-	c.handle("", func(method string, params jsonv2.Value) { p.onBrowserEvent(shown, method, params) })
+	c.Browser().Handle(func(method string, params jsonv2.Value) { p.onBrowserEvent(shown, method, params) })
 	p.ahead.discovering.Store(true)
 	defer p.ahead.discovering.Store(false)
-	_, err := cdp.Call(ctx, c.browser(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
+	_, err := cdproto.Call(ctx, c.Browser(), target.SetDiscoverTargets, target.SetDiscoverTargetsParams{Discover: true})
 	return err
 }
 
@@ -215,7 +212,7 @@ func boolInt8(b bool) int8 {
 // (warm.Trees), as after a load. It reads too once the fetch of a page
 // that loaded in a read tab is in (warm.Trees.OnLoadFetched): the new
 // document is then mapped, and the host's next read, the page unchanged,
-// is answered with that mapping (read7_memo.go) rather than map it
+// is answered with that mapping (memo.go) rather than map it
 // again. Only a provider that has read is told (the events come from its
 // connection and from the pages it has read), and one background read
 // runs at a time: asked for again while it runs, it runs once more
@@ -240,7 +237,7 @@ func (p *Provider) readAhead() {
 			// find again, and asking a person's browser to allow a new
 			// connection is not for a read nobody asked for.
 			p.mu.Lock()
-			connected := p.conn != nil && p.conn.alive()
+			connected := p.conn != nil && p.conn.Alive()
 			p.mu.Unlock()
 			if connected {
 				warm.Tracef("read ahead: starts")
@@ -271,7 +268,7 @@ func (p *Provider) readAhead() {
 // load of its page, and Chrome tells nothing of its document to a
 // provider not attached to it. The load event comes after the iframes'
 // loads, so their targets are there to find.
-func (p *Provider) readIfNewIframes(ctx context.Context, s *cdpSession) {
+func (p *Provider) readIfNewIframes(ctx context.Context, s *session) {
 	p.mu.Lock()
 	st := p.state
 	var tab target.ID
@@ -286,7 +283,7 @@ func (p *Provider) readIfNewIframes(ctx context.Context, s *cdpSession) {
 	if tab == "" {
 		return
 	}
-	infos, err := cdp.Call(ctx, s.c.browser(), target.GetTargets, target.GetTargetsParams{})
+	infos, err := cdproto.Call(ctx, s.Browser(), target.GetTargets, target.GetTargetsParams{})
 	if err != nil {
 		return
 	}
@@ -313,4 +310,47 @@ func (p *Provider) ReadsAhead() (done int64, running bool) {
 	p.ahead.mu.Lock()
 	defer p.ahead.mu.Unlock()
 	return p.ahead.done, p.ahead.running
+}
+
+// followConn tells the watcher when the connection ends (current answers
+// differently, an error) and, while anyone watches, reads until the
+// browser is back.
+func (p *Provider) followConn(c *wire.Conn) {
+	select {
+	case <-c.Done():
+	case <-p.life.Done():
+		return
+	}
+	if f := p.watcher.Load(); f != nil {
+		p.changed("the connection to the browser ended", "")
+		p.readWhileWatched(f, true)
+	}
+}
+
+// watchRetry is how long a watcher's read waits before it tries again
+// to reach a browser that is not there.
+const watchRetry = time.Second
+
+// readWhileWatched reads current until a read succeeds, while f is the
+// watcher, so that the watchers of every page shown run and a browser
+// that comes back (or a person who clicks Allow) is told to the host.
+// It tells the watcher of the success when notify, or when a read failed
+// before it.
+func (p *Provider) readWhileWatched(f *func(), notify bool) {
+	for p.watcher.Load() == f {
+		_, err := p.Current(p.life)
+		if err == nil {
+			if notify {
+				p.changed("a read succeeded after the browser was away", "")
+			}
+			return
+		}
+		p.log.Debug("a read for the watcher failed", "err", err)
+		notify = true
+		select {
+		case <-time.After(watchRetry):
+		case <-p.life.Done():
+			return
+		}
+	}
 }

@@ -10,9 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -88,14 +89,14 @@ const describeWidth = 16
 // index from on, in order (0 for one that could not be described),
 // describing describeWidth of them at a time. Its remote objects are
 // released without waiting.
-func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, from int) []cdp.BackendNodeID {
+func elementIDs(ctx context.Context, s *session, frame cdproto.FrameID, expr string, from int) []cdproto.BackendNodeID {
 	group := newObjectGroup()
-	defer s.post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	arr, err := evalObject(ctx, s, frame, expr, group, false)
 	if err != nil || arr.ObjectID == "" {
 		return nil
 	}
-	props, err := cdp.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
+	props, err := cdproto.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
 	if err != nil {
 		return nil
 	}
@@ -105,13 +106,13 @@ func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr stri
 			objs = append(objs, pr.Value.ObjectID)
 		}
 	}
-	ids := make([]cdp.BackendNodeID, len(objs))
+	ids := make([]cdproto.BackendNodeID, len(objs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(describeWidth, len(objs)) {
 		wg.Go(func() {
 			for i := range next {
-				if n, err := cdp.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
+				if n, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
 					ids[i] = n.Node.BackendNodeID
 				}
 			}
@@ -125,9 +126,40 @@ func elementIDs(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr stri
 	return ids
 }
 
+// world returns the context id of the provider's isolated world in a
+// frame, making the world (Page.createIsolatedWorld returns the existing
+// one of that name) when it is not known or fresh is set.
+func (s *session) world(ctx context.Context, frame cdproto.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
+	s.worldsMu.Lock()
+	id, ok := s.worlds[frame]
+	s.worldsMu.Unlock()
+	if ok && !fresh {
+		return id, nil
+	}
+	w, err := cdproto.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: frame, WorldName: worldName})
+	if err != nil {
+		return 0, err
+	}
+	// The watchers of stateScript call this binding to say something
+	// changed. Chrome adds it to the contexts of that name that exist, not
+	// (without Runtime.enable) to later ones: so after each new world. The
+	// calls after it run after it; its answer says nothing worth a round
+	// trip (without it the watchers stay silent, and reads still work).
+	if err := s.Post(ctx, runtime.CommandAddBinding, runtime.AddBindingParams{Name: bindingName, ExecutionContextName: worldName}); err != nil {
+		return 0, err
+	}
+	s.worldsMu.Lock()
+	if s.worlds == nil {
+		s.worlds = map[cdproto.FrameID]runtime.ExecutionContextID{}
+	}
+	s.worlds[frame] = w.ExecutionContextID
+	s.worldsMu.Unlock()
+	return w.ExecutionContextID, nil
+}
+
 // evalIn evaluates a side-effect-free expression in the provider's
 // isolated world of a frame and decodes its value into out.
-func evalIn(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, out any) error {
+func evalIn(ctx context.Context, s *session, frame cdproto.FrameID, expr string, out any) error {
 	r, err := evalObject(ctx, s, frame, expr, "", true)
 	if err != nil {
 		return err
@@ -139,13 +171,13 @@ func evalIn(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr string, 
 // false the result stays a remote object in the object group. The world's
 // context id is kept on the session; when the frame has navigated since,
 // the world is made again once.
-func evalObject(ctx context.Context, s *cdpSession, frame cdp.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
+func evalObject(ctx context.Context, s *session, frame cdproto.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
 	for attempt := 0; ; attempt++ {
 		w, err := s.world(ctx, frame, attempt > 0)
 		if err != nil {
 			return nil, err
 		}
-		r, err := cdp.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
+		r, err := cdproto.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
 			Expression:    expr,
 			ContextID:     w,
 			ReturnByValue: ptr(byValue),

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
@@ -92,7 +92,7 @@ func checkGoldenOutline(t *testing.T, name string, doc *mapping.Element) {
 // states, focused and hovered aside; none when absent), data-expect-value
 // (the exact value; none when absent) and data-expect-level.
 type mark struct {
-	backend cdp.BackendNodeID
+	backend cdproto.BackendNodeID
 	desc    string // the tag and marks, for messages
 	role    string
 	states  []string
@@ -108,10 +108,10 @@ type mark struct {
 func checkMarks(t *testing.T, ctx context.Context, doc *mapping.Element) int {
 	t.Helper()
 	base, marks := pageMarks(t, ctx)
-	byBackend := map[cdp.BackendNodeID]*mapping.Element{}
+	byBackend := map[cdproto.BackendNodeID]*mapping.Element{}
 	elemtest.Walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
 		if r, ok := mapping.Peek(e.ID); ok && r.Kind == mapping.KindNode {
-			byBackend[base+cdp.BackendNodeID(r.B)] = e
+			byBackend[base+cdproto.BackendNodeID(r.B)] = e
 		}
 	})
 	for _, m := range marks {
@@ -149,7 +149,7 @@ func checkMarks(t *testing.T, ctx context.Context, doc *mapping.Element) int {
 // pageMarks reads the marked elements of the page, shadow trees included,
 // from its DOM on the test's own session, and the document node's backend
 // id.
-func pageMarks(t *testing.T, ctx context.Context) (cdp.BackendNodeID, []mark) {
+func pageMarks(t *testing.T, ctx context.Context) (cdproto.BackendNodeID, []mark) {
 	t.Helper()
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -158,8 +158,8 @@ func pageMarks(t *testing.T, ctx context.Context) (cdp.BackendNodeID, []mark) {
 		t.Fatalf("DOM.getDocument: %v", err)
 	}
 	var out []mark
-	var visit func(n *cdp.Node)
-	visit = func(n *cdp.Node) {
+	var visit func(n *cdproto.Node)
+	visit = func(n *cdproto.Node) {
 		attrs := map[string]string{}
 		for i := 0; i+1 < len(n.Attributes); i += 2 {
 			attrs[n.Attributes[i]] = n.Attributes[i+1]

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/debugger"
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/page"
@@ -42,7 +42,7 @@ func readNow(t testing.TB, p *provider, what string, cond func(*answer) bool) *a
 // heard runs act and waits until the test's own session on a page (ctx)
 // hears ev: Chrome has then reached the state the event tells of (a
 // dialog opened or closed, a crash), and has told the provider too.
-func heard[E any](t testing.TB, ctx context.Context, ev cdp.Event[E], what string, act func()) {
+func heard[E any](t testing.TB, ctx context.Context, ev cdproto.Event[E], what string, act func()) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
@@ -298,7 +298,7 @@ func TestNeverHang(t *testing.T) {
 		if _, err := chromedp.Call(tb.ctx, debugger.Enable, debugger.EnableParams{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := chromedp.Call(tb.ctx, debugger.Pause, cdp.Empty{}); err != nil {
+		if _, err := chromedp.Call(tb.ctx, debugger.Pause, cdproto.Empty{}); err != nil {
 			t.Fatal(err)
 		}
 		// Chrome serves a paused page's calls from the debugger's loop, or
@@ -322,7 +322,7 @@ func TestNeverHang(t *testing.T) {
 		if _, err := chromedp.Call(tb.ctx, debugger.Resume, debugger.ResumeParams{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := chromedp.Call(tb.ctx, debugger.Disable, cdp.Empty{}); err != nil {
+		if _, err := chromedp.Call(tb.ctx, debugger.Disable, cdproto.Empty{}); err != nil {
 			t.Fatal(err)
 		}
 		// A read that found the page paused may have marked it not
@@ -347,7 +347,7 @@ func TestNeverHang(t *testing.T) {
 		ctx, cancel := context.WithTimeout(bg.ctx, time.Minute)
 		defer cancel()
 		crashes := chromedp.Events(ctx, inspector.TargetCrashed)
-		go chromedp.Call(bg.ctx, page.Crash, cdp.Empty{})
+		go chromedp.Call(bg.ctx, page.Crash, cdproto.Empty{})
 		for _, err := range crashes {
 			if err != nil {
 				t.Fatalf("waiting for the background tab to crash: %v", err)
@@ -387,7 +387,7 @@ func TestNeverHang(t *testing.T) {
 
 	t.Run("crash in the active tab", func(t *testing.T) {
 		t0 := time.Now()
-		heard(t, tb.ctx, inspector.TargetCrashed, "the page to crash", func() { go chromedp.Call(tb.ctx, page.Crash, cdp.Empty{}) })
+		heard(t, tb.ctx, inspector.TargetCrashed, "the page to crash", func() { go chromedp.Call(tb.ctx, page.Crash, cdproto.Empty{}) })
 		a := readNow(t, p, "the page crashed", func(a *answer) bool {
 			d, _ := docOfTab(a.Root, url)
 			return d != nil && d.Description == mapping.Crashed

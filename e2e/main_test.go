@@ -27,7 +27,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
-	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // env is the state TestMain sets up once for the whole package.
@@ -82,7 +82,7 @@ func TestMain(m *testing.M) {
 func setup(tmp string) {
 	// The product's own finder: $CHROME, else the browsers it knows on
 	// PATH; its error names what it tried and how to install one.
-	path, err := cdp.FindChrome("")
+	path, err := browsers.FindChrome("")
 	if err != nil {
 		msg := "no Chromium found (set $CHROME to a Chromium-based browser): " + err.Error()
 		if os.Getenv("CI") == "true" {
@@ -206,7 +206,7 @@ func startChrome(port int) (*chrome, error) {
 	// The tests' browsers are not a person's: --connect auto passes them
 	// by, as it does the browsers cdpprovider launches, so a provider
 	// with no browser flag reads only the browser its test means.
-	if err := cdp.MarkLaunched(profile); err != nil {
+	if err := browsers.MarkLaunched(profile); err != nil {
 		os.RemoveAll(profile)
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -192,7 +192,7 @@ func TestDescriptor(t *testing.T) {
 	d := p.descriptor(t)
 	cur := p.current(t)
 
-	ver, err := chromedp.CallBrowser(env.rootCtx, browser.GetVersion, cdp.Empty{})
+	ver, err := chromedp.CallBrowser(env.rootCtx, browser.GetVersion, cdproto.Empty{})
 	if err != nil {
 		t.Fatalf("Browser.getVersion: %v", err)
 	}

@@ -2,7 +2,7 @@ package mapping
 
 import (
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // findFocus sets the end of the focus path in this document: the owner of
@@ -64,8 +64,8 @@ func (m *mapper) hoverTarget() *Element {
 }
 
 // byBackend maps backend DOM node ids to the AX nodes of the document.
-func (m *mapper) byBackend() map[cdp.BackendNodeID]accessibility.NodeID {
-	byBackend := make(map[cdp.BackendNodeID]accessibility.NodeID, len(m.nodes))
+func (m *mapper) byBackend() map[cdproto.BackendNodeID]accessibility.NodeID {
+	byBackend := make(map[cdproto.BackendNodeID]accessibility.NodeID, len(m.nodes))
 	for id, n := range m.nodes {
 		if n.BackendDOMNodeID != 0 {
 			byBackend[n.BackendDOMNodeID] = id

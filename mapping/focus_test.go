@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // withState returns the titles (role when untitled) of the elements that
@@ -94,7 +94,7 @@ func TestFocusInChildFrame(t *testing.T) {
 	f.Nodes = append(f.Nodes, ax(7, "Iframe", "Other"))
 	f.Nodes[0].ChildIDs = append(f.Nodes[0].ChildIDs, "7")
 	f.HasFocus = true
-	f.Frames = map[cdp.BackendNodeID]*Frame{6: child, 7: other}
+	f.Frames = map[cdproto.BackendNodeID]*Frame{6: child, 7: other}
 	got := withState(t, MapFrame(f, testIDs(), 100), "focused")
 	// The parent's own focused node is stale once a child frame has focus.
 	if want := []string{"Page", "Main", "Page", "Pay"}; !slices.Equal(got, want) {
@@ -114,12 +114,12 @@ func hoverPage() *Frame {
 func TestHover(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		chain []cdp.BackendNodeID
+		chain []cdproto.BackendNodeID
 		want  []string
 	}{
-		{"pruned node walks up", []cdp.BackendNodeID{3, 2, 1, 1000}, []string{"Home"}},
-		{"first with an AX node", []cdp.BackendNodeID{99, 5, 1000}, []string{"Text"}},
-		{"none found", []cdp.BackendNodeID{99, 98}, []string{"Page"}},
+		{"pruned node walks up", []cdproto.BackendNodeID{3, 2, 1, 1000}, []string{"Home"}},
+		{"first with an AX node", []cdproto.BackendNodeID{99, 5, 1000}, []string{"Text"}},
+		{"none found", []cdproto.BackendNodeID{99, 98}, []string{"Page"}},
 		{"empty chain", nil, []string{"Page"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -136,7 +136,7 @@ func TestHover(t *testing.T) {
 func TestNoHoverWithoutPointer(t *testing.T) {
 	f := hoverPage()
 	f.Pointer = false
-	f.Hover = []cdp.BackendNodeID{2}
+	f.Hover = []cdproto.BackendNodeID{2}
 	if got := withState(t, MapFrame(f, testIDs(), 100), "hovered"); len(got) != 0 {
 		t.Errorf("hovered = %q, want none", got)
 	}
@@ -144,13 +144,13 @@ func TestNoHoverWithoutPointer(t *testing.T) {
 
 func TestHoverInChildFrame(t *testing.T) {
 	child := page(2, leaf(2001, "button", "Pay"))
-	child.Pointer, child.Hover = true, []cdp.BackendNodeID{2001}
+	child.Pointer, child.Hover = true, []cdproto.BackendNodeID{2001}
 	f := hoverPage()
-	f.Hover = []cdp.BackendNodeID{2} // stale: the pointer is in the child
+	f.Hover = []cdproto.BackendNodeID{2} // stale: the pointer is in the child
 	f.Pointer = false
 	f.Nodes = append(f.Nodes, ax(6, "Iframe", ""))
 	f.Nodes[0].ChildIDs = append(f.Nodes[0].ChildIDs, "6")
-	f.Frames = map[cdp.BackendNodeID]*Frame{6: child}
+	f.Frames = map[cdproto.BackendNodeID]*Frame{6: child}
 	got := withState(t, MapFrame(f, testIDs(), 100), "hovered")
 	if want := []string{"Pay"}; !slices.Equal(got, want) {
 		t.Errorf("hovered = %q, want %q", got, want)

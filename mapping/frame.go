@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // MapFrame returns the Document element of f: title the RootWebArea's
@@ -94,12 +94,12 @@ type mapper struct {
 	// elems holds the element of each AX node that became one (Text
 	// excepted), and of each iframe node the child Document.
 	elems map[accessibility.NodeID]*Element
-	used  map[cdp.BackendNodeID]bool // DOM nodes whose id was given out in this document
+	used  map[cdproto.BackendNodeID]bool // DOM nodes whose id was given out in this document
 	// focus is the AX node at the end of the focus path in this document
 	// ("" when the Document is the end); focusFrame the owner of the child
 	// frame that has the focus (0 when none).
 	focus      accessibility.NodeID
-	focusFrame cdp.BackendNodeID
+	focusFrame cdproto.BackendNodeID
 }
 
 // frame maps the document f; focused says whether it is on the focus path.
@@ -114,7 +114,7 @@ func (s *session) frame(f *Frame, focused bool) *Element {
 		f:       f,
 		nodes:   make(map[accessibility.NodeID]*accessibility.Node, len(f.Nodes)),
 		elems:   make(map[accessibility.NodeID]*Element, len(f.Nodes)/2),
-		used:    make(map[cdp.BackendNodeID]bool, len(f.Nodes)/2),
+		used:    make(map[cdproto.BackendNodeID]bool, len(f.Nodes)/2),
 	}
 	for _, n := range f.Nodes {
 		if n != nil {
@@ -318,7 +318,7 @@ func (m *mapper) id(n *accessibility.Node) string {
 }
 
 // nodeID is the id of the element of DOM node b in f.
-func (f *Frame) nodeID(ids *IDs, b cdp.BackendNodeID) string {
+func (f *Frame) nodeID(ids *IDs, b cdproto.BackendNodeID) string {
 	return ids.Node(f.Doc, int64(b-f.NodeBase))
 }
 

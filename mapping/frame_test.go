@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,7 +25,7 @@ func val(v any) *accessibility.Value {
 func ax(id int, role, name string, props ...any) *accessibility.Node {
 	n := &accessibility.Node{
 		NodeID:           accessibility.NodeID(fmt.Sprint(id)),
-		BackendDOMNodeID: cdp.BackendNodeID(id),
+		BackendDOMNodeID: cdproto.BackendNodeID(id),
 		Role:             val(role),
 	}
 	if name != "" {
@@ -336,7 +336,7 @@ func TestFramesAreStitched(t *testing.T) {
 	child := page(2, leaf(2001, "link", "Inner", "url", "https://ads.example/"))
 	child.URL = "https://ads.example/"
 	f := page(1, leaf(1, "paragraph", "Before"), leaf(5, "Iframe", "Ad"), leaf(6, "Iframe", "Missing"))
-	f.Frames = map[cdp.BackendNodeID]*Frame{5: child}
+	f.Frames = map[cdproto.BackendNodeID]*Frame{5: child}
 	checkShape(t, f, `
 Document "Page" <https://example.com/>
   Paragraph "Before"
@@ -352,7 +352,7 @@ func TestUntitledFrameTakesTheIframesName(t *testing.T) {
 	titled := page(3, leaf(3001, "paragraph", "Other"))
 	titled.URL = "https://ads.example/"
 	f := page(1, leaf(5, "Iframe", "Ad"), leaf(6, "Iframe", "Weather"))
-	f.Frames = map[cdp.BackendNodeID]*Frame{5: untitled, 6: titled}
+	f.Frames = map[cdproto.BackendNodeID]*Frame{5: untitled, 6: titled}
 	checkShape(t, f, `
 Document "Page" <https://example.com/>
   Document "Ad" <about:srcdoc>
@@ -385,7 +385,7 @@ func TestValueTextAndDescription(t *testing.T) {
 	)
 	f.Nodes[1].Description = val("Volume")
 	f.Nodes[3].Description = val("Which floor to go to")
-	f.ValueText = map[cdp.BackendNodeID]string{1: "Loud", 3: "Second floor"}
+	f.ValueText = map[cdproto.BackendNodeID]string{1: "Loud", 3: "Second floor"}
 	checkShape(t, f, `
 Document "Page" <https://example.com/>
   Slider "Volume" = "Loud"

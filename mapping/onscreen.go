@@ -2,7 +2,7 @@ package mapping
 
 import (
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // ApplyBudgetOnScreen is applyBudget for the tree Build made of br, keeping
@@ -58,7 +58,7 @@ func onScreenElements(root *Element, br *Browser, ids *IDs) map[*Element]bool {
 	index(root)
 	out := map[*Element]bool{}
 	for _, f := range frames {
-		want := make(map[cdp.BackendNodeID]bool, len(f.OnScreen))
+		want := make(map[cdproto.BackendNodeID]bool, len(f.OnScreen))
 		for _, id := range f.OnScreen {
 			want[id] = true
 		}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // screenBrowser is a browser with one tab showing 300 paragraphs (each a
@@ -23,7 +23,7 @@ func screenBrowser() *Browser {
 	kids = append(kids, el(ax(7000, "listbox", "Pick"), leaf(7001, "option", "Chosen", "selected", true)))
 	f := page(1, kids...)
 	f.HasFocus = true
-	f.OnScreen = []cdp.BackendNodeID{2100, 2101, 2102, 6000, 99999}
+	f.OnScreen = []cdproto.BackendNodeID{2100, 2101, 2102, 6000, 99999}
 	return &Browser{Product: "Chromium", Windows: []*Window{{Key: 1, Focused: true, Tabs: []*Tab{{Key: 2, Title: "Page", Active: true, Doc: f}}}}}
 }
 

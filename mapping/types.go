@@ -2,7 +2,7 @@ package mapping
 
 import (
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // Protocol is the version of the protocol this package builds answers for.
@@ -140,13 +140,13 @@ type Frame struct {
 	// the document's own node they stay about as small as the page. The
 	// caller fixes it for the document's life (the provider: the document
 	// node's backend id at its first read with a tree), or ids change.
-	NodeBase cdp.BackendNodeID
+	NodeBase cdproto.BackendNodeID
 	// Nodes is the document's accessibility tree exactly as
 	// Accessibility.getFullAXTree returned it (the root first).
 	Nodes []*accessibility.Node
 	// Frames holds the child documents, keyed by the backend DOM node id of
 	// the <iframe> (or <frame>, <object>) element that owns each.
-	Frames map[cdp.BackendNodeID]*Frame
+	Frames map[cdproto.BackendNodeID]*Frame
 	// HasFocus marks the frames on the focus path: this document holds the
 	// keyboard focus or contains the frame that does.
 	HasFocus bool
@@ -156,7 +156,7 @@ type Frame struct {
 	// child frame holds it). Without it the mapping falls back to Chrome's
 	// focused property, which goes stale on blur.
 	FocusLive bool
-	Focus     []cdp.BackendNodeID
+	Focus     []cdproto.BackendNodeID
 	// Unavailable, when set (Crashed, NotResponding), says the document
 	// could not be read: it is a Document titled Title with that
 	// description, and Mapped's children when Mapped is set (kept from
@@ -178,19 +178,19 @@ type Frame struct {
 	// Hover is, in the document that has the pointer, the chain of hovered
 	// DOM elements, deepest first. The hovered element is the first of them
 	// that is reported, or an ancestor of it; the Document itself when none.
-	Hover []cdp.BackendNodeID
+	Hover []cdproto.BackendNodeID
 	// ValueText holds the aria-valuetext attribute of the range widgets
 	// (slider, spinbutton, progressbar, meter, scrollbar) that have one,
 	// keyed by backend DOM node id: Chrome leaves it out of the
 	// accessibility tree's valuetext property, and it is the value a
 	// person reads (5.4: value text before the number).
-	ValueText map[cdp.BackendNodeID]string
+	ValueText map[cdproto.BackendNodeID]string
 	// OnScreen holds the DOM elements of this document a person sees in
 	// its viewport, in any order; nil when not looked for, which the
 	// caller does only when an answer must be cut (see OverBudget).
 	// ApplyBudgetOnScreen keeps them after the selected elements and
 	// before the rest (5.6).
-	OnScreen []cdp.BackendNodeID
+	OnScreen []cdproto.BackendNodeID
 }
 
 // App is what the descriptor says of the browser (section 8).

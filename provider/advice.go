@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // Advice is what the command line adds when it prints a failed read: what
@@ -49,14 +50,14 @@ func reached(cfg Config) string {
 	switch {
 	case cfg.Launch:
 		return "launched"
-	case cfg.Connect == "" || cfg.Connect == cdp.Auto:
+	case cfg.Connect == "" || cfg.Connect == browsers.Auto:
 		return "auto"
 	}
 	addr := cfg.Connect
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
 	}
-	if u, err := url.Parse(addr); err == nil && cdp.IsLoopback(u.Hostname()) {
+	if u, err := url.Parse(addr); err == nil && browsers.IsLoopback(u.Hostname()) {
 		return "local"
 	}
 	return "remote"

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -204,11 +204,11 @@ func (c Config) Validate() error {
 // --header). Validate checks them for current and watch, which fail at
 // start; serve starts all the same, and answers its reads with the error.
 func (c Config) checkBrowser() error {
-	if _, err := cdp.ParseHeader(c.Headers); err != nil {
+	if _, err := browsers.ParseHeader(c.Headers); err != nil {
 		return err
 	}
 	if !c.Launch {
-		if err := cdp.CheckAddress(c.Connect, c.AllowRemote); err != nil {
+		if err := browsers.CheckAddress(c.Connect, c.AllowRemote); err != nil {
 			return fmt.Errorf("--connect: %w", err)
 		}
 	}
@@ -225,7 +225,7 @@ func checkListen(addr string, allowRemote bool) error {
 	if err != nil {
 		return fmt.Errorf("--http %q: give host:port, as in 127.0.0.1:8377 (port 0: any free port)", addr)
 	}
-	if !allowRemote && !cdp.IsLoopback(host) {
+	if !allowRemote && !browsers.IsLoopback(host) {
 		where := "not on loopback"
 		if host == "" {
 			where = "every interface"

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -35,10 +34,10 @@ func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log 
 	cur, err := src.Current(ctx)
 	// A browser that asks its person first: tell them to click Allow, and
 	// wait for that (each read waits a moment for the answer).
-	if errors.Is(err, cdp.ErrConsentPending) {
+	if cdp.ReasonOf(err) == cdp.ReasonConsentPending {
 		log.Warn(err.Error())
 	}
-	for deadline := time.Now().Add(ConsentWait); errors.Is(err, cdp.ErrConsentPending) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(ConsentWait); cdp.ReasonOf(err) == cdp.ReasonConsentPending && time.Now().Before(deadline); {
 		cur, err = src.Current(ctx)
 	}
 	if err != nil {

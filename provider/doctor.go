@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // errNothingToRead is doctor's outcome when no browser can be read yet.
@@ -27,36 +27,36 @@ func doctor(ctx context.Context, cfg Config, stdout io.Writer) error {
 
 // sight is what doctor sees.
 type sight struct {
-	dirs         []cdp.UserDataDir // looked in
+	dirs         []browsers.UserDataDir // looked in
 	installed    []string
-	running      []cdp.Running
+	running      []browsers.Running
 	runningKnown bool
-	// found is what auto discovery finds (cdp.FindBrowsers): every port
+	// found is what auto discovery finds (browsers.FindBrowsers): every port
 	// a DevToolsActivePort or a running browser's command line names,
 	// asked.
-	found []cdp.Found
+	found []browsers.Found
 	// auto is the browser `cdpprovider serve` with no flag reads, when
 	// it reads one: found[0] unless a directory was named.
-	auto *cdp.Found
+	auto *browsers.Found
 }
 
 // look gathers what doctor reports, asking no browser for a websocket.
 func look(ctx context.Context, cfg Config) sight {
 	var s sight
-	l := cdp.Look{Dirs: cdp.DefaultUserDataDirs()}
+	l := browsers.Look{Dirs: browsers.DefaultUserDataDirs()}
 	if cfg.UserDataDir != "" {
-		l.Dirs, l.Named = []cdp.UserDataDir{cdp.NamedUserDataDir(cfg.UserDataDir)}, true
+		l.Dirs, l.Named = []browsers.UserDataDir{browsers.NamedUserDataDir(cfg.UserDataDir)}, true
 	}
-	s.installed = cdp.InstalledBrowsers()
-	s.running, s.runningKnown = cdp.RunningBrowsers()
+	s.installed = browsers.InstalledBrowsers()
+	s.running, s.runningKnown = browsers.RunningBrowsers()
 	l.Running, l.RunningKnown = s.running, s.runningKnown
 	// A browser a person started with a directory of its own is found
 	// there too.
 	s.dirs = l.LookIn()
-	s.found = cdp.FindBrowsers(ctx, l)
+	s.found = browsers.FindBrowsers(ctx, l)
 	if l.Named {
-		l.Dirs, l.Named = cdp.DefaultUserDataDirs(), false
-		s.auto = live(cdp.FindBrowsers(ctx, l))
+		l.Dirs, l.Named = browsers.DefaultUserDataDirs(), false
+		s.auto = live(browsers.FindBrowsers(ctx, l))
 	} else {
 		s.auto = live(s.found)
 	}
@@ -64,7 +64,7 @@ func look(ctx context.Context, cfg Config) sight {
 }
 
 // live is the browser auto reads among found, nil when none answers.
-func live(found []cdp.Found) *cdp.Found {
+func live(found []browsers.Found) *browsers.Found {
 	if len(found) > 0 && found[0].Live {
 		return &found[0]
 	}
@@ -126,14 +126,14 @@ func report(stdout io.Writer, s sight) error {
 
 	w.say("User-data directories:")
 	seen := 0
-	var allowedIdle []cdp.UserDataDir // the setting is on, and no live file
+	var allowedIdle []browsers.UserDataDir // the setting is on, and no live file
 	for _, d := range dirs {
 		if fi, err := os.Stat(d.Path); err != nil || !fi.IsDir() {
 			continue
 		}
 		seen++
 		w.say("  %s: %s", d.Browser, d.Path)
-		var f *cdp.Found
+		var f *browsers.Found
 		for i := range found {
 			if found[i].Dir.Path == d.Path && !found[i].Cmdline {
 				f = &found[i]
@@ -159,7 +159,7 @@ func report(stdout io.Writer, s sight) error {
 				w.say("    /json/version: no answer")
 			}
 		}
-		allowed, known := cdp.DebuggingAllowed(d)
+		allowed, known := browsers.DebuggingAllowed(d)
 		switch {
 		case !known:
 			w.say("    chrome://inspect setting: unknown (no Local State)")
@@ -190,7 +190,7 @@ func report(stdout io.Writer, s sight) error {
 
 // portOn is the --remote-debugging-port of a running browser on the
 // directory, 0 when none names one.
-func portOn(running []cdp.Running, dir string) int {
+func portOn(running []browsers.Running, dir string) int {
 	for _, r := range running {
 		if r.UserDataDir != "" && filepath.Clean(r.UserDataDir) == filepath.Clean(dir) && r.Port() > 0 {
 			return r.Port()
@@ -201,7 +201,7 @@ func portOn(running []cdp.Running, dir string) int {
 
 // portOf is what the port a running browser's command line names
 // answered, nil when it names none or doctor did not ask it.
-func portOf(found []cdp.Found, r cdp.Running) *cdp.Found {
+func portOf(found []browsers.Found, r browsers.Running) *browsers.Found {
 	for i, f := range found {
 		if f.Pid == r.Pid && f.Port == r.Port() && f.Port > 0 {
 			return &found[i]
@@ -213,7 +213,7 @@ func portOf(found []cdp.Found, r cdp.Running) *cdp.Found {
 // nextStep is the one thing to do next, and whether a browser can be
 // read already. It never advises what was done already: a browser
 // started with a debugging port whose port does not answer is told why.
-func nextStep(s sight, allowedIdle []cdp.UserDataDir) (string, bool) {
+func nextStep(s sight, allowedIdle []browsers.UserDataDir) (string, bool) {
 	found, running, installed := s.found, s.running, s.installed
 	if len(found) > 0 && found[0].Live {
 		f := found[0]
@@ -242,7 +242,7 @@ func nextStep(s sight, allowedIdle []cdp.UserDataDir) (string, bool) {
 	// The running browsers without debugging (a browser a cdpprovider
 	// launched is not the person's, and one with a debugging port was
 	// told above).
-	plain := slices.DeleteFunc(slices.Clone(running), func(r cdp.Running) bool { return r.Launched || r.DebugPort != "" })
+	plain := slices.DeleteFunc(slices.Clone(running), func(r browsers.Running) bool { return r.Launched || r.DebugPort != "" })
 	if len(allowedIdle) > 0 && len(plain) > 0 {
 		return fmt.Sprintf("restart %s: remote debugging is allowed in its profile (%s) but it is not listening", allowedIdle[0].Browser, allowedIdle[0].Path), false
 	}
@@ -261,7 +261,7 @@ func nextStep(s sight, allowedIdle []cdp.UserDataDir) (string, bool) {
 }
 
 // describeDirs names the directories looked in, briefly.
-func describeDirs(dirs []cdp.UserDataDir) string {
+func describeDirs(dirs []browsers.UserDataDir) string {
 	if len(dirs) == 1 {
 		return dirs[0].Path
 	}

@@ -6,16 +6,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // What doctor says for each situation, the next step above all, and its
 // outcome (errNothingToRead: exit status 1).
 func TestDoctorReport(t *testing.T) {
 	home := t.TempDir() // exists: listed as a directory with nothing in it
-	chromium := cdp.UserDataDir{Browser: "Chromium", Path: home}
-	live := func(status int) []cdp.Found {
-		return []cdp.Found{{ActivePort: cdp.ActivePort{Dir: chromium, Port: 9222, Path: "/devtools/browser/x", Written: time.Now()}, Live: true, Discovery: status}}
+	chromium := browsers.UserDataDir{Browser: "Chromium", Path: home}
+	live := func(status int) []browsers.Found {
+		return []browsers.Found{{ActivePort: browsers.ActivePort{Dir: chromium, Port: 9222, Path: "/devtools/browser/x", Written: time.Now()}, Live: true, Discovery: status}}
 	}
 	for _, tc := range []struct {
 		name string
@@ -23,19 +23,19 @@ func TestDoctorReport(t *testing.T) {
 		ok   bool
 		want []string
 	}{
-		{"nothing installed or running", sight{dirs: []cdp.UserDataDir{chromium}, runningKnown: true}, false,
+		{"nothing installed or running", sight{dirs: []browsers.UserDataDir{chromium}, runningKnown: true}, false,
 			[]string{"no Chromium-family browser found", "Running:\n  no Chromium-family browser", "Next step: install a Chromium-family browser"}},
-		{"installed, not running", sight{dirs: []cdp.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"}, runningKnown: true}, false,
+		{"installed, not running", sight{dirs: []browsers.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"}, runningKnown: true}, false,
 			[]string{"Next step: start chromium and open chrome://inspect/#remote-debugging"}},
-		{"running without debugging", sight{dirs: []cdp.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"},
-			running: []cdp.Running{{Pid: 7, Exe: "chromium"}}, runningKnown: true}, false,
+		{"running without debugging", sight{dirs: []browsers.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"},
+			running: []browsers.Running{{Pid: 7, Exe: "chromium"}}, runningKnown: true}, false,
 			[]string{"chromium (pid 7) on its default profile", "Next step: in the running chromium open chrome://inspect/#remote-debugging"}},
-		{"a debug-port browser", sight{dirs: []cdp.UserDataDir{chromium}, found: live(200), auto: &live(200)[0], runningKnown: true}, true,
+		{"a debug-port browser", sight{dirs: []browsers.UserDataDir{chromium}, found: live(200), auto: &live(200)[0], runningKnown: true}, true,
 			[]string{"DevToolsActivePort: port 9222, live", "/json/version: answers", "Next step: none, it works now: `cdpprovider serve` (or"}},
-		{"the chrome://inspect setting", sight{dirs: []cdp.UserDataDir{chromium}, found: live(404), runningKnown: true}, true,
+		{"the chrome://inspect setting", sight{dirs: []browsers.UserDataDir{chromium}, found: live(404), runningKnown: true}, true,
 			[]string{"/json/version: 404", "click Allow"}},
-		{"a stale file", sight{dirs: []cdp.UserDataDir{chromium}, runningKnown: true,
-			found: []cdp.Found{{ActivePort: cdp.ActivePort{Dir: chromium, Port: 9333}, Why: "nothing listens on port 9333"}}}, false,
+		{"a stale file", sight{dirs: []browsers.UserDataDir{chromium}, runningKnown: true,
+			found: []browsers.Found{{ActivePort: browsers.ActivePort{Dir: chromium, Port: 9333}, Why: "nothing listens on port 9333"}}}, false,
 			[]string{"DevToolsActivePort: port 9333, stale: nothing listens on port 9333", "Next step: install"}},
 	} {
 		var out strings.Builder
@@ -57,9 +57,9 @@ func TestDoctorReport(t *testing.T) {
 func TestDoctorDebugPortOnTheCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	other := t.TempDir()
-	person := cdp.Running{Pid: 7, Exe: "chromium", UserDataDir: dir, DebugPort: "9222"}
-	onPort := func(live bool, why string) []cdp.Found {
-		return []cdp.Found{{ActivePort: cdp.ActivePort{Dir: cdp.UserDataDir{Browser: "Chromium", Path: dir}, Port: 9222, Path: "/devtools/browser/x"},
+	person := browsers.Running{Pid: 7, Exe: "chromium", UserDataDir: dir, DebugPort: "9222"}
+	onPort := func(live bool, why string) []browsers.Found {
+		return []browsers.Found{{ActivePort: browsers.ActivePort{Dir: browsers.UserDataDir{Browser: "Chromium", Path: dir}, Port: 9222, Path: "/devtools/browser/x"},
 			Live: live, Discovery: 200, Why: why, Pid: 7, Cmdline: true}}
 	}
 	answering := onPort(true, "")
@@ -70,27 +70,27 @@ func TestDoctorDebugPortOnTheCommandLine(t *testing.T) {
 		want     []string
 		dontWant []string
 	}{
-		{"the port answers", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
-			running: []cdp.Running{person}, runningKnown: true, found: answering, auto: &answering[0]}, true,
+		{"the port answers", sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
+			running: []browsers.Running{person}, runningKnown: true, found: answering, auto: &answering[0]}, true,
 			[]string{"chromium (pid 7) on " + dir + ", --remote-debugging-port=9222\n    port 9222: answers",
 				"DevToolsActivePort: none (a browser started with --remote-debugging-port=9222 writes none",
 				"Next step: none, it works now: `cdpprovider serve` (or `cdpprovider current`) reads Chromium on port 9222"},
 			[]string{"restart it", "--user-data-dir " + dir}},
-		{"the port does not answer", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
-			running: []cdp.Running{person}, runningKnown: true, found: onPort(false, "nothing listens on port 9222: it may have been taken")}, false,
+		{"the port does not answer", sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
+			running: []browsers.Running{person}, runningKnown: true, found: onPort(false, "nothing listens on port 9222: it may have been taken")}, false,
 			[]string{"port 9222: does not answer: nothing listens on port 9222",
 				"Next step: Chromium (pid 7) was started with --remote-debugging-port=9222, but nothing listens on port 9222"},
 			[]string{"restart it with --remote-debugging-port=9222", "open chrome://inspect"}},
-		{"named, auto reads another browser", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, running: []cdp.Running{person}, runningKnown: true,
-			found: answering, auto: &cdp.Found{ActivePort: cdp.ActivePort{Dir: cdp.UserDataDir{Path: other}, Port: 9333}, Live: true}}, true,
+		{"named, auto reads another browser", sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: dir}}, running: []browsers.Running{person}, runningKnown: true,
+			found: answering, auto: &browsers.Found{ActivePort: browsers.ActivePort{Dir: browsers.UserDataDir{Path: other}, Port: 9333}, Live: true}}, true,
 			[]string{"Next step: none, it works now: `cdpprovider serve --user-data-dir " + dir + "` reads Chromium on port 9222"}, nil},
-		{"only browsers cdpprovider launched", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: other}}, installed: []string{"/usr/bin/chromium"},
-			running: []cdp.Running{{Pid: 9, Exe: "chromium", UserDataDir: "/tmp/cdpprovider-profile-1", DebugPort: "0", Launched: true}}, runningKnown: true}, false,
+		{"only browsers cdpprovider launched", sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: other}}, installed: []string{"/usr/bin/chromium"},
+			running: []browsers.Running{{Pid: 9, Exe: "chromium", UserDataDir: "/tmp/cdpprovider-profile-1", DebugPort: "0", Launched: true}}, runningKnown: true}, false,
 			[]string{"chromium (pid 9) on /tmp/cdpprovider-profile-1, --remote-debugging-port=0 (launched by cdpprovider for itself: not read)",
 				"Next step: start chromium and open chrome://inspect/#remote-debugging"},
 			[]string{"in the running chromium", "was started with"}},
-		{"port 0 and no file yet", sight{dirs: []cdp.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
-			running: []cdp.Running{{Pid: 8, Exe: "chromium", UserDataDir: dir, DebugPort: "0"}}, runningKnown: true}, false,
+		{"port 0 and no file yet", sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
+			running: []browsers.Running{{Pid: 8, Exe: "chromium", UserDataDir: dir, DebugPort: "0"}}, runningKnown: true}, false,
 			[]string{"Next step: chromium (pid 8) was started with --remote-debugging-port=0, but its directory " + dir + " has no live DevToolsActivePort"},
 			[]string{"restart it"}},
 	} {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // The failures serve answers reads with when it has no browser to read
@@ -24,7 +25,7 @@ func badSetting(err error) *cdp.Failure {
 }
 
 // browserNames are the names a person knows the executables of
-// cdp.FindChrome by.
+// browsers.FindChrome by.
 var browserNames = map[string]string{
 	"chromium":             "Chromium",
 	"chromium-browser":     "Chromium",
@@ -43,7 +44,7 @@ var browserNames = map[string]string{
 // later.
 func launchFailed(cfg Config, err error) *cdp.Failure {
 	const again = "cdpprovider tries again on a read 10 s or more after this try"
-	path, findErr := cdp.FindChrome(cfg.Chrome)
+	path, findErr := browsers.FindChrome(cfg.Chrome)
 	if findErr != nil {
 		what := "no Chromium-based browser is installed (Chromium, Google Chrome, Microsoft Edge or Brave); install one " +
 			"(Debian/Ubuntu: apt-get install chromium)"
@@ -93,7 +94,7 @@ func noDisplay(err error) bool {
 }
 
 // firstLine is what err says before the browser's output it quotes,
-// without cdp.Launch's prefix (the executable's path).
+// without browsers.Launch's prefix (the executable's path).
 func firstLine(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "; its output:")
 	s, _, _ = strings.Cut(s, "\n")

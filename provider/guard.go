@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
 // guard passes a request on to next only when it comes from a client of
@@ -36,7 +36,7 @@ func guard(next http.Handler, token string, allowRemote bool, log *slog.Logger) 
 			}
 			http.Error(w, http.StatusText(status)+": "+why, status)
 		}
-		if !allowRemote && !cdp.IsLoopback(hostname(r.Host)) {
+		if !allowRemote && !browsers.IsLoopback(hostname(r.Host)) {
 			refuse(http.StatusForbidden, "the Host header does not name this machine; connect to 127.0.0.1, [::1] or localhost")
 			return
 		}
@@ -80,5 +80,5 @@ func loopbackOrigin(values []string) bool {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	return cdp.IsLoopback(strings.ToLower(u.Hostname()))
+	return browsers.IsLoopback(strings.ToLower(u.Hostname()))
 }

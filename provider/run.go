@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/demo"
 	"github.com/cdpprovider/cdpprovider/mcp"
 )
@@ -41,7 +42,7 @@ var (
 // openCDP opens the real source.
 func openCDP(opts cdp.Options) (source, error) { return cdp.NewProvider(opts) }
 
-// browser is a launched browser as Run needs it (*cdp.Launched).
+// browser is a launched browser as Run needs it (*browsers.Launched).
 type browser interface {
 	// DebugURL is the address to read it at.
 	DebugURL() string
@@ -166,7 +167,7 @@ func runIn(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.W
 // used, relaunching for a browser that did not start.
 func openBrowser(ctx context.Context, cancel context.CancelCauseFunc, cfg Config, w world, log *slog.Logger) (source, error) {
 	opts := func(connect string) cdp.Options {
-		header, _ := cdp.ParseHeader(cfg.Headers) // checked before
+		header, _ := browsers.ParseHeader(cfg.Headers) // checked before
 		return cdp.Options{
 			Connect:     connect,
 			UserDataDir: cfg.UserDataDir,
@@ -247,14 +248,14 @@ var errBrowserExited = errors.New("the launched browser exited")
 func launchBrowser(ctx context.Context, cfg Config, log *slog.Logger) (browser, func(), error) {
 	b, stop, err := launch(ctx, cfg, log)
 	if err != nil {
-		return nil, nil, err // not a nil *cdp.Launched in a browser
+		return nil, nil, err // not a nil *browsers.Launched in a browser
 	}
 	return b, stop, nil
 }
 
 // launch starts the browser of --launch on cfg.URLs or, when there are
 // none, on the built-in demo page. stop closes both.
-func launch(ctx context.Context, cfg Config, log *slog.Logger) (*cdp.Launched, func(), error) {
+func launch(ctx context.Context, cfg Config, log *slog.Logger) (*browsers.Launched, func(), error) {
 	urls := cfg.URLs
 	var page *demo.Server
 	if len(urls) == 0 {
@@ -265,7 +266,7 @@ func launch(ctx context.Context, cfg Config, log *slog.Logger) (*cdp.Launched, f
 		urls = []string{page.URL()}
 		log.Info("serving the demo page", "url", page.URL())
 	}
-	b, err := cdp.Launch(ctx, cdp.LaunchOptions{
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{
 		Path:   cfg.Chrome,
 		Headed: cfg.Headed,
 		URLs:   urls,

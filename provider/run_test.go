@@ -16,6 +16,7 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -161,7 +162,7 @@ func TestRunServe(t *testing.T) {
 // TestRunLaunch runs current --launch against a real browser on the demo
 // page, with a fake source that looks at the browser while it runs.
 func TestRunLaunch(t *testing.T) {
-	if _, err := cdp.FindChrome(""); err != nil {
+	if _, err := browsers.FindChrome(""); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true and no browser: %v", err)
 		}

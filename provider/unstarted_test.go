@@ -96,10 +96,10 @@ func (l *launches) succeed() {
 	l.mu.Unlock()
 }
 
-// errNoXServer is what cdp.Launch says of a headed Chromium without a
+// errNoXServer is what browsers.Launch says of a headed Chromium without a
 // display.
 //
-//lint:ignore ST1005 Chromium's own output, as cdp.Launch quotes it
+//lint:ignore ST1005 Chromium's own output, as browsers.Launch quotes it
 var errNoXServer = errors.New("launch /usr/bin/chromium: browser exited before it reported a DevTools address (exit status 1); its output:\n" +
 	"[1:1:ERROR:ui/ozone/platform/x11/ozone_platform_x11.cc:257] Missing X server or $DISPLAY\n" +
 	"[1:1:ERROR:ui/aura/env.cc:253] The platform failed to initialize.  Exiting.")

@@ -33,8 +33,9 @@
 // how reads were answered.
 //
 // What it must not touch: it must not import its parent package cdp (the
-// connection, the provider); it reaches Chrome only through the Caller it
-// is given and learns of a read under way only through the busy func. It
+// provider) nor cdp/wire (the connection: a cdp/wire session is the
+// Caller package cdp gives it); it reaches Chrome only through the Caller
+// it is given and learns of a read under way only through the busy func. It
 // calls Accessibility methods only (Accessibility.enable is the one domain
 // it enables), never runs script, and knows nothing of tabs, windows,
 // focus, the pointer or the mapping: which element has focus or is

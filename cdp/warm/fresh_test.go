@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/chromedp"
 )
@@ -224,7 +224,7 @@ func TestDocumentReadWholeAfterItsLoad(t *testing.T) {
 	a := New(c, nil, nil)
 	a.enabled = true
 	a.cost["F"] = 1 // read before
-	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error) {
+	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true, Mutations: 0, Interactions: 0, Watcher: 9}, nil
 	}
 	a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":`+strings.Replace(rootJSON, `"backendDOMNodeId":10`, `"backendDOMNodeId":10,"frameId":"F"`, 1)+`}`))
@@ -292,7 +292,7 @@ func TestLoadStopsTheWalkOfTheDocumentBefore(t *testing.T) {
 	a := New(c, nil, nil)
 	a.enabled = true
 	a.cost["F"] = 1 // read before
-	a.Loaded = func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error) {
+	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true}, nil
 	}
 	a.startWalk("F", "L1")

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // Settle is how long after a DOM mutation Chrome has sent its
@@ -36,7 +36,7 @@ const throttle = 250*time.Millisecond + 15*time.Millisecond
 //
 // A read right after a change waits, when it must, for Chrome's events
 // for it (fresh), or reads the document whole when that is cheaper.
-func (a *Trees) Nodes(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
+func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	if err := a.Enable(ctx); err != nil {
 		return nil, 0, err
 	}
@@ -171,7 +171,7 @@ func (a *Trees) unsettled(t *tree, seen Activity) (int64, bool) {
 }
 
 // whole reads a document with getFullAXTree for a read (fetchWhole).
-func (a *Trees) whole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.Node, error) {
+func (a *Trees) whole(ctx context.Context, frame cdproto.FrameID) ([]*accessibility.Node, error) {
 	nodes, err := a.fetchWhole(ctx, frame)
 	if err == nil {
 		a.counts.Whole.Add(1)
@@ -182,7 +182,7 @@ func (a *Trees) whole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.
 // fetchWhole reads a document with getFullAXTree, and remembers how long
 // that took, and how many nodes a walk of it gets, for the choices
 // between waiting for events or a walk and reading whole.
-func (a *Trees) fetchWhole(ctx context.Context, frame cdp.FrameID) ([]*accessibility.Node, error) {
+func (a *Trees) fetchWhole(ctx context.Context, frame cdproto.FrameID) ([]*accessibility.Node, error) {
 	t0 := time.Now()
 	r, err := call(ctx, a.c, fullAXTree, accessibility.GetFullAXTreeParams{FrameID: frame})
 	if err != nil {
@@ -309,7 +309,7 @@ func (a *Trees) settleMoves(ctx context.Context, t *tree) error {
 // that share their DOM node with another reachable node.
 func (t *tree) twinParents() []accessibility.NodeID {
 	type visit struct{ id, parent accessibility.NodeID }
-	first := map[cdp.BackendNodeID]accessibility.NodeID{} // DOM node -> the parent of its first node
+	first := map[cdproto.BackendNodeID]accessibility.NodeID{} // DOM node -> the parent of its first node
 	seen := map[accessibility.NodeID]bool{}
 	var out []accessibility.NodeID
 	add := func(id accessibility.NodeID) {
@@ -351,7 +351,7 @@ func (t *tree) twinParents() []accessibility.NodeID {
 // kept for the next read. So a host that reads a newly opened page again
 // and again is answered at once long before the walk of a big page ends.
 // The version of a kept fetch is its own, for the mapping's memo.
-func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
+func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader)
 	a.mu.Lock()
 	bg := a.fetching[frame]
@@ -401,7 +401,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdp.FrameID, loader cdp.L
 // watchers having seen the same (the background fetch after a load, and
 // a read's, side by side), stays, and is returned: a read may have mapped
 // it under its version already.
-func (a *Trees) keepFetch(frame cdp.FrameID, f *fetched) *fetched {
+func (a *Trees) keepFetch(frame cdproto.FrameID, f *fetched) *fetched {
 	if old := a.fetched[frame]; old != nil && old.loader == f.loader && old.load == f.load && old.mutations == f.mutations && old.interactions == f.interactions {
 		return old
 	}
@@ -418,7 +418,7 @@ func (a *Trees) keepFetch(frame cdp.FrameID, f *fetched) *fetched {
 // whole read. A walk that ends later than twice that time is waited for
 // no longer. It reports whether the walk ended with the document's tree
 // kept.
-func (a *Trees) awaitWalk(ctx context.Context, frame cdp.FrameID, loader cdp.LoaderID) (bool, error) {
+func (a *Trees) awaitWalk(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID) (bool, error) {
 	a.mu.Lock()
 	w, cost, size := a.walks[frame], a.cost[frame], a.size[frame]
 	a.mu.Unlock()
@@ -449,7 +449,7 @@ func (a *Trees) awaitWalk(ctx context.Context, frame cdp.FrameID, loader cdp.Loa
 // with what the page's watchers had counted when it was made.
 type fetched struct {
 	nodes  []*accessibility.Node
-	loader cdp.LoaderID
+	loader cdproto.LoaderID
 	// load is the event count of the frame's last loadComplete when the
 	// fetch was asked for (Trees.loaded): one asked for before the
 	// document's own is not the page as loaded.

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/chromedp"
 )
@@ -65,13 +65,13 @@ func (n *slimNode) UnmarshalJSONFrom(d *jsonv2.Decoder) error {
 		case `"backendDOMNodeId"`:
 			tok, terr := d.ReadToken()
 			if terr == nil && tok.Kind() == '0' {
-				n.BackendDOMNodeID = cdp.BackendNodeID(tok.Int())
+				n.BackendDOMNodeID = cdproto.BackendNodeID(tok.Int())
 			}
 			err = terr
 		case `"frameId"`:
 			var id string
 			id, err = readString(d)
-			n.FrameID = cdp.FrameID(id)
+			n.FrameID = cdproto.FrameID(id)
 		default:
 			err = d.SkipValue()
 		}
@@ -351,10 +351,10 @@ type slimNodes struct {
 
 // The accessibility commands that answer with nodes, decoded slim.
 var (
-	fullAXTree   = cdp.Command[accessibility.GetFullAXTreeParams, slimNodes]{Method: accessibility.CommandGetFullAXTree}
-	childAXNodes = cdp.Command[accessibility.GetChildAXNodesParams, slimNodes]{Method: accessibility.CommandGetChildAXNodes}
-	axAncestors  = cdp.Command[accessibility.GetAXNodeAndAncestorsParams, slimNodes]{Method: accessibility.CommandGetAXNodeAndAncestors}
-	rootAXNode   = cdp.Command[accessibility.GetRootAXNodeParams, slimRoot]{Method: accessibility.CommandGetRootAXNode}
+	fullAXTree   = cdproto.Command[accessibility.GetFullAXTreeParams, slimNodes]{Method: accessibility.CommandGetFullAXTree}
+	childAXNodes = cdproto.Command[accessibility.GetChildAXNodesParams, slimNodes]{Method: accessibility.CommandGetChildAXNodes}
+	axAncestors  = cdproto.Command[accessibility.GetAXNodeAndAncestorsParams, slimNodes]{Method: accessibility.CommandGetAXNodeAndAncestors}
+	rootAXNode   = cdproto.Command[accessibility.GetRootAXNodeParams, slimRoot]{Method: accessibility.CommandGetRootAXNode}
 )
 
 // slimRoot is the result of getRootAXNode.

@@ -9,15 +9,15 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/chromedp"
 )
 
 // tree is the accessibility tree of one document, kept from events.
 type tree struct {
-	frame  cdp.FrameID
-	loader cdp.LoaderID
+	frame  cdproto.FrameID
+	loader cdproto.LoaderID
 	root   accessibility.NodeID
 	nodes  map[accessibility.NodeID]*accessibility.Node
 	// version changes whenever the tree does; unique across trees.
@@ -76,7 +76,7 @@ type event struct {
 }
 
 // Caller sends one CDP command on the target session the trees belong to
-// and decodes its answer into res. cdproto's cdp.Session has this method.
+// and decodes its answer into res. cdproto.Session has this method.
 type Caller interface {
 	Call(ctx context.Context, method string, params, res any) error
 }
@@ -118,20 +118,20 @@ type Trees struct {
 	read sync.Mutex
 
 	mu       sync.Mutex
-	enabled  bool                          // Accessibility.enable done; guarded by mu
-	enabling chan struct{}                 // closed when the enable under way ends; guarded by mu
-	trees    map[cdp.FrameID]*tree         // walked documents; guarded by mu
-	walking  map[cdp.FrameID]bool          // walks under way; guarded by mu
-	fetched  map[cdp.FrameID]*fetched      // last full fetches of unwalked documents; guarded by mu
-	deferred map[cdp.FrameID]cdp.LoaderID  // walks to start after the read; guarded by mu
-	events   []event                       // guarded by mu
-	orphans  []orphan                      // nodes of applied events no tree held (apply); guarded by mu
-	seq      uint64                        // sequence of the last event; guarded by mu
-	signals  map[int64][]signal            // the last signals of each document's watchers; guarded by mu
-	arrived  chan struct{}                 // closed when a nodesUpdated arrives; guarded by mu
-	lastSent time.Time                     // when the last nodesUpdated arrived; guarded by mu
-	cost     map[cdp.FrameID]time.Duration // how long a document's last getFullAXTree took; guarded by mu
-	size     map[cdp.FrameID]int           // how many nodes a walk of the document gets, by its last getFullAXTree; guarded by mu
+	enabled  bool                                 // Accessibility.enable done; guarded by mu
+	enabling chan struct{}                        // closed when the enable under way ends; guarded by mu
+	trees    map[cdproto.FrameID]*tree            // walked documents; guarded by mu
+	walking  map[cdproto.FrameID]bool             // walks under way; guarded by mu
+	fetched  map[cdproto.FrameID]*fetched         // last full fetches of unwalked documents; guarded by mu
+	deferred map[cdproto.FrameID]cdproto.LoaderID // walks to start after the read; guarded by mu
+	events   []event                              // guarded by mu
+	orphans  []orphan                             // nodes of applied events no tree held (apply); guarded by mu
+	seq      uint64                               // sequence of the last event; guarded by mu
+	signals  map[int64][]signal                   // the last signals of each document's watchers; guarded by mu
+	arrived  chan struct{}                        // closed when a nodesUpdated arrives; guarded by mu
+	lastSent time.Time                            // when the last nodesUpdated arrived; guarded by mu
+	cost     map[cdproto.FrameID]time.Duration    // how long a document's last getFullAXTree took; guarded by mu
+	size     map[cdproto.FrameID]int              // how many nodes a walk of the document gets, by its last getFullAXTree; guarded by mu
 	// awaiting counts the reads waiting for a walk to end (awaitWalk):
 	// the walks do not give way to them.
 	awaiting atomic.Int32
@@ -139,7 +139,7 @@ type Trees struct {
 	counts *Counts
 	// loaded is, for each frame, the sequence number of its last
 	// loadComplete; guarded by mu.
-	loaded map[cdp.FrameID]uint64
+	loaded map[cdproto.FrameID]uint64
 
 	// Loaded, when set, tells the loader of a frame's document now and what
 	// its watchers saw (installing them): with it, a document that loads
@@ -147,23 +147,23 @@ type Trees struct {
 	// once in the background, so that the first read after a load is
 	// answered from that fetch, or the walk, when the page is unchanged.
 	// Set it before the first event.
-	Loaded func(ctx context.Context, frame cdp.FrameID) (cdp.LoaderID, Activity, error)
+	Loaded func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error)
 	// OnLoadFetched, when set, is told that the document of a
 	// loadComplete was read whole in the background (Loaded), and its
 	// walk is starting: the caller may read the browser then, so that
 	// what it makes of the fetch is ready for the next read (the fetch's
 	// version, from Nodes, names it). It runs on a goroutine of its own
 	// per load. Set it before the first event.
-	OnLoadFetched func(frame cdp.FrameID)
+	OnLoadFetched func(frame cdproto.FrameID)
 	// OnWalked, when set, is told of each walk that ended and was kept.
 	// It runs on the walk's goroutine and must return at once. Set it
 	// before the first read.
-	OnWalked func(frame cdp.FrameID, w Walk)
+	OnWalked func(frame cdproto.FrameID, w Walk)
 	// fetching are the background fetches under way, by frame; guarded by mu.
-	fetching map[cdp.FrameID]*fetching
+	fetching map[cdproto.FrameID]*fetching
 	// walks are the walks under way, by frame, to stop one whose document
 	// is gone; guarded by mu.
-	walks map[cdp.FrameID]*walkRun
+	walks map[cdproto.FrameID]*walkRun
 }
 
 // versions numbers the states of the warm trees.
@@ -178,9 +178,9 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 	if counts == nil {
 		counts = new(Counts)
 	}
-	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdp.FrameID]*tree{}, walking: map[cdp.FrameID]bool{},
-		fetched: map[cdp.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdp.FrameID]time.Duration{}, size: map[cdp.FrameID]int{}, arrived: make(chan struct{}),
-		loaded: map[cdp.FrameID]uint64{}, fetching: map[cdp.FrameID]*fetching{}, walks: map[cdp.FrameID]*walkRun{}}
+	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdproto.FrameID]*tree{}, walking: map[cdproto.FrameID]bool{},
+		fetched: map[cdproto.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdproto.FrameID]time.Duration{}, size: map[cdproto.FrameID]int{}, arrived: make(chan struct{}),
+		loaded: map[cdproto.FrameID]uint64{}, fetching: map[cdproto.FrameID]*fetching{}, walks: map[cdproto.FrameID]*walkRun{}}
 }
 
 // OnEvent queues an Accessibility event of the session
@@ -265,7 +265,7 @@ func (a *Trees) Enable(ctx context.Context) error {
 		done := make(chan struct{})
 		a.enabling = done
 		a.mu.Unlock()
-		_, err := call(ctx, a.c, accessibility.Enable, cdp.Empty{})
+		_, err := call(ctx, a.c, accessibility.Enable, cdproto.Empty{})
 		a.mu.Lock()
 		a.enabled = err == nil
 		a.enabling = nil
@@ -294,8 +294,8 @@ func FullAXTree(ctx context.Context, c Caller, params accessibility.GetFullAXTre
 	return r.nodes(), nil
 }
 
-// call runs a typed command, as cdproto's cdp.Call does, on a Caller.
-func call[P, R any](ctx context.Context, c Caller, cmd cdp.Command[P, R], params P) (R, error) {
+// call runs a typed command, as cdproto.Call does, on a Caller.
+func call[P, R any](ctx context.Context, c Caller, cmd cdproto.Command[P, R], params P) (R, error) {
 	var res R
 	if err := c.Call(ctx, cmd.Method, params, &res); err != nil {
 		var zero R

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 )
 
@@ -30,7 +30,7 @@ func (c noCalls) Call(ctx context.Context, method string, params, res any) error
 // node a moved element left behind and the new one.
 func TestTwinParents(t *testing.T) {
 	node := func(id string, backend int, kids ...string) *accessibility.Node {
-		n := &accessibility.Node{NodeID: accessibility.NodeID(id), BackendDOMNodeID: cdp.BackendNodeID(backend)}
+		n := &accessibility.Node{NodeID: accessibility.NodeID(id), BackendDOMNodeID: cdproto.BackendNodeID(backend)}
 		for _, k := range kids {
 			n.ChildIDs = append(n.ChildIDs, accessibility.NodeID(k))
 		}
@@ -233,7 +233,7 @@ func TestAWalkAsksNoNodeWhoseChildrenCameWithIt(t *testing.T) {
 	counts := new(Counts)
 	a := New(c, nil, counts)
 	walked := make(chan Walk, 1)
-	a.OnWalked = func(frame cdp.FrameID, w Walk) { walked <- w }
+	a.OnWalked = func(frame cdproto.FrameID, w Walk) { walked <- w }
 	a.startWalk("F", "L")
 	w := <-walked
 	tr := a.trees["F"]
@@ -269,7 +269,7 @@ func TestAWalkGoesOnOneCallAtATimeDuringReads(t *testing.T) {
 	paragraphs(&c.children, t, 30)
 	a := New(c, func() bool { return true }, nil) // a read is always under way
 	walked := make(chan Walk, 1)
-	a.OnWalked = func(frame cdp.FrameID, w Walk) { walked <- w }
+	a.OnWalked = func(frame cdproto.FrameID, w Walk) { walked <- w }
 	a.startWalk("F", "L")
 	select {
 	case w := <-walked:
@@ -599,7 +599,7 @@ func TestAWalkTellsOfAChangeDuringIt(t *testing.T) {
 		}}
 		a := New(c, nil, nil)
 		walked := make(chan Walk, 1)
-		a.OnWalked = func(frame cdp.FrameID, w Walk) { walked <- w }
+		a.OnWalked = func(frame cdproto.FrameID, w Walk) { walked <- w }
 		a.startWalk("F", "L")
 		if w := <-walked; w.Mixed != tc.mixed {
 			t.Errorf("the paragraph's text is %s, walked as %+v: want Mixed %v", tc.text, w, tc.mixed)
@@ -665,7 +665,7 @@ func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
 
 			a := New(c, nil, nil)
 			walked := make(chan Walk, 1)
-			a.OnWalked = func(_ cdp.FrameID, w Walk) { walked <- w }
+			a.OnWalked = func(_ cdproto.FrameID, w Walk) { walked <- w }
 			ctx := context.Background()
 			// The page's watchers counted 5 mutations, the last just now
 			// (a page that has just loaded).
@@ -752,14 +752,14 @@ func TestAFetchFromBeforeTheLoadIsNotThePageLoaded(t *testing.T) {
 			a := New(c, nil, nil)
 			seen := Activity{OK: true, Watcher: 1}
 			fetched := make(chan struct{}, 1)
-			a.Loaded = func(context.Context, cdp.FrameID) (cdp.LoaderID, Activity, error) {
+			a.Loaded = func(context.Context, cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 				if !fetchAtLoad {
 					defer func() { fetched <- struct{}{} }()
 					return "L", Activity{}, nil
 				}
 				return "L", seen, nil
 			}
-			a.OnLoadFetched = func(cdp.FrameID) { fetched <- struct{}{} }
+			a.OnLoadFetched = func(cdproto.FrameID) { fetched <- struct{}{} }
 			ctx := context.Background()
 
 			nodes, before, err := a.Nodes(ctx, "F", "L", seen)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // errTooBig stops an update that would fetch more than incremental.
@@ -34,7 +34,7 @@ const walkWidth = 8
 // the background, as for a document whose loadComplete came: for the
 // iframes of a document that loaded, which Chrome sends no loadComplete
 // of. Call it from Loaded, or after.
-func (a *Trees) WalkLoaded(frame cdp.FrameID) {
+func (a *Trees) WalkLoaded(frame cdproto.FrameID) {
 	go a.walkLoaded(frame, false)
 }
 
@@ -42,7 +42,7 @@ func (a *Trees) WalkLoaded(frame cdp.FrameID) {
 // the background. A read meanwhile waits for that fetch rather than make
 // its own (untilWalked). OnLoadFetched is told of the fetch of a document
 // whose loadComplete came (loaded).
-func (a *Trees) walkLoaded(frame cdp.FrameID, loaded bool) {
+func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	loader, seen, err := a.Loaded(ctx, frame)
@@ -83,8 +83,8 @@ func (a *Trees) walkLoaded(frame cdp.FrameID, loaded bool) {
 // walkRun is a walk under way.
 type walkRun struct {
 	stop   context.CancelFunc
-	done   chan struct{} // closed when it ended
-	loader cdp.LoaderID  // of the document walked
+	done   chan struct{}    // closed when it ended
+	loader cdproto.LoaderID // of the document walked
 	start  time.Time
 	pace   pace
 }
@@ -125,7 +125,7 @@ func (p *pace) left(size int64, start time.Time) (time.Duration, bool) {
 
 // fetching is a getFullAXTree of a document made in the background.
 type fetching struct {
-	loader cdp.LoaderID
+	loader cdproto.LoaderID
 	done   chan struct{} // closed when it ended, its nodes in fetched
 }
 
@@ -133,17 +133,17 @@ type fetching struct {
 // needs it is over (see StartWalks): Chrome answers a session's calls
 // one at a time, so a walk started during a read delays the read's later
 // calls by the walk's slowest one (8-14 s for a 5 MB text node).
-func (a *Trees) deferWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+func (a *Trees) deferWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.deferred == nil {
-		a.deferred = map[cdp.FrameID]cdp.LoaderID{}
+		a.deferred = map[cdproto.FrameID]cdproto.LoaderID{}
 	}
 	a.deferred[frame] = loader
 }
 
 // CancelWalk takes back the walk a read asked for: the document turned out not to be shown.
-func (a *Trees) CancelWalk(frame cdp.FrameID) {
+func (a *Trees) CancelWalk(frame cdproto.FrameID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.deferred, frame)
@@ -163,7 +163,7 @@ func (a *Trees) StartWalks() {
 
 // startWalk begins the subscribing walk of a frame's document in the
 // background, unless one is under way.
-func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
+func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.walking[frame] || a.trees[frame] != nil {
@@ -196,7 +196,7 @@ func (a *Trees) startWalk(frame cdp.FrameID, loader cdp.LoaderID) {
 // (asFetched, from fetchMatching), keeps that fetch's version: what a
 // read made of the fetch serves the tree too, until an event changes it;
 // and the mutations the page's watchers had counted for the fetch.
-func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdp.LoaderID, asFetched *fetched) (Walk, bool) {
+func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdproto.LoaderID, asFetched *fetched) (Walk, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.walking, frame)
@@ -230,7 +230,7 @@ func (a *Trees) keepWalked(frame cdp.FrameID, w *walkRun, t *tree, err error, si
 // shows them), and nil otherwise: the page changed between the two, or
 // nothing was fetched. It compares off the lock; keepWalked checks that
 // the fetch is still the one kept.
-func (a *Trees) fetchMatching(frame cdp.FrameID, loader cdp.LoaderID, t *tree) *fetched {
+func (a *Trees) fetchMatching(frame cdproto.FrameID, loader cdproto.LoaderID, t *tree) *fetched {
 	a.mu.Lock()
 	f := a.fetched[frame]
 	a.mu.Unlock()
@@ -260,7 +260,7 @@ func (a *Trees) fetchMatching(frame cdp.FrameID, loader cdp.LoaderID, t *tree) *
 // walk fetches a document's tree node by node, which subscribes every node
 // to nodesUpdated. Calls are pipelined, walkWidth at a time. It tells
 // p how it goes.
-func (a *Trees) walk(ctx context.Context, frame cdp.FrameID, p *pace) (*tree, error) {
+func (a *Trees) walk(ctx context.Context, frame cdproto.FrameID, p *pace) (*tree, error) {
 	r, err := call(ctx, a.c, rootAXNode, accessibility.GetRootAXNodeParams{FrameID: frame})
 	if err != nil {
 		return nil, err
@@ -427,7 +427,7 @@ func (a *Trees) Walking() bool {
 }
 
 // Walked reports whether a frame's document has a kept (walked) tree.
-func (a *Trees) Walked(frame cdp.FrameID) bool {
+func (a *Trees) Walked(frame cdproto.FrameID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.trees[frame] != nil
@@ -444,7 +444,7 @@ func (a *Trees) Fetching() bool {
 
 // WalkedDocument is the loader of the document of a frame whose kept
 // (walked) tree is that of, "" when none is kept.
-func (a *Trees) WalkedDocument(frame cdp.FrameID) cdp.LoaderID {
+func (a *Trees) WalkedDocument(frame cdproto.FrameID) cdproto.LoaderID {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if t := a.trees[frame]; t != nil {
@@ -455,7 +455,7 @@ func (a *Trees) WalkedDocument(frame cdp.FrameID) cdp.LoaderID {
 
 // WalkAsked reports whether a walk of a frame's document is under way or
 // asked for.
-func (a *Trees) WalkAsked(frame cdp.FrameID) bool {
+func (a *Trees) WalkAsked(frame cdproto.FrameID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	_, deferred := a.deferred[frame]

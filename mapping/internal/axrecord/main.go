@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
@@ -98,7 +98,7 @@ func run(target, out, focus, hover string, types []string) error {
 			return fmt.Errorf("focus %s: %w", focus, err)
 		}
 	}
-	var chain []cdp.BackendNodeID
+	var chain []cdproto.BackendNodeID
 	if hover != "" {
 		if chain, err = hoverOver(ctx, hover); err != nil {
 			return fmt.Errorf("hover %s: %w", hover, err)
@@ -108,7 +108,7 @@ func run(target, out, focus, hover string, types []string) error {
 	if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
 		return err
 	}
-	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdp.Empty{})
+	tree, err := chromedp.Call(ctx, page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		return fmt.Errorf("frame tree: %w", err)
 	}
@@ -167,7 +167,7 @@ func record(ctx context.Context, ft *page.FrameTree, doc *uint64) (*mapping.Fram
 			return nil, err
 		}
 		if f.Frames == nil {
-			f.Frames = map[cdp.BackendNodeID]*mapping.Frame{}
+			f.Frames = map[cdproto.BackendNodeID]*mapping.Frame{}
 		}
 		f.Frames[owner.BackendNodeID] = cf
 		f.HasFocus = f.HasFocus || cf.HasFocus
@@ -186,7 +186,7 @@ func rootFocused(n *accessibility.Node) bool {
 
 // hoverOver moves the mouse to the centre of the first match of sel and
 // returns the main document's hovered elements, deepest first.
-func hoverOver(ctx context.Context, sel string) ([]cdp.BackendNodeID, error) {
+func hoverOver(ctx context.Context, sel string) ([]cdproto.BackendNodeID, error) {
 	box, err := chromedp.Run(ctx, chromedp.Dimensions(chromedp.CSS(sel)))
 	if err != nil {
 		return nil, err
@@ -200,7 +200,7 @@ func hoverOver(ctx context.Context, sel string) ([]cdp.BackendNodeID, error) {
 	if err != nil {
 		return nil, err
 	}
-	chain := make([]cdp.BackendNodeID, len(nodes))
+	chain := make([]cdproto.BackendNodeID, len(nodes))
 	for i, n := range nodes {
 		chain[i] = n.BackendNodeID
 	}

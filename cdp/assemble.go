@@ -1,0 +1,202 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chromedp/cdproto/accessibility"
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
+)
+
+// The assembly of a read (read.go): the fetched frames stitched into
+// each tab's document, the documents numbered.
+
+// docKey names a document: a frame with one loader (a navigation makes a
+// new document), in the session of the target that holds the frame.
+type docKey struct {
+	target target.ID
+	frame  cdproto.FrameID
+	loader cdproto.LoaderID
+}
+
+// docInfo is what locate needs to find a document again.
+type docInfo struct {
+	key    docKey
+	tab    target.ID             // the page target of the tab
+	parent uint64                // the parent document's number; 0 at the top
+	owner  cdproto.BackendNodeID // the <iframe> element in the parent document
+	geo    *docGeometry          // what locate keeps of it (measure.go); nil until located
+	// base is the mapping's NodeBase for the document: its document
+	// node's backend id, taken from the first tree read of it (based), so
+	// that its ids never change.
+	base  cdproto.BackendNodeID
+	based bool
+}
+
+// doc is a document read: what its frame is made of (frameOf), and how
+// to reach it.
+type doc struct {
+	n         uint64                           // its number (docKey)
+	url       string                           // with its fragment
+	nodes     []*accessibility.Node            // its accessibility tree
+	valueText map[cdproto.BackendNodeID]string // valueTexts
+	base      cdproto.BackendNodeID            // the mapping's NodeBase (docInfo.base)
+
+	sess    *session
+	frameID cdproto.FrameID
+	state   pageState // what the provider's watchers saw
+	version uint64    // of the warm tree the nodes came from; 0 when read cold
+	// focus and hover are the element chains the fetch phase read ahead;
+	// nil when it did not.
+	focus, hover *chainRead
+	children     map[cdproto.BackendNodeID]*doc
+}
+
+// readDocument reads a tab's document with all its frames.
+func (p *Provider) readDocument(ctx context.Context, c *wire.Conn, r *tabRead) (*doc, error) {
+	r.mu.Lock()
+	err, ff := r.err, r.fetched[cdproto.FrameID(r.tab)]
+	r.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if ff == nil {
+		return nil, fmt.Errorf("the tab's top frame is not in its frame tree")
+	}
+	return p.assemble(ctx, c, r, ff, 0, 0, 0)
+}
+
+// assemble makes the doc of a fetched frame and, recursively, of the
+// frames its <iframe> elements hold.
+func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *frameFetch, depth int, parent uint64, owner cdproto.BackendNodeID) (*doc, error) {
+	if depth > 16 {
+		return nil, fmt.Errorf("frames nested deeper than 16")
+	}
+	if ff.err != nil {
+		return nil, ff.err
+	}
+	if r.shown == nil {
+		r.shown = map[*frameFetch]bool{}
+	}
+	r.shown[ff] = true
+	st := p.state
+	f := ff.frame
+	key := docKey{ff.target, f.ID, f.LoaderID}
+	n := keyOf(st.docs, key, &p.keys)
+	if st.docInfo[n] == nil {
+		for k, m := range st.docs { // the frame's earlier documents are gone
+			if k.target == key.target && k.frame == key.frame && k.loader != key.loader {
+				delete(st.docs, k)
+				delete(st.docInfo, m)
+			}
+		}
+		st.docInfo[n] = &docInfo{key: key, tab: r.tab, parent: parent, owner: owner}
+	}
+	info := st.docInfo[n]
+	if !info.based && len(ff.nodes) > 0 && ff.nodes[0] != nil {
+		info.base, info.based = ff.nodes[0].BackendDOMNodeID, true
+	}
+	d := &doc{
+		n:         n,
+		url:       f.URL + f.URLFragment,
+		nodes:     ff.nodes,
+		valueText: ff.valueText,
+		base:      info.base,
+		sess:      ff.sess,
+		frameID:   f.ID,
+		state:     ff.state,
+		version:   ff.version,
+		focus:     ff.focus,
+		hover:     ff.hover,
+		children:  map[cdproto.BackendNodeID]*doc{},
+	}
+	for _, node := range ff.nodes {
+		switch warm.Role(node) {
+		case "Iframe", "IframePresentational":
+		default:
+			continue
+		}
+		el := node.BackendDOMNodeID
+		if el == 0 {
+			continue
+		}
+		id := r.ownedFrame(ctx, ff, el)
+		if id == "" {
+			continue // not loaded yet
+		}
+		r.mu.Lock()
+		child := r.fetched[id]
+		r.mu.Unlock()
+		if child == nil {
+			var err error
+			if child, err = p.fetchLate(ctx, c, r, id); err != nil || child == nil {
+				if err != nil {
+					p.log.Debug("could not read an iframe", "err", err)
+				}
+				continue // not loaded yet
+			}
+		}
+		cd, err := p.assemble(ctx, c, r, child, depth+1, n, el)
+		if err != nil {
+			p.log.Debug("could not read an iframe", "err", err)
+			continue
+		}
+		d.children[el] = cd
+	}
+	return d, nil
+}
+
+// ownedFrame returns the frame an <iframe> element of a document holds,
+// "" when none is loaded. Elements whose frame the fetch phase did not
+// see (added meanwhile) are asked about.
+func (r *tabRead) ownedFrame(ctx context.Context, ff *frameFetch, element cdproto.BackendNodeID) cdproto.FrameID {
+	r.mu.Lock()
+	id := r.owners[ownerKey{ff.target, element}]
+	r.mu.Unlock()
+	if id != "" {
+		return id
+	}
+	d, err := cdproto.Call(ctx, ff.sess, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: element})
+	if err != nil || d.Node == nil {
+		return ""
+	}
+	return d.Node.FrameID
+}
+
+// fetchLate fetches a frame the fetch phase did not know of: an
+// out-of-process iframe that appeared meanwhile. It returns nil when the
+// frame has no target yet (not loaded).
+func (p *Provider) fetchLate(ctx context.Context, c *wire.Conn, r *tabRead, id cdproto.FrameID) (*frameFetch, error) {
+	ti := r.live[target.ID(id)]
+	if ti == nil || ti.Type != "iframe" {
+		return nil, nil
+	}
+	s, err := p.attach(ctx, c, p.state, ti.TargetID)
+	if err != nil {
+		return nil, err
+	}
+	// (Its owner is the element the assembly asked about already.)
+	if err := p.fetchSession(ctx, r, tabSession{ti.TargetID, s, p.axOf(s)}, tabSession{}, false); err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fetched[id], nil
+}
+
+// forgetHidden cancels the walks the fetch phase asked for the frames the
+// document does not show (a hidden <iframe>): nothing reads them.
+func (r *tabRead) forgetHidden() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ff := range r.fetched {
+		if !r.shown[ff] && ff.ax != nil {
+			ff.ax.CancelWalk(ff.frame.ID)
+		}
+	}
+}

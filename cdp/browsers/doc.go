@@ -1,0 +1,25 @@
+// Package browsers reaches the browsers on this machine and elsewhere,
+// up to the websocket to dial and no further.
+//
+// It owns: which Chromium-family browsers are installed (installed.go)
+// and running (Linux's /proc), their user-data directories and the
+// DevToolsActivePort each writes, the chrome://inspect setting in a
+// profile's Local State (discover.go), auto discovery over the files and
+// the running browsers' debugging ports (findbrowsers.go), the
+// cdpprovider-launched marker that keeps a cdpprovider's own browsers
+// out of it, launching a browser with a profile of its own (launch.go,
+// with launch_linux.go and launch_other.go for the process options of
+// each OS), and the address of a browser (endpoint.go): checking a
+// --connect address (its forms, the loopback check), parsing --header,
+// and resolving the address to the websocket URL to dial now, through
+// /json/version or a DevToolsActivePort, with GetJSON for the /json
+// documents of a browser that answers them.
+//
+// What it never does: it never opens a websocket (every question to a
+// port is a TCP connection and a GET of /json/version, so it never makes
+// a browser ask its person whether to allow a connection), never speaks
+// the DevTools protocol, and never touches a connection, a page or the
+// provider: package cdp/wire dials what Resolve finds, and package cdp
+// reads through it. The provider package uses it directly for doctor,
+// the configuration's checks and --launch.
+package browsers

@@ -1,0 +1,303 @@
+package browsers
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A browser on the fake /proc of these tests: its main process's command
+// line, and when it started.
+type fakeProc struct {
+	pid     int
+	args    []string
+	started time.Time
+}
+
+// fakeBoot is when the machine of the fake /proc booted.
+var fakeBoot = time.Unix(1_700_000_000, 0)
+
+// writeProc writes a /proc directory holding the processes (and a
+// renderer helper of the first, which must not count), and returns it.
+func writeProc(t *testing.T, procs ...fakeProc) string {
+	t.Helper()
+	proc := t.TempDir()
+	if err := os.WriteFile(filepath.Join(proc, "stat"), fmt.Appendf(nil, "cpu  1 2 3\nbtime %d\nprocesses 9\n", fakeBoot.Unix()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(pid int, args []string, started time.Time) {
+		dir := filepath.Join(proc, fmt.Sprint(pid))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "cmdline"), []byte(strings.Join(args, "\x00")+"\x00"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ticks := started.Sub(fakeBoot) * userHZ / time.Second
+		// field 2 has a space and a parenthesis, as a command name may
+		stat := fmt.Sprintf("%d (a (b) c) S 1 %d 0 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 %d 100 10 0\n", pid, pid, ticks)
+		if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(stat), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range procs {
+		write(p.pid, p.args, p.started)
+	}
+	if len(procs) > 0 {
+		helper := append([]string{procs[0].args[0], "--type=renderer"}, procs[0].args[1:]...)
+		write(procs[len(procs)-1].pid+1000, helper, procs[0].started)
+	}
+	return proc
+}
+
+// debugBrowser is a fake browser on loopback that counts every request
+// that tries to open a websocket: discovery must never make one.
+type debugBrowser struct {
+	port     int
+	upgrades *atomic.Int32
+}
+
+// newDebugBrowser answers /json/version with status (200: a browser
+// started with a debugging port, whose websocket is at wsPath; 404: one
+// that allows debugging from chrome://inspect).
+func newDebugBrowser(t *testing.T, status int, wsPath string) debugBrowser {
+	t.Helper()
+	b := debugBrowser{upgrades: new(atomic.Int32)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.HasPrefix(r.URL.Path, "/devtools/") {
+			b.upgrades.Add(1)
+			http.Error(w, "no websockets in discovery", http.StatusForbidden)
+			return
+		}
+		if r.URL.Path != "/json/version" || status != http.StatusOK {
+			http.Error(w, "not found", status)
+			return
+		}
+		fmt.Fprintf(w, `{"Browser":"Chrome/156.0","webSocketDebuggerUrl":"ws://%s%s"}`, r.Host, wsPath)
+	}))
+	t.Cleanup(func() {
+		srv.Close()
+		if n := b.upgrades.Load(); n > 0 {
+			t.Errorf("discovery tried %d websocket connections on port %d, want none", n, b.port)
+		}
+	})
+	b.port = srv.Listener.Addr().(*net.TCPAddr).Port
+	return b
+}
+
+// chromiumArgs is a person's Chromium command line with extra flags.
+func chromiumArgs(flags ...string) []string {
+	return append([]string{"/usr/lib/chromium/chromium"}, append(flags, "about:blank")...)
+}
+
+// autoOn is the auto endpoint of a machine whose processes are in proc
+// and whose default user-data directory is home (named: the person gave
+// it with --user-data-dir).
+func autoOn(proc string, home UserDataDir, named bool) Endpoint {
+	return Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
+		running: func() ([]Running, bool) { return runningFrom(proc), true }}
+}
+
+// resolveLogged resolves ep and returns what it logged too.
+func resolveLogged(t *testing.T, ep Endpoint) (Resolved, string, error) {
+	t.Helper()
+	var buf bytes.Buffer
+	tg, err := ep.Resolve(context.Background(), slog.New(slog.NewTextHandler(&buf, nil)))
+	return tg, buf.String(), err
+}
+
+func TestRunningFromProc(t *testing.T) {
+	person, launched := t.TempDir(), t.TempDir()
+	if err := MarkLaunched(launched); err != nil {
+		t.Fatal(err)
+	}
+	at := fakeBoot.Add(time.Hour)
+	proc := writeProc(t,
+		fakeProc{10, chromiumArgs("--remote-debugging-port=9333", "--remote-debugging-address=::1", "--user-data-dir="+person+"/"), at},
+		fakeProc{11, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+launched), at},
+		fakeProc{12, chromiumArgs("--user-data-dir=rel"), at},
+	)
+	if err := os.Symlink("/home/ann", filepath.Join(proc, "12", "cwd")); err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]Running{}
+	for _, r := range runningFrom(proc) {
+		got[r.Pid] = r
+	}
+	if len(got) != 3 {
+		t.Fatalf("runningFrom = %+v, want the three main processes, not the renderer", got)
+	}
+	if r := got[10]; r.Port() != 9333 || r.DebugAddress != "::1" || r.UserDataDir != person || r.Launched || !r.Started.Equal(at) {
+		t.Errorf("pid 10 = %+v, want port 9333, address ::1, dir %s (cleaned), not launched, started %v", r, person, at)
+	}
+	if r := got[11]; r.Port() != 0 || !r.Launched {
+		t.Errorf("pid 11 = %+v, want port 0, launched by cdpprovider", r)
+	}
+	if r := got[12]; r.UserDataDir != "/home/ann/rel" || r.Port() != 0 {
+		t.Errorf("pid 12 = %+v, want the relative directory under its working directory", r)
+	}
+}
+
+// A browser started as the README says, --remote-debugging-port=N and a
+// directory of its own, writes no DevToolsActivePort: auto finds it by its
+// command line, at 127.0.0.1:N.
+func TestDiscoverPortOnCommandLine(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()} // no file
+	br := newDebugBrowser(t, http.StatusOK, "/devtools/browser/p1")
+	dir := t.TempDir()
+	proc := writeProc(t, fakeProc{20, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", br.port), "--user-data-dir="+dir, "--headless=new"), fakeBoot.Add(time.Minute)})
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil {
+		t.Fatalf("auto with a browser on port %d: %v", br.port, err)
+	}
+	if want := fmt.Sprintf("ws://127.0.0.1:%d/devtools/browser/p1", br.port); tg.WS != want || tg.Asks || tg.http == "" || tg.Name != "Chromium" {
+		t.Errorf("auto resolved %+v, want %s, not asking, with /json, named Chromium", tg, want)
+	}
+	if !strings.Contains(logged, "pid=20") {
+		t.Errorf("the log does not name the process: %s", logged)
+	}
+	// The same browser for --user-data-dir DIR: its process is on DIR.
+	tg, _, err = resolveLogged(t, autoOn(proc, NamedUserDataDir(dir+"/."), true))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/p1") {
+		t.Errorf("auto --user-data-dir %s: %+v, %v; want the browser running on it", dir, tg, err)
+	}
+	// Another directory named: that browser is not on it.
+	if tg, _, err = resolveLogged(t, autoOn(proc, NamedUserDataDir(t.TempDir()), true)); err == nil {
+		t.Errorf("auto --user-data-dir of another directory resolved %+v, want no browser", tg)
+	}
+}
+
+// Port 0 and a directory of its own: the browser's DevToolsActivePort in
+// that directory, found with no flag.
+func TestDiscoverPortZeroInItsOwnDirectory(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	br := newDebugBrowser(t, http.StatusOK, "/devtools/browser/z1")
+	own := writeActivePort(t, "own", br.port, "/devtools/browser/z1", time.Now())
+	proc := writeProc(t, fakeProc{30, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+own.Path), fakeBoot})
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil {
+		t.Fatalf("auto with a port-0 browser on %s: %v", own.Path, err)
+	}
+	if !strings.HasSuffix(tg.WS, fmt.Sprintf("%d/devtools/browser/z1", br.port)) || !strings.Contains(logged, "pid=30") {
+		t.Errorf("auto resolved %+v (log %s), want the websocket its DevToolsActivePort names, pid 30", tg, logged)
+	}
+}
+
+// Browsers a cdpprovider launched (the marker file, or the name of its
+// profile directories) are never a person's: auto passes them by, even
+// started last, unless the person names the directory.
+func TestDiscoverSkipsLaunchedBrowsers(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	person := newDebugBrowser(t, http.StatusOK, "/devtools/browser/person")
+	marked := newDebugBrowser(t, http.StatusOK, "/devtools/browser/marked")
+	named := newDebugBrowser(t, http.StatusOK, "/devtools/browser/named")
+	markedDir := t.TempDir()
+	if err := MarkLaunched(markedDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(markedDir, activePortFile), fmt.Appendf(nil, "%d\n/devtools/browser/marked", marked.port), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prefixDir := filepath.Join(t.TempDir(), launchedPrefix+"123")
+	if err := os.Mkdir(prefixDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	proc := writeProc(t,
+		fakeProc{40, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", person.port), "--user-data-dir="+t.TempDir()), fakeBoot},
+		// Launch's own command line: port 0, its profile; started later
+		fakeProc{41, chromiumArgs("--user-data-dir="+markedDir, "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1"), fakeBoot.Add(time.Hour)},
+		fakeProc{42, chromiumArgs("--user-data-dir="+prefixDir, fmt.Sprintf("--remote-debugging-port=%d", named.port)), fakeBoot.Add(2 * time.Hour)},
+	)
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/person") {
+		t.Fatalf("auto resolved %+v, %v, want the person's browser, not the launched ones (log %s)", tg, err, logged)
+	}
+	if strings.Contains(logged, markedDir) || strings.Contains(logged, prefixDir) {
+		t.Errorf("auto mentions a launched browser: %s", logged)
+	}
+	// Named, a launched browser is read: the person asked for it.
+	for dir, ws := range map[string]string{markedDir: "/devtools/browser/marked", prefixDir: "/devtools/browser/named"} {
+		tg, _, err := resolveLogged(t, autoOn(proc, NamedUserDataDir(dir), true))
+		if err != nil || !strings.HasSuffix(tg.WS, ws) {
+			t.Errorf("auto --user-data-dir %s: %+v, %v; want %s", dir, tg, err, ws)
+		}
+	}
+	// Only launched browsers running: none is the person's.
+	proc = writeProc(t, fakeProc{41, chromiumArgs("--user-data-dir="+markedDir, "--remote-debugging-port=0"), fakeBoot})
+	if tg, _, err := resolveLogged(t, autoOn(proc, home, false)); err == nil {
+		t.Errorf("auto with only a launched browser resolved %+v, want no browser", tg)
+	}
+}
+
+// Several browsers with debugging ports: the most recently started one
+// that answers; one whose port does not answer is never chosen, and the
+// log names the others.
+func TestDiscoverChoosesAnAnsweringBrowser(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	older := newDebugBrowser(t, http.StatusOK, "/devtools/browser/older")
+	newer := newDebugBrowser(t, http.StatusOK, "/devtools/browser/newer")
+	consent := newDebugBrowser(t, http.StatusNotFound, "")
+	dead := deadPort(t)
+	proc := writeProc(t,
+		fakeProc{50, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", older.port), "--user-data-dir=/tmp/a"), fakeBoot.Add(time.Minute)},
+		fakeProc{51, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir=/tmp/b"), fakeBoot.Add(2 * time.Minute)},
+		// started last, but nothing answers on its port, or 404 without
+		// a file to name its websocket
+		fakeProc{52, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", dead), "--user-data-dir=/tmp/c"), fakeBoot.Add(3 * time.Minute)},
+		fakeProc{53, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", consent.port), "--user-data-dir=/tmp/d"), fakeBoot.Add(4 * time.Minute)},
+		// the same port as the newer one, started after it: it could not
+		// listen there
+		fakeProc{54, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir=/tmp/e"), fakeBoot.Add(5 * time.Minute)},
+	)
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/newer") {
+		t.Fatalf("auto resolved %+v, %v; want the most recently started browser that answers", tg, err)
+	}
+	for _, w := range []string{"pid=51", "/tmp/a (pid 50) (live", "/tmp/c (pid 52) (not answering", "/tmp/e (pid 54) (not answering"} {
+		if !strings.Contains(logged, w) {
+			t.Errorf("the log does not say %q: %s", w, logged)
+		}
+	}
+	found := FindBrowsers(context.Background(), autoOn(proc, home, false).look())
+	why := map[int]string{}
+	for _, f := range found {
+		why[f.Pid] = f.Why
+	}
+	if !strings.Contains(why[52], "nothing listens") || !strings.Contains(why[53], "404") || !strings.Contains(why[54], "pid 51") {
+		t.Errorf("why not live: %v", why)
+	}
+
+	// Nothing answers: the error says which running browsers' ports do not.
+	proc = writeProc(t, fakeProc{52, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", dead), "--remote-debugging-address=192.0.2.1"), fakeBoot})
+	_, err = autoOn(proc, home, false).Resolve(context.Background(), discardLogger())
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("port %d", dead)) || !strings.Contains(err.Error(), "--remote-debugging-address=192.0.2.1") {
+		t.Errorf("auto with a browser listening elsewhere: %v, want an error naming its port and address", err)
+	}
+}
+
+// Where the OS does not tell the processes, auto asks the port the README
+// names.
+func TestDiscoverWellKnownPortWithoutProcesses(t *testing.T) {
+	br := newDebugBrowser(t, http.StatusOK, "/devtools/browser/w1")
+	ep := Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{{Browser: "Chromium", Path: t.TempDir()}}, ports: []int{deadPort(t), br.port},
+		running: func() ([]Running, bool) { return nil, false }}
+	tg, _, err := resolveLogged(t, ep)
+	if err != nil || !strings.HasSuffix(tg.WS, fmt.Sprintf("%d/devtools/browser/w1", br.port)) {
+		t.Errorf("auto without processes: %+v, %v; want the browser on the well-known port", tg, err)
+	}
+	// With the processes known, a port no process names is not asked.
+	ep.running = func() ([]Running, bool) { return nil, true }
+	if tg, _, err := resolveLogged(t, ep); err == nil {
+		t.Errorf("auto with no browser running resolved %+v", tg)
+	}
+}

@@ -1,0 +1,368 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
+)
+
+// The fetch of a read (read.go): every frame of each window's active tab
+// at once (the warm trees of package warm answer the accessibility
+// trees).
+
+// Reading a tab's document happens in two phases. The fetch phase asks
+// every frame of the tab at once, each on its own goroutine: its page
+// state, its accessibility tree, its value texts, which frames its
+// <iframe> elements hold, and, where they may be needed, the chains of the
+// focused and hovered elements. Chrome runs a session's calls one at a
+// time, so the top document's tree, the one long call, is asked for last:
+// the other frames' quick calls are answered before it instead of each
+// waiting behind it for a round trip. Out-of-process iframes answer from
+// other processes meanwhile, and the provider decodes one answer while
+// Chrome computes the next. The assembly phase then stitches the documents together and
+// numbers them, without a call, except for a frame the fetch phase could
+// not know of (one that appeared meanwhile), which is read then.
+
+// tabRead is one tab's document being read.
+type tabRead struct {
+	tab     target.ID
+	sess    *session
+	top     pageState // the top document's, already read with the tab's state
+	cold    bool      // bypass the warm trees
+	focused bool      // the tab of the focused window: its focus is read
+	live    map[target.ID]*target.Info
+	ax      *warm.Trees // the tab's warm trees
+	// oopifs are the sessions of the tab's out-of-process iframes.
+	oopifs []tabSession
+
+	mu      sync.Mutex
+	fetched map[cdproto.FrameID]*frameFetch // guarded by mu
+	owners  map[ownerKey]cdproto.FrameID    // the frames <iframe> elements hold; guarded by mu
+	err     error                           // of the top frame's tree; guarded by mu
+	// shown are the fetched frames the document shows; assembly only.
+	shown map[*frameFetch]bool
+}
+
+// tabSession is one target session of a tab: the tab's page, or one of
+// its out-of-process iframes, with the warm trees of its documents.
+type tabSession struct {
+	target target.ID
+	sess   *session
+	ax     *warm.Trees
+}
+
+// frameFetch is what the fetch phase learned of one frame.
+type frameFetch struct {
+	sess      *session
+	ax        *warm.Trees
+	target    target.ID // whose session holds the frame
+	frame     *cdproto.Frame
+	state     pageState
+	nodes     []*accessibility.Node
+	version   uint64
+	err       error
+	valueText map[cdproto.BackendNodeID]string
+	// focus and hover are the element chains read ahead, when the
+	// document may need them (nil when not read).
+	focus, hover *chainRead
+}
+
+// planTab prepares the read of a tab's document: it attaches to the tab's
+// out-of-process iframes. It touches the provider's state, so the reads
+// of several tabs are planned one after another; their fetches then run
+// side by side.
+func (p *Provider) planTab(ctx context.Context, c *wire.Conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
+	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, cold: cold, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
+	r.ax = p.axOf(r.sess)
+	for _, ti := range live {
+		if ti.Type != "iframe" || !underTab(ti, r.tab, live) {
+			continue
+		}
+		s, err := p.attach(ctx, c, p.state, ti.TargetID)
+		if err != nil {
+			p.log.Debug("could not attach to an iframe", "url", ti.URL, "err", err)
+			continue
+		}
+		r.oopifs = append(r.oopifs, tabSession{ti.TargetID, s, p.axOf(s)})
+	}
+	return r
+}
+
+// underTab reports whether an iframe target belongs to the tab.
+func underTab(ti *target.Info, tab target.ID, live map[target.ID]*target.Info) bool {
+	for range 32 {
+		if ti.ParentID == tab {
+			return true
+		}
+		if ti = live[ti.ParentID]; ti == nil {
+			return false
+		}
+	}
+	return false
+}
+
+// axOf returns the warm accessibility trees of a target's session,
+// making them the first time a read asks.
+func (p *Provider) axOf(s *session) *warm.Trees {
+	if a := s.ax.Load(); a != nil {
+		return a
+	}
+	a := warm.New(s, p.readUnderWay, &p.answers)
+	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, warm.Activity, error) {
+		frames, err := frameTree(ctx, s)
+		if err != nil {
+			return "", warm.Activity{}, err
+		}
+		f := frames[frame]
+		if f == nil {
+			return "", warm.Activity{}, fmt.Errorf("no frame %s", frame)
+		}
+		if f.ParentID == "" {
+			// Chrome sends loadComplete for the session's top document
+			// alone: its iframes in this process loaded before it did.
+			for id := range frames {
+				if id != frame {
+					a.WalkLoaded(id)
+				}
+			}
+			// Those out of process are targets of their own, new ones.
+			go p.readIfNewIframes(p.life, s)
+		}
+		return f.LoaderID, readPageState(ctx, s, frame).activity(), nil
+	}
+	// The new document's fetch is in: read it now, so that the host's
+	// next read finds it mapped.
+	a.OnLoadFetched = func(cdproto.FrameID) { p.readAhead() }
+	a.OnWalked = func(frame cdproto.FrameID, w warm.Walk) {
+		p.log.Debug("document walked", "frame", frame, "nodes", w.Nodes, "calls", w.Asked, "spared", w.Spared,
+			"took", w.Took.Round(time.Millisecond), "mixed", w.Mixed, "as fetched", w.AsFetched)
+	}
+	s.ax.Store(a)
+	return a
+}
+
+// fetch runs the fetch phase of a tab: every frame of every session of
+// the tab at once.
+func (p *Provider) fetch(ctx context.Context, r *tabRead) {
+	var wg sync.WaitGroup
+	sessions := append([]tabSession{{r.tab, r.sess, r.ax}}, r.oopifs...)
+	bySession := make(map[target.ID]tabSession, len(sessions))
+	for _, o := range sessions {
+		bySession[o.target] = o
+	}
+	for _, o := range sessions {
+		if !r.cold {
+			wg.Go(func() { o.ax.Enable(ctx) }) // meanwhile; Nodes waits for it
+		}
+		wg.Go(func() {
+			parent, ok := tabSession{}, false
+			if o.target != r.tab {
+				parent, ok = bySession[r.live[o.target].ParentID]
+			}
+			if err := p.fetchSession(ctx, r, o, parent, ok); err != nil && o.target == r.tab {
+				r.mu.Lock()
+				r.err = err
+				r.mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// fetchSession fetches every frame of one session's process, and which
+// element holds each: a child frame's in this session, the root of an
+// out-of-process iframe's in its parent's session (when known, hasParent).
+func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, parent tabSession, hasParent bool) error {
+	// The tab's own page answered its first call of this read already
+	// (readTabState); an out-of-process iframe's page is asked its first
+	// here, and one that does not answer in time is left out.
+	var frames map[cdproto.FrameID]*cdproto.Frame
+	get := func(ctx context.Context) (err error) {
+		frames, err = frameTree(ctx, o.sess)
+		return err
+	}
+	var err error
+	if o.target != r.tab {
+		err = o.sess.FirstCall(ctx, get)
+	} else {
+		err = get(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	// The top document's tree is asked for last in its session: Chrome
+	// answers the session's calls in order, and the other frames' few
+	// quick calls would otherwise wait behind the one long one, each a
+	// round trip after it (see gate).
+	var asked sync.WaitGroup
+	if o.target == r.tab {
+		for id := range frames {
+			if id != cdproto.FrameID(r.tab) {
+				asked.Add(1)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for _, f := range frames {
+		fg := gate{}
+		switch {
+		case o.target != r.tab:
+		case f.ID == cdproto.FrameID(r.tab):
+			fg.wait = &asked
+		default:
+			fg.asked = sync.OnceFunc(asked.Done)
+		}
+		wg.Go(func() { p.fetchFrame(ctx, r, o, f, fg) })
+		switch {
+		case f.ParentID != "": // held by an element of this session's documents
+			wg.Go(func() { r.findOwner(ctx, o, f.ID) })
+		case hasParent: // an out-of-process iframe, held in its parent's
+			wg.Go(func() { r.findOwner(ctx, parent, f.ID) })
+		}
+	}
+	wg.Wait()
+	return nil
+}
+
+// gate orders the tree requests of one session's frames: a frame with
+// asked calls it once it has asked for its tree (or given up); the frame
+// with wait waits for the others to have asked, and for its own element
+// chains, before it asks for its tree, for at most gateLimit.
+type gate struct {
+	asked func()
+	wait  *sync.WaitGroup
+}
+
+// gateLimit bounds how long the top document's tree waits for the rest.
+const gateLimit = 50 * time.Millisecond
+
+// fetchFrame fetches one frame's document.
+func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *cdproto.Frame, g gate) {
+	if g.asked != nil {
+		defer g.asked()
+	}
+	ff := &frameFetch{sess: o.sess, ax: o.ax, target: o.target, frame: f}
+	isTop := f.ID == cdproto.FrameID(r.tab)
+	if isTop && r.top.ok {
+		ff.state = r.top
+	} else {
+		ff.state = readPageState(ctx, o.sess, f.ID)
+	}
+	var wg, chains sync.WaitGroup
+	// The chains do not depend on the tree: they are read meanwhile.
+	if r.focused && (isTop || ff.state.focus) {
+		chains.Go(func() { ff.focus = readChain(ctx, o.sess, f.ID, focusChain) })
+	}
+	if isTop || ff.state.pointer > 0 {
+		chains.Go(func() { ff.hover = readChain(ctx, o.sess, f.ID, hoverChain) })
+	}
+	if g.wait != nil {
+		done := make(chan struct{})
+		go func() { g.wait.Wait(); chains.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(gateLimit):
+		case <-ctx.Done():
+		}
+	}
+	if g.asked != nil {
+		g.asked()
+	}
+	if r.cold {
+		ff.nodes, ff.err = warm.FullAXTree(ctx, o.sess, accessibility.GetFullAXTreeParams{FrameID: f.ID})
+	} else {
+		ff.nodes, ff.version, ff.err = o.ax.Nodes(ctx, f.ID, f.LoaderID, ff.state.activity())
+	}
+	if ff.err == nil {
+		wg.Go(func() { ff.valueText = valueTexts(ctx, o.sess, ff.nodes) })
+	}
+	wg.Wait()
+	chains.Wait()
+	r.mu.Lock()
+	r.fetched[f.ID] = ff
+	r.mu.Unlock()
+}
+
+// ownerKey names an <iframe> (or <frame>, <object>) element: the target
+// whose session holds its document, and its DOM node.
+type ownerKey struct {
+	target  target.ID
+	element cdproto.BackendNodeID
+}
+
+// findOwner records which element holds a frame, asking the session of
+// the frame's parent document.
+func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdproto.FrameID) {
+	o, err := cdproto.Call(ctx, parent.sess, dom.GetFrameOwner, dom.GetFrameOwnerParams{FrameID: frame})
+	if err != nil || o.BackendNodeID == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.owners[ownerKey{parent.target, o.BackendNodeID}] = frame
+	r.mu.Unlock()
+}
+
+// frameTree maps the frames of a session's process by id.
+func frameTree(ctx context.Context, s *session) (map[cdproto.FrameID]*cdproto.Frame, error) {
+	r, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		return nil, err
+	}
+	m := map[cdproto.FrameID]*cdproto.Frame{}
+	var walk func(t *page.FrameTree)
+	walk = func(t *page.FrameTree) {
+		if t == nil || t.Frame == nil {
+			return
+		}
+		m[t.Frame.ID] = t.Frame
+		for _, ch := range t.ChildFrames {
+			walk(ch)
+		}
+	}
+	walk(r.FrameTree)
+	return m, nil
+}
+
+// rangeRoles are the roles whose value a person reads as aria-valuetext
+// when the page gives one.
+var rangeRoles = map[string]bool{
+	"slider": true, "spinbutton": true, "progressbar": true, "meter": true, "scrollbar": true,
+}
+
+// valueTexts returns the aria-valuetext attribute of the range widgets
+// among nodes that have one, keyed by backend DOM node id (nil when none
+// has). Chrome leaves it out of the accessibility tree's valuetext
+// property. The attribute is read with DOM.describeNode, which changes
+// nothing in the page and runs no script; a node that cannot be described
+// (removed meanwhile) is left out.
+func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) map[cdproto.BackendNodeID]string {
+	var out map[cdproto.BackendNodeID]string
+	for _, n := range nodes {
+		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[warm.Role(n)] {
+			continue
+		}
+		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID})
+		if err != nil || d.Node == nil {
+			continue
+		}
+		for i := 0; i+1 < len(d.Node.Attributes); i += 2 {
+			if d.Node.Attributes[i] == "aria-valuetext" && d.Node.Attributes[i+1] != "" {
+				if out == nil {
+					out = map[cdproto.BackendNodeID]string{}
+				}
+				out[n.BackendDOMNodeID] = d.Node.Attributes[i+1]
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+package cdp
+
+import (
+	"context"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+)
+
+// The pointer of a read (read.go), read live.
+
+// hoverScript returns the chain of hovered elements of a document, deepest
+// first, through open shadow roots. `:is(*):hover` because bare `:hover`
+// matches nothing in quirks mode. It only reads.
+var hoverScript = fill(jsTemplate("hover.js"), "chain", chainJS)
+
+// chainJS, inside a script where el is an element (or null), returns el
+// and its ancestors, deepest first, across shadow roots to their hosts: at
+// most 16, which is enough to reach one the accessibility tree has.
+var chainJS = jsTemplate("chain.js")
+
+// pointerAt is where the pointer is: the document it is over (nil when
+// none can be told) and the chain of hovered elements there, deepest
+// first.
+type pointerAt struct {
+	in    *doc
+	hover []cdproto.BackendNodeID
+}
+
+// findPointer finds the document the pointer is in among the shown
+// documents (topDocs, the focused window's first) and the chain of
+// hovered elements there.
+//
+// Chrome leaves a stale :hover behind in a frame the pointer left across
+// a process boundary, in the parent as well as in the child. So the
+// document the pointer is in is the one whose listener saw it move last;
+// until a listener has seen it move (the first read of a page), the
+// provider goes down from the focused window's top document through
+// hovered <iframe> elements.
+func findPointer(ctx context.Context, topDocs []*doc) pointerAt {
+	var last *doc
+	var lastT float64
+	var visit func(d *doc)
+	visit = func(d *doc) {
+		if t := d.state.pointer; t > lastT {
+			last, lastT = d, t
+		}
+		for _, ch := range d.children {
+			visit(ch)
+		}
+	}
+	for _, top := range topDocs {
+		visit(top)
+	}
+	switch {
+	case last != nil:
+		if at, ok := hoverIn(ctx, last, false); ok {
+			return at
+		}
+		return pointerAt{in: last}
+	case len(topDocs) > 0:
+		at, _ := hoverIn(ctx, topDocs[0], true)
+		return at
+	}
+	return pointerAt{}
+}
+
+// hoverIn returns where the pointer is in d, from its hovered elements;
+// ok is false when none is. With descend, a hovered <iframe> leads into
+// its document.
+func hoverIn(ctx context.Context, d *doc, descend bool) (at pointerAt, ok bool) {
+	cr := d.hover
+	if cr == nil {
+		cr = readChain(ctx, d.sess, d.frameID, hoverChain)
+	}
+	chain, child, ok := cutChain(ctx, d, cr)
+	switch {
+	case !ok:
+		return pointerAt{}, false
+	case child != nil && descend:
+		if at, ok := hoverIn(ctx, child, true); ok {
+			return at, true
+		}
+		return pointerAt{in: child}, true // over the frame, nothing inside hovered
+	}
+	return pointerAt{in: d, hover: chain}, true
+}
+
+// chainRead is what an element chain script found in a document: the
+// backend node id of the deepest element (0 when it could not be
+// described); ok is false when it found none. The rest of the chain, its
+// ancestors, stays in the isolated world under its key until cutChain needs
+// it: usually the deepest element is one the accessibility tree has, and
+// the chain costs two round trips instead of three.
+type chainRead struct {
+	first cdproto.BackendNodeID
+	ok    bool
+	sess  *session
+	frame cdproto.FrameID
+	rest  string // the script that returns the chain kept (chainScript.rest)
+}
+
+// chainStore is where the isolated world keeps the chains read last, one
+// per key: it holds at most one chain of each kind a document.
+const chainStore = "globalThis.__cdpproviderChains"
+
+// chainScript is an element chain script made ready to run: keep runs it
+// and keeps its array in the isolated world under key (chain_keep.js),
+// returning the deepest element; rest returns the array kept
+// (chain_rest.js).
+type chainScript struct {
+	key, keep, rest string
+}
+
+func newChainScript(script, key string) chainScript {
+	return chainScript{
+		key:  key,
+		keep: fill(jsTemplate("chain_keep.js"), "script", script, "store", chainStore, "key", key),
+		rest: fill(jsTemplate("chain_rest.js"), "store", chainStore, "key", key),
+	}
+}
+
+// The chains of the focused and the hovered elements.
+var (
+	focusChain = newChainScript(focusScript, "focus")
+	hoverChain = newChainScript(hoverScript, "hover")
+)
+
+// readChain runs a chain script, which returns an array of elements
+// deepest first, in the isolated world of a frame; it keeps the array
+// there under its key and describes its first element.
+func readChain(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript) *chainRead {
+	group := newObjectGroup()
+	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	el, err := evalObject(ctx, s, frame, cs.keep, group, false)
+	if err != nil || el.ObjectID == "" || el.Subtype != "node" {
+		return &chainRead{}
+	}
+	cr := &chainRead{ok: true, sess: s, frame: frame, rest: cs.rest}
+	if n, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID}); err == nil && n.Node != nil {
+		cr.first = n.Node.BackendNodeID
+	}
+	return cr
+}
+
+// ancestors returns the ancestors of the deepest element, in order (0 for
+// one that could not be described).
+func (cr *chainRead) ancestors(ctx context.Context) []cdproto.BackendNodeID {
+	return elementIDs(ctx, cr.sess, cr.frame, cr.rest, 1)
+}
+
+// cutChain returns the chain of d's elements up to the first one d's
+// accessibility tree has, asking for the deepest element's ancestors only
+// when the tree does not have it. When the deepest element owns a child
+// document that was read, it returns that document instead. ok is false
+// when the chain is empty.
+func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdproto.BackendNodeID, child *doc, ok bool) {
+	if cr == nil || !cr.ok {
+		return nil, nil, false
+	}
+	if ch := d.children[cr.first]; cr.first != 0 && ch != nil {
+		return nil, ch, true
+	}
+	inAX := map[cdproto.BackendNodeID]bool{}
+	for _, n := range d.nodes {
+		if n.BackendDOMNodeID != 0 {
+			inAX[n.BackendDOMNodeID] = true
+		}
+	}
+	ids := []cdproto.BackendNodeID{cr.first}
+	if !inAX[cr.first] {
+		ids = append(ids, cr.ancestors(ctx)...)
+	}
+	for _, id := range ids {
+		if id == 0 {
+			continue
+		}
+		chain = append(chain, id)
+		if inAX[id] {
+			break
+		}
+	}
+	return chain, nil, true
+}

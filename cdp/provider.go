@@ -1,0 +1,294 @@
+package cdp
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
+	"github.com/cdpprovider/cdpprovider/mapping"
+)
+
+// The provider and the entry of a read: Current takes the lock, connects
+// and reads (read.go; doc.go has the map).
+
+// Options configure a Provider.
+type Options struct {
+	// Connect is the browser's debugging address: "auto" or empty (find
+	// a running browser by its DevToolsActivePort or its command line's
+	// --remote-debugging-port: browsers.FindBrowsers), http://host:port,
+	// host:port, or the ws(s):// URL of the browser endpoint.
+	Connect string
+	// UserDataDir is where auto looks for DevToolsActivePort, or a
+	// running browser on it with a debugging port (and where an http
+	// address that answers 404 finds its websocket path); empty means
+	// the default directories of every Chromium-family browser and the
+	// running browsers.
+	UserDataDir string
+	// Header is sent with the websocket handshake and /json requests,
+	// for browser services that want a token. Never logged.
+	Header http.Header
+	// AllowRemote permits a Connect address that is not on loopback.
+	AllowRemote bool
+	// Launched says the browser at Connect is the one cdpprovider
+	// started (--launch): the messages of a failed read say so.
+	Launched bool
+	// BundleID overrides the bundle identifier derived from the product.
+	BundleID string
+	// Budget bounds every answer (5.6); zero fields take the defaults.
+	Budget mapping.Budget
+	// Logger receives diagnostics; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// readTimeout bounds one read of the browser: a huge page's tree takes
+// many seconds on a busy machine. A page that cannot answer never holds a
+// read this long (the session's health, wire.Session.FirstCall).
+const readTimeout = 45 * time.Second
+
+// Provider reads a browser for the protocol. It connects lazily on the
+// first read, over one websocket for its whole life, and reconnects after
+// the browser goes away (finding it again, on a new port if need be); ids
+// issued before a reconnect answer gone. It is safe for concurrent use:
+// reads are serialised.
+type Provider struct {
+	opts Options
+	ep   browsers.Endpoint
+	ids  *mapping.IDs
+	log  *slog.Logger
+
+	// life ends when the provider closes: the dial under way and the
+	// watcher's reads stop with it.
+	life context.Context
+	stop context.CancelFunc
+
+	// watcher is told when what current answers may have changed; nil
+	// when nobody watches. Read on the connection's read loop, so it is
+	// atomic rather than under mu.
+	watcher atomic.Pointer[func()]
+
+	// reading counts the reads under way, for the walks to give way.
+	reading atomic.Int32
+
+	// pages is what its page sessions' health needs of the provider,
+	// for the provider's life (it numbers their dialogs).
+	pages *wire.Owner
+
+	// answers counts how the warm trees answered each document's read.
+	answers warm.Counts
+	// reused counts the tabs' documents answered with the element a read
+	// before had mapped (memo.go).
+	reused atomic.Int64
+
+	// ahead starts a read in the background when a tab is opened, shown
+	// or hidden, or a page loaded in a tab a read asked for (watch.go).
+	ahead aheadReads
+
+	mu      readLock // serialises reads; guards the fields below
+	dialing *dialing // the connection being opened, if any (connect)
+	conn    *wire.Conn
+	state   *connState // what this connection has learned; nil when not connected
+	keys    counter    // numbers of windows, tabs and documents; never reset
+	// hadConn says a connection worked in this run: a browser that does
+	// not answer after it is restarting (browser-restarting), not
+	// unreachable.
+	hadConn bool
+	// lastProduct names the browser of the last connection, for the
+	// messages of a read after it ended.
+	lastProduct string
+}
+
+// connState is what the provider knows while one connection lasts. A new
+// connection starts it anew, so nothing of a previous browser survives.
+type connState struct {
+	target     browsers.Resolved           // how this connection was reached
+	sessions   map[target.ID]*session      // attached flat sessions by target, each with its warm trees (ax)
+	product    string                      // "Chromium", "Google Chrome", …
+	version    string                      // "156.0.8078.108"
+	windows    map[int64]uint64            // browser window id -> key
+	tabs       map[target.ID]uint64        // page target -> key
+	docs       map[docKey]uint64           // document -> number
+	docInfo    map[uint64]*docInfo         // number -> what locate needs
+	lastActive map[int64]target.ID         // window id -> active tab last seen
+	mapped     map[uint64]memo             // document -> its element, for an unchanged next read
+	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (rememberShown)
+	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
+}
+
+// counter hands out numbers that are never reused in a run.
+type counter struct{ n uint64 }
+
+func (c *counter) next() uint64 { c.n++; return c.n }
+
+// NewProvider returns a provider for the browser at opts.Connect. It
+// checks the address (loopback unless AllowRemote) but does not connect.
+func NewProvider(opts Options) (*Provider, error) {
+	var dirs []browsers.UserDataDir
+	if opts.UserDataDir != "" {
+		dirs = []browsers.UserDataDir{browsers.NamedUserDataDir(opts.UserDataDir)}
+	}
+	ep, err := browsers.ParseEndpoint(opts.Connect, opts.AllowRemote, dirs, opts.Header)
+	if err != nil {
+		return nil, err
+	}
+	opts.Budget = opts.Budget.WithDefaults()
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	life, stop := context.WithCancel(context.Background())
+	p := &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}
+	p.pages = &wire.Owner{Life: life, Log: log, Changed: p.changed}
+	return p, nil
+}
+
+// Instance returns the instance string of this run.
+func (p *Provider) Instance() string { return p.ids.Instance() }
+
+// Current reads what the user has open now.
+func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
+	return p.current(ctx, false)
+}
+
+// current reads what the user has open: begin (the lock, the
+// connection: connect.go), then read (read.go); the walks the read asked
+// for start once it is over. cold reads every document with
+// getFullAXTree, bypassing the warm trees (the tests compare the two).
+func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, error) {
+	ctx, c, done, err := p.begin(ctx)
+	defer done()
+	if err != nil {
+		return nil, err
+	}
+	defer p.startWalks()
+	return p.read(ctx, c, cold)
+}
+
+// begin starts a read: its time limit, the lock that serialises reads,
+// and the connection. done ends it, whatever the error. A read that
+// waits for another gives up when its context ends, or at its time limit.
+func (p *Provider) begin(ctx context.Context) (_ context.Context, _ *wire.Conn, done func(), _ error) {
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	p.reading.Add(1)
+	if err := p.mu.lockContext(ctx); err != nil {
+		p.reading.Add(-1)
+		cancel()
+		return ctx, nil, func() {}, fail(ReasonReadFailed, "Another read of the browser did not end in time.", err)
+	}
+	done = func() { p.mu.Unlock(); p.reading.Add(-1); cancel() }
+	c, err := p.connect(ctx)
+	return ctx, c, done, err
+}
+
+// readLock is a mutex whose lock can also give up when a context ends:
+// a read that waits for another has the same time limit, and a host that
+// cancels its request gets its answer at once. The zero value is
+// unlocked.
+type readLock struct {
+	once sync.Once
+	ch   chan struct{} // holds a value while locked
+}
+
+func (l *readLock) slot() chan struct{} {
+	l.once.Do(func() { l.ch = make(chan struct{}, 1) })
+	return l.ch
+}
+
+// Lock locks l, waiting as long as it takes.
+func (l *readLock) Lock() { l.slot() <- struct{}{} }
+
+// lockContext locks l, or returns ctx's error if it ends first.
+func (l *readLock) lockContext(ctx context.Context) error {
+	select {
+	case l.slot() <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Unlock unlocks l; it panics when l is not locked, as sync.Mutex does.
+func (l *readLock) Unlock() {
+	select {
+	case <-l.slot():
+	default:
+		panic("cdp: unlock of an unlocked readLock")
+	}
+}
+
+// App describes the browser for the descriptor.
+func (p *Provider) App(ctx context.Context) (mapping.App, error) {
+	_, _, done, err := p.begin(ctx)
+	defer done()
+	if err != nil {
+		return mapping.App{}, err
+	}
+	bundle := p.opts.BundleID
+	if bundle == "" {
+		bundle = mapping.BundleFor(p.state.product)
+	}
+	return mapping.App{Title: p.state.product, Bundle: bundle, Version: p.state.version}, nil
+}
+
+// Close disconnects from the browser. It does not close the browser, and
+// leaves the user's tabs as they were.
+func (p *Provider) Close() error {
+	p.stop()
+	// A background read started before the stop ends with it (its
+	// context is the provider's life), and is waited for; one asked for
+	// after it never starts (readAhead). Taking the lock orders this after
+	// a readAhead that saw the provider alive and counted its read.
+	p.ahead.mu.Lock()
+	//lint:ignore SA2001 the empty section is the ordering described above
+	p.ahead.mu.Unlock()
+	p.ahead.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.dialing != nil {
+		p.dialing.dial.Stop()
+		p.dialing = nil
+	}
+	if p.conn != nil {
+		p.conn.Close()
+		p.conn, p.state = nil, nil
+	}
+	return nil
+}
+
+// readUnderWay says a read or locate is under way, for the warm trees'
+// walks to give way.
+func (p *Provider) readUnderWay() bool { return p.reading.Load() > 0 }
+
+// Answers tells how the documents of every read so far were answered:
+// from the kept accessibility trees, or whole (warm.Counts).
+func (p *Provider) Answers() warm.Tally { return p.answers.Tally() }
+
+// Reused tells how many of the tabs' documents the reads so far answered
+// with the element an earlier read had mapped, not mapping them again
+// (memo.go): for tests and benchmarks that must know that path
+// answered.
+func (p *Provider) Reused() int64 { return p.reused.Load() }
+
+// Walking reports whether the walk of a document is under way: until it
+// ends, a read of that document right after a change reads it whole. For
+// benchmarks that measure the kept trees.
+func (p *Provider) Walking() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == nil {
+		return false
+	}
+	for _, s := range p.state.sessions {
+		if a := s.ax.Load(); a != nil && a.Walking() {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,36 @@
+package cdp
+
+import (
+	"sync"
+	"sync/atomic"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
+)
+
+// session is one attached target's session as the provider keeps it: the
+// wire's session (its calls, its page's health), the provider's isolated
+// worlds in its frames (world.go), and its warm trees.
+type session struct {
+	*wire.Session
+
+	worldsMu sync.Mutex
+	worlds   map[cdproto.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
+
+	// ax keeps the warm trees of the session's documents (package warm),
+	// once a read has asked for them (axOf); the read loop hands it the
+	// session's Accessibility events (onSessionEvent).
+	ax atomic.Pointer[warm.Trees]
+}
+
+// fetchingLoaded reports whether the page is busy with the provider's own
+// getFullAXTree of a document that just loaded (seconds for a big one):
+// a page that answers nothing meanwhile is not frozen (the session's
+// health asks).
+func (s *session) fetchingLoaded() bool {
+	a := s.ax.Load()
+	return a != nil && a.Fetching()
+}

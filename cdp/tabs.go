@@ -1,0 +1,273 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/chromedp/cdproto/browser"
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
+)
+
+// The tabs and windows of a read (read.go): the page targets, what each
+// tab says of itself, the tabs grouped into windows with each window's
+// active tab, and the focused window.
+
+// listPages lists the browser's targets: the tabs a person sees (pages),
+// and every live target by id. What the provider knew of targets that
+// are gone is forgotten.
+func (p *Provider) listPages(ctx context.Context, c *wire.Conn) ([]*target.Info, map[target.ID]*target.Info, error) {
+	infos, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+	if err != nil {
+		return nil, nil, err
+	}
+	live := make(map[target.ID]*target.Info, len(infos.TargetInfos))
+	var pages []*target.Info
+	for _, ti := range infos.TargetInfos {
+		live[ti.TargetID] = ti
+		if isPage(ti) {
+			pages = append(pages, ti)
+		}
+	}
+	p.forgetDead(p.state, live)
+	clear(p.state.held)
+	return pages, live, nil
+}
+
+// forgetDead drops what the provider knew of targets that are gone, so its
+// memory is bounded by what is alive. Ids of what was dropped answer gone.
+func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
+	for id, s := range st.sessions {
+		if live[id] == nil {
+			s.ax.Store(nil) // its warm trees are dropped; its events no longer kept
+			delete(st.sessions, id)
+		}
+	}
+	for id := range st.tabs {
+		if live[id] == nil {
+			delete(st.tabs, id)
+		}
+	}
+	for k, n := range st.docs {
+		if live[k.target] == nil {
+			delete(st.docs, k)
+			delete(st.docInfo, n)
+		}
+	}
+}
+
+// tabState is what one page tab says of itself.
+type tabState struct {
+	info   *target.Info
+	sess   *session
+	window int64
+	bounds *browser.Bounds
+	state  pageState // of its top document, also used to read it
+	// down says why the tab's page cannot be read now (wire.ErrCrashed,
+	// wire.ErrDialogOpen, wire.ErrNotResponding); the tab is reported all the same.
+	down error
+	err  error
+}
+
+// readTabStates attaches to every tab serially (it touches the session
+// map), then asks each about itself (its window, whether it is visible
+// and focused: readTabState) in parallel, since each answer is a round
+// trip or two; meanwhile it asks /json/list which tab was activated
+// last. It returns the tabs' states, in the order of pages, and that
+// ranking (recency).
+func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*target.Info) (tabs []*tabState, recent func(target.ID) int) {
+	tabs = make([]*tabState, len(pages))
+	for i, ti := range pages {
+		t := &tabState{info: ti}
+		t.sess, t.err = p.attach(ctx, c, p.state, ti.TargetID)
+		tabs[i] = t
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { recent = p.recency(ctx) })
+	for _, t := range tabs {
+		if t.err != nil {
+			continue
+		}
+		wg.Go(func() { t.err = p.readTabState(ctx, c, t) })
+	}
+	wg.Wait()
+	return tabs, recent
+}
+
+// readTabState asks a tab for its window and whether it is visible and
+// focused. A page that cannot answer (crashed, behind a dialog, or not
+// answering anything for a moment: wire.Session.FirstCall) is marked
+// down, not failed: the tab is reported all the same.
+func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) error {
+	w, err := cdproto.Call(ctx, c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
+	if err != nil {
+		return err
+	}
+	t.window, t.bounds = int64(w.WindowID), w.Bounds
+	if t.down = t.sess.Unavailable(); t.down != nil {
+		return nil
+	}
+	t.sess.FirstCall(ctx, func(ctx context.Context) error {
+		t.state = readPageState(ctx, t.sess, cdproto.FrameID(t.info.TargetID))
+		return nil
+	})
+	if t.state.ok {
+		// Known now, a later change of it told by the watchers is a tab
+		// switch (readAhead).
+		p.ahead.visibility(t.state.watcher, boolInt8(t.state.visible))
+	}
+	if !t.state.ok {
+		if t.down = t.sess.Unavailable(); t.down != nil {
+			return nil
+		}
+		return fmt.Errorf("the tab at %s did not answer", t.info.URL)
+	}
+	return nil
+}
+
+// window is one browser window of a read: its number, its tabs that
+// answered, each with its number, and its active tab (nil when none can
+// be told).
+type window struct {
+	key       uint64
+	minimized bool
+	tabs      []windowTab
+	active    *tabState
+}
+
+// windowTab is a tab of a window, with its number.
+type windowTab struct {
+	key uint64
+	*tabState
+}
+
+// groupWindows groups the tabs that answered into their windows, in the
+// order of the windows' ids, numbers the windows and their tabs, and
+// chooses each window's active tab (pickActive).
+func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) []window {
+	st := p.state
+	byWindow := map[int64][]*tabState{}
+	var windowIDs []int64
+	for _, t := range pages {
+		if t.err != nil {
+			p.log.Debug("skipping a tab that did not answer", "url", t.info.URL, "err", t.err)
+			continue
+		}
+		if _, ok := byWindow[t.window]; !ok {
+			windowIDs = append(windowIDs, t.window)
+		}
+		byWindow[t.window] = append(byWindow[t.window], t)
+	}
+	slices.Sort(windowIDs)
+
+	var wins []window
+	for _, wid := range windowIDs {
+		tabs := byWindow[wid]
+		w := window{key: keyOf(st.windows, wid, &p.keys)}
+		w.minimized = tabs[0].bounds != nil && tabs[0].bounds.WindowState == browser.WindowStateMinimized
+		w.active = pickActive(tabs, recent, st.lastActive[wid], w.minimized)
+		if w.active != nil {
+			st.lastActive[wid] = w.active.info.TargetID
+		}
+		for _, t := range tabs {
+			w.tabs = append(w.tabs, windowTab{keyOf(st.tabs, t.info.TargetID, &p.keys), t})
+		}
+		wins = append(wins, w)
+	}
+	return wins
+}
+
+// pickActive chooses the active tab of a window: the visible one (the most
+// recently activated if several claim it), else the one last known. When
+// no tab says it is visible but the one last known answers that it is
+// hidden, the person brought another tab to the front that cannot say so
+// (it crashed, or does not answer): the most recently activated of those
+// (in a minimised window every tab is hidden, so there the one last known
+// stays).
+func pickActive(tabs []*tabState, recent func(target.ID) int, last target.ID, minimized bool) *tabState {
+	var best *tabState
+	for _, t := range tabs {
+		if t.state.visible && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
+			best = t
+		}
+	}
+	if best != nil {
+		return best
+	}
+	var known *tabState
+	for _, t := range tabs {
+		if t.info.TargetID == last {
+			known = t
+		}
+	}
+	if known != nil && (known.down != nil || minimized) {
+		return known
+	}
+	for _, t := range tabs {
+		if t.down != nil && (best == nil || recent(t.info.TargetID) < recent(best.info.TargetID)) {
+			best = t
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return known
+}
+
+// recency returns the rank of each target in /json/list, which lists the
+// most recently activated target first (observed, not documented). Targets
+// it does not list rank last.
+func (p *Provider) recency(ctx context.Context) func(target.ID) int {
+	var list []struct {
+		ID string `json:"id"`
+	}
+	rank := map[target.ID]int{}
+	if err := p.state.target.GetJSON(ctx, "/json/list", &list); err == nil {
+		for i, t := range list {
+			rank[target.ID(t.ID)] = i
+		}
+	}
+	return func(id target.ID) int {
+		if r, ok := rank[id]; ok {
+			return r
+		}
+		return len(rank)
+	}
+}
+
+// focusWindow returns the index in wins of the focused window: the one
+// whose visible page has focus; when several claim it (headless), the
+// most recently activated; when none does, the most recently activated
+// window that shows a page. -1 when there is no window. tabs is how many
+// tabs the browser has (ranks run below it).
+func focusWindow(wins []window, recent func(target.ID) int, tabs int) int {
+	best, bestScore := -1, [2]int{}
+	for i, w := range wins {
+		score := [2]int{0, -tabs - 1}
+		if a := w.active; a != nil && !w.minimized {
+			score = [2]int{1, -recent(a.info.TargetID)}
+			if a.state.visible && a.state.focus {
+				score[0] = 2
+			}
+		}
+		if best < 0 || score[0] > bestScore[0] || (score[0] == bestScore[0] && score[1] > bestScore[1]) {
+			best, bestScore = i, score
+		}
+	}
+	return best
+}
+
+// keyOf returns the number of a thing, handing out a new one the first
+// time it is seen.
+func keyOf[K comparable](m map[K]uint64, k K, c *counter) uint64 {
+	if n, ok := m[k]; ok {
+		return n
+	}
+	n := c.next()
+	m[k] = n
+	return n
+}

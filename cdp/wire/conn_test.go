@@ -1,0 +1,263 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	cdpmsg "github.com/chromedp/cdproto"
+	cdproto "github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+)
+
+// Every test here runs in a synctest bubble: its clock moves only when
+// each of its goroutines is blocked, so a deadline, or a page that answers
+// every half span, is exact however busy the machine is, and a receive
+// that nothing will ever satisfy fails the test at once as a deadlock
+// instead of hanging until go test's timeout.
+
+// fakeTransport is a browser on the other end of a conn: the test reads
+// what the conn wrote and writes what the browser says.
+type fakeTransport struct {
+	in     chan *cdpmsg.Message // browser -> conn
+	out    chan *cdpmsg.Message // conn -> browser
+	closed chan struct{}
+}
+
+func newFakeTransport() *fakeTransport {
+	return &fakeTransport{in: make(chan *cdpmsg.Message, 16), out: make(chan *cdpmsg.Message, 16), closed: make(chan struct{})}
+}
+
+func (f *fakeTransport) Read(_ context.Context, m *cdpmsg.Message) error {
+	select {
+	case msg := <-f.in:
+		*m = *msg
+		return nil
+	case <-f.closed:
+		return io.EOF
+	}
+}
+
+func (f *fakeTransport) Write(_ context.Context, m *cdpmsg.Message) error {
+	f.out <- m
+	return nil
+}
+
+func (f *fakeTransport) Close() error {
+	select {
+	case <-f.closed:
+	default:
+		close(f.closed)
+	}
+	return nil
+}
+
+func TestConnRoutesRepliesBySession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+
+		done := make(chan error, 1)
+		go func() {
+			r, err := cdproto.Call(ctx, c.Session("S1", nil, nil), target.GetTargets, target.GetTargetsParams{})
+			if err == nil && (len(r.TargetInfos) != 1 || r.TargetInfos[0].TargetID != "T1") {
+				err = errors.New("wrong result")
+			}
+			done <- err
+		}()
+		req := <-tr.out
+		if req.SessionID != "S1" || req.Method != "Target.getTargets" {
+			t.Fatalf("sent %+v, want Target.getTargets on session S1", req)
+		}
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[{"targetId":"T1","type":"page","title":"","url":"","attached":true,"canAccessOpener":false}]}`)}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestConnBrowserErrorIsReturned(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		req := <-tr.out
+		tr.in <- &cdpmsg.Message{ID: req.ID, Error: &cdpmsg.Error{Code: -32000, Message: "No target with given id found"}}
+		err := <-done
+		var ce *cdpmsg.Error
+		if !errors.As(err, &ce) || ce.Message != "No target with given id found" {
+			t.Fatalf("got %v, want the browser's error", err)
+		}
+	})
+}
+
+func TestConnDetachFailsPendingCallsOfThatSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(ctx, c.Session("S9", nil, nil), target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		<-tr.out
+		tr.in <- &cdpmsg.Message{Method: "Target.detachedFromTarget", Params: jsonv2.Value(`{"sessionId":"S9"}`)}
+		if err := <-done; !errors.Is(err, errDetached) {
+			t.Fatalf("got %v, want errDetached", err)
+		}
+		if !c.Alive() {
+			t.Fatal("a detached session ended the connection")
+		}
+	})
+}
+
+func TestConnLossFailsCallsAndSaysWhy(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		<-tr.out
+		tr.Close()
+		if err := <-done; !errors.Is(err, errConnClosed) {
+			t.Fatalf("got %v, want errConnClosed", err)
+		}
+		<-c.done
+		if _, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{}); !errors.Is(err, errConnClosed) {
+			t.Fatalf("call after loss: got %v, want errConnClosed", err)
+		}
+	})
+}
+
+func TestConnEventsReachTheirSessionOnly(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		mine, stop := c.Session("A", nil, nil).Subscribe("Page.loadEventFired")
+		defer stop()
+		other, stopOther := c.Session("B", nil, nil).Subscribe("Page.loadEventFired")
+		defer stopOther()
+		tr.in <- &cdpmsg.Message{SessionID: "B", Method: "Page.loadEventFired", Params: jsonv2.Value(`{"timestamp":1}`)}
+		tr.in <- &cdpmsg.Message{SessionID: "A", Method: "Page.loadEventFired", Params: jsonv2.Value(`{"timestamp":2}`)}
+		select {
+		case v := <-mine:
+			if string(v) != `{"timestamp":2}` {
+				t.Fatalf("session A got %s", v)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no event on session A")
+		}
+		select {
+		case v := <-other:
+			if string(v) != `{"timestamp":1}` {
+				t.Fatalf("session B got %s", v)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no event on session B")
+		}
+	})
+}
+
+// post sends a command and waits for nothing: its answer is dropped, and
+// the call after it gets its own answer.
+func TestConnPostDropsTheAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s := c.Session("S1", nil, nil)
+		if err := s.Post(ctx, "Runtime.releaseObjectGroup", map[string]string{"objectGroup": "g"}); err != nil {
+			t.Fatal(err)
+		}
+		posted := <-tr.out
+		if posted.Method != "Runtime.releaseObjectGroup" || posted.SessionID != "S1" || string(posted.Params) != `{"objectGroup":"g"}` {
+			t.Fatalf("posted %+v", posted)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		req := <-tr.out
+		if req.ID == posted.ID {
+			t.Fatal("the call reused the posted command's id")
+		}
+		tr.in <- &cdpmsg.Message{ID: posted.ID, SessionID: "S1", Result: jsonv2.Value(`{}`)}
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if len(c.pending) != 0 {
+			t.Errorf("%d calls still pending", len(c.pending))
+		}
+	})
+}
+
+// A browser that stops answering: a call on the browser session fails
+// after its deadline saying so, and the connection ends (the provider
+// dials anew on the next read) rather than waiting behind it.
+func TestConnStalledBrowserEndsTheConnection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		c.answerWithin = 50 * time.Millisecond
+		defer c.Close()
+		go func() { <-tr.out }() // written, never answered
+		_, err := cdproto.Call(context.Background(), c.Browser(), target.GetTargets, target.GetTargetsParams{})
+		if !errors.Is(err, ErrStalled) {
+			t.Fatalf("call to a browser that never answers: %v, want ErrStalled", err)
+		}
+		<-c.done
+		if err := c.Cause(); !errors.Is(err, ErrStalled) {
+			t.Errorf("the connection ended with %v, want ErrStalled", err)
+		}
+	})
+}
+
+// A page session's calls have no deadline of their own (a big page's tree
+// takes seconds): they wait for their context, and the connection lives.
+func TestConnPageCallsWaitForTheirContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		c.answerWithin = 10 * time.Millisecond
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		go func() { <-tr.out }()
+		_, err := cdproto.Call(ctx, c.Session("S1", nil, nil), target.GetTargets, target.GetTargetsParams{})
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("page call: %v, want its context's deadline", err)
+		}
+		if !c.Alive() {
+			t.Error("a slow page ended the connection")
+		}
+	})
+}

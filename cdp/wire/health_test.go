@@ -1,0 +1,222 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	cdpmsg "github.com/chromedp/cdproto"
+	cdproto "github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/target"
+)
+
+// fakePageSession returns an owner, alive until the test ends, and its
+// page session "S1", whose events it handles, on a connection over a
+// fake transport; busy says the page is busy with the owner's own call
+// (nil: never).
+func fakePageSession(t *testing.T, busy func() bool) (*fakeTransport, *Owner, *Session) {
+	tr := newFakeTransport()
+	c := newConn(tr)
+	t.Cleanup(c.Close)
+	life, stop := context.WithCancel(context.Background())
+	t.Cleanup(stop)
+	o := &Owner{Life: life, Log: slog.New(slog.DiscardHandler), Changed: func(string, target.SessionID) {}}
+	s := c.Session("S1", o, busy)
+	s.Handle(func(string, jsonv2.Value) {})
+	return tr, o, s
+}
+
+// A page that does not answer in time is stuck: its call under way fails
+// at once, later calls fail without being sent, and once the probe is
+// answered the page counts as responding again and its calls go out.
+func TestStuckPageFailsFastUntilItAnswers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr, o, s := fakePageSession(t, nil)
+		changed := make(chan struct{}, 8)
+		o.Changed = func(string, target.SessionID) { changed <- struct{}{} }
+
+		// a walk's call, under way when the page freezes
+		walk := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{})
+			walk <- err
+		}()
+		<-tr.out
+		s.markStuck()
+		if err := <-walk; !errors.Is(err, ErrNotResponding) {
+			t.Fatalf("call under way on a stuck page: %v, want ErrNotResponding", err)
+		}
+		probe := <-tr.out // the probe, sent anyway
+		if probe.Method != "Page.getFrameTree" {
+			t.Fatalf("probe %s, want Page.getFrameTree", probe.Method)
+		}
+		if _, err := cdproto.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{}); !errors.Is(err, ErrNotResponding) {
+			t.Fatalf("call to a stuck page: %v, want ErrNotResponding at once", err)
+		}
+		select {
+		case m := <-tr.out:
+			t.Fatalf("a call to a stuck page was sent: %s", m.Method)
+		default:
+		}
+		tr.in <- &cdpmsg.Message{ID: probe.ID, SessionID: "S1", Result: jsonv2.Value(`{"frameTree":{"frame":{"id":"F","loaderId":"L","url":"about:blank","domainAndRegistry":"","securityOrigin":"","mimeType":"text/html","secureContextType":"Secure","crossOriginIsolatedContextType":"NotIsolated","gatedAPIFeatures":[]}}}`)}
+		<-changed // the page answers again: what a read answers changes
+		if err := s.Unavailable(); err != nil {
+			t.Fatalf("after the probe was answered: %v", err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		req := <-tr.out
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+		if err := <-done; err != nil {
+			t.Fatalf("call after the page answers again: %v", err)
+		}
+	})
+}
+
+// A crash fails the calls under way and those after, until the page is
+// reloaded; a dialog does the same until it closes.
+func TestCrashAndDialogFailCallsUntilOver(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		o := &Owner{Log: slog.New(slog.DiscardHandler), Changed: func(string, target.SessionID) {}}
+		s := c.Session("S1", o, nil)
+		for _, tc := range []struct {
+			open, close string
+			params      string
+			want        error
+		}{
+			{"Inspector.targetCrashed", "Inspector.targetReloadedAfterCrash", `{}`, ErrCrashed},
+			{"Page.javascriptDialogOpening", "Page.javascriptDialogClosed", `{"url":"http://a.test/","frameId":"F","message":"Saved","type":"alert","hasBrowserHandler":true}`, ErrDialogOpen},
+		} {
+			under := make(chan error, 1)
+			go func() {
+				_, err := cdproto.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{})
+				under <- err
+			}()
+			<-tr.out
+			s.onHealthEvent(tc.open, jsonv2.Value(tc.params))
+			if err := <-under; !errors.Is(err, tc.want) {
+				t.Fatalf("%s: the call under way: %v, want %v", tc.open, err, tc.want)
+			}
+			if _, err := cdproto.Call(context.Background(), s, target.GetTargets, target.GetTargetsParams{}); !errors.Is(err, tc.want) {
+				t.Fatalf("%s: a later call: %v, want %v", tc.open, err, tc.want)
+			}
+			s.onHealthEvent(tc.close, jsonv2.Value(`{"result":true,"userInput":""}`))
+			if err := s.Unavailable(); err != nil {
+				t.Fatalf("after %s: %v", tc.close, err)
+			}
+		}
+	})
+}
+
+// The first call of a read waits behind the owner's own calls as long
+// as the page answers something (a walk's calls, queued before it); a page
+// that answers nothing for answerWithin is not responding.
+func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr, _, s := fakePageSession(t, nil)
+		call := func(ctx context.Context) error {
+			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+			return err
+		}
+
+		done := make(chan error, 1)
+		go func() { done <- s.FirstCall(context.Background(), call) }()
+		req := <-tr.out
+		// The page works through the calls ahead of this one for three
+		// answerWithin spans, answering one every half span.
+		for i := range 6 {
+			time.Sleep(answerWithin / 2)
+			tr.in <- &cdpmsg.Message{ID: int64(1000 + i), SessionID: "S1", Result: jsonv2.Value(`{}`)}
+		}
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+		if err := <-done; err != nil {
+			t.Fatalf("a first call behind a busy queue: %v, want its answer", err)
+		}
+		if err := s.Unavailable(); err != nil {
+			t.Fatalf("a page that kept answering counts as %v", err)
+		}
+
+		go func() { done <- s.FirstCall(context.Background(), call) }()
+		<-tr.out // never answered, nor anything else
+		if err := <-done; !errors.Is(err, ErrNotResponding) {
+			t.Fatalf("a page that answers nothing: %v, want ErrNotResponding", err)
+		}
+		probe := <-tr.out
+		if probe.Method != "Page.getFrameTree" {
+			t.Fatalf("after marking it stuck: sent %s, want the probe", probe.Method)
+		}
+	})
+}
+
+// A call under way when the tab's page navigates waits on the new
+// document: one that answers nothing for answerWithin is not responding,
+// though the page before answered the read's first call.
+func TestCallsUnderWayWhenThePageNavigatesFailWhenItDoesNotAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr, _, s := fakePageSession(t, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		<-tr.out // sent, and never answered
+		tr.in <- &cdpmsg.Message{SessionID: "S1", Method: "Page.frameNavigated", Params: jsonv2.Value(`{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/busy"},"type":"Navigation"}`)}
+		if err := <-done; !errors.Is(err, ErrNotResponding) {
+			t.Fatalf("the call under way: %v, want ErrNotResponding", err)
+		}
+		if err := s.Unavailable(); !errors.Is(err, ErrNotResponding) {
+			t.Fatalf("after the navigation the page counts as %v, want not responding", err)
+		}
+		if got := s.ShownDocument(); got != "L2" {
+			t.Fatalf("the tab's document: %q, want the one navigated to", got)
+		}
+	})
+}
+
+// A page busy with its owner's own long call (the provider's
+// getFullAXTree of a document that just loaded) is not frozen: the first
+// call of a read waits for it.
+func TestFirstCallWaitsForTheOwnersFetch(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var fetching atomic.Bool
+		fetching.Store(true) // the owner's fetch, under way and not on the transport
+		tr, _, s := fakePageSession(t, fetching.Load)
+
+		done := make(chan error, 1)
+		call := func(ctx context.Context) error {
+			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+			return err
+		}
+		go func() { done <- s.FirstCall(context.Background(), call) }()
+		req := <-tr.out
+		time.Sleep(3 * answerWithin) // the fetch goes on, the page answers nothing else
+		select {
+		case err := <-done:
+			t.Fatalf("the first call behind the owner's own fetch ended with %v, want it to wait", err)
+		default:
+		}
+		// The page answers the call (the fake fetch is not on the transport:
+		// its end, then, would be no sign of life), then the fetch ends.
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+		if err := <-done; err != nil {
+			t.Fatalf("the first call behind the owner's own fetch: %v, want its answer", err)
+		}
+		fetching.Store(false)
+		if err := s.Unavailable(); err != nil {
+			t.Fatalf("a page busy with the owner's fetch counts as %v", err)
+		}
+	})
+}
