@@ -236,7 +236,14 @@ func Discover(ctx context.Context, dirs []UserDataDir) []Found {
 			out = append(out, found[i])
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Found) int {
+	liveFirst(out)
+	return out
+}
+
+// liveFirst orders what was found as a read should try it: the live
+// browsers first, the most recently started first.
+func liveFirst(found []Found) {
+	slices.SortStableFunc(found, func(a, b Found) int {
 		if a.Live != b.Live {
 			if a.Live {
 				return -1
@@ -245,7 +252,6 @@ func Discover(ctx context.Context, dirs []UserDataDir) []Found {
 		}
 		return b.Written.Compare(a.Written)
 	})
-	return out
 }
 
 // probe asks a file's port whether its browser is there. A port where

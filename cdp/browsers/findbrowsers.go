@@ -243,15 +243,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 			out = append(out, f)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Found) int {
-		if a.Live != b.Live {
-			if a.Live {
-				return -1
-			}
-			return 1
-		}
-		return b.Written.Compare(a.Written)
-	})
+	liveFirst(out)
 	return out
 }
 
