@@ -42,7 +42,7 @@ func TestWalkAfterLoad(t *testing.T) {
 	defer srv.Close()
 
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL)
-	ahead, _ := p.ReadsAhead()
+	ahead, _ := p.readsAhead()
 
 	// The person loads the page again; the provider is not asked.
 	s := u.session(t, u.tabs[0])
@@ -129,7 +129,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	other = strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
 
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL, "--site-per-process")
-	ahead, _ := p.ReadsAhead()
+	ahead, _ := p.readsAhead()
 	iframes := func() map[target.ID]bool {
 		infos, err := cdproto.Call(ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
 		if err != nil {
@@ -181,7 +181,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 	// The provider's own read and walk in the background: only its state
 	// tells when they are done.
 	if err := waitFor(ctx, walked); err != nil {
-		done, _ := p.ReadsAhead()
+		done, _ := p.readsAhead()
 		p.mu.Lock()
 		state := "no session"
 		if s := p.state.sessions[inner]; s != nil {
@@ -226,7 +226,7 @@ func TestWalkAfterLoadOfAnOutOfProcessIframe(t *testing.T) {
 func readKeptAfterLoad(t *testing.T, ctx context.Context, p *Provider, ahead int64, pageText, iframeText string) {
 	t.Helper()
 	// Reads in the background: only the provider's state tells when they end.
-	if err := waitFor(ctx, func() bool { done, running := p.ReadsAhead(); return done > ahead && !running }); err != nil {
+	if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > ahead && !running }); err != nil {
 		t.Fatalf("no read in the background after the load: %v", err)
 	}
 	waitQuiet(t, ctx, p)
@@ -328,7 +328,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	defer srv.Close()
 
 	ctx, p, u := walkedOnLaunch(t, path, srv.URL+"/First")
-	done0, _ := p.ReadsAhead()
+	done0, _ := p.readsAhead()
 
 	// The person opens a tab, in a window of its own (the first tab stays
 	// shown, its watchers have nothing to tell); the provider is not asked.
@@ -344,7 +344,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	}
 	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
 	walked := func() bool {
-		if done, running := p.ReadsAhead(); done == done0 || running {
+		if done, running := p.readsAhead(); done == done0 || running {
 			return false
 		}
 		p.mu.Lock()
@@ -358,7 +358,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	// The provider's own read and walk in the background: only its state
 	// tells when they are done.
 	if err := waitFor(ctx, walked); err != nil {
-		done, _ := p.ReadsAhead()
+		done, _ := p.readsAhead()
 		t.Fatalf("the new tab was not read and walked without a read (%d background reads): %v", done-done0, err)
 	}
 	waitQuiet(t, ctx, p)
@@ -377,7 +377,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 
 	// The first tab's window is minimised: its page is hidden, and its
 	// watchers say so.
-	done1, _ := p.ReadsAhead()
+	done1, _ := p.readsAhead()
 	w, err := cdproto.Call(ctx, u.c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
 	if err != nil {
 		t.Fatal(err)
@@ -390,7 +390,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	}
 	// The read the watchers' signal starts, in the background: only the
 	// provider's state tells when it has begun.
-	if err := waitFor(ctx, func() bool { done, _ := p.ReadsAhead(); return done > done1 }); err != nil {
+	if err := waitFor(ctx, func() bool { done, _ := p.readsAhead(); return done > done1 }); err != nil {
 		t.Fatalf("no background read after the page was hidden: %v", err)
 	}
 }
@@ -404,17 +404,17 @@ func TestCloseWaitsForTheReadAhead(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, p, _ := walkedOnLaunch(t, path, srv.URL)
-	done, _ := p.ReadsAhead()
+	done, _ := p.readsAhead()
 	p.readAhead()
-	if _, running := p.ReadsAhead(); !running {
+	if _, running := p.readsAhead(); !running {
 		t.Fatal("no read in the background after readAhead")
 	}
 	p.Close()
-	if _, running := p.ReadsAhead(); running {
+	if _, running := p.readsAhead(); running {
 		t.Error("a read in the background still runs after Close")
 	}
 	p.readAhead()
-	if now, running := p.ReadsAhead(); running || now != done+1 {
+	if now, running := p.readsAhead(); running || now != done+1 {
 		t.Errorf("after Close, readAhead started a read (running %v, %d made since, want 1)", running, now-done)
 	}
 }

@@ -304,9 +304,9 @@ func (p *Provider) readIfNewIframes(ctx context.Context, s *session) {
 	}
 }
 
-// ReadsAhead tells how many background reads the provider has made
+// readsAhead tells how many background reads the provider has made
 // (readAhead), and whether one is under way.
-func (p *Provider) ReadsAhead() (done int64, running bool) {
+func (p *Provider) readsAhead() (done int64, running bool) {
 	p.ahead.mu.Lock()
 	defer p.ahead.mu.Unlock()
 	return p.ahead.done, p.ahead.running

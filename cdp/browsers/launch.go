@@ -321,9 +321,6 @@ func (b *Launched) DebugURL() string { return b.http }
 // WebSocketURL is the browser endpoint, ws://127.0.0.1:PORT/devtools/browser/ID.
 func (b *Launched) WebSocketURL() string { return b.ws }
 
-// ProfileDir is the temporary profile directory; Close removes it.
-func (b *Launched) ProfileDir() string { return b.profile }
-
 // Done is closed when the browser process has exited, whether by Close or
 // on its own (a crash, or a person closing its last window).
 func (b *Launched) Done() <-chan struct{} { return b.done }

@@ -66,7 +66,7 @@ func TestLaunch(t *testing.T) {
 		t.Errorf("/json/version = %+v, want a Browser and webSocketDebuggerUrl %q", version, b.WebSocketURL())
 	}
 
-	profile := b.ProfileDir()
+	profile := b.profile
 	if _, err := os.Stat(profile); err != nil {
 		t.Fatalf("profile dir while running: %v", err)
 	}
