@@ -118,6 +118,7 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 		return a
 	}
 	a := warm.New(s, p.readUnderWay, &p.answers)
+	a.WalkFrom = p.opts.WalkFrom
 	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, warm.Activity, error) {
 		frames, err := frameTree(ctx, s)
 		if err != nil {

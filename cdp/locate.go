@@ -23,11 +23,14 @@ func (p *Provider) Locate(ctx context.Context, id string) (*mapping.Location, er
 	if err != nil {
 		return nil, err
 	}
+	p.heard()
+	defer p.heard()
 	ctx, c, done, err := p.begin(ctx)
 	defer done()
 	if err != nil {
 		return nil, err
 	}
+	p.wake(ctx)
 	loc, err := p.locate(ctx, c, ref)
 	if err != nil && !errors.Is(err, mapping.ErrCannotPlace) {
 		return nil, p.failure("locate the element", err)

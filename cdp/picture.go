@@ -41,11 +41,14 @@ func (p *Provider) Screenshot(ctx context.Context, docID string) ([]byte, error)
 	if ref.Kind != mapping.KindDocument {
 		return nil, fmt.Errorf("%w: %s is not a Document", ErrNotShown, docID)
 	}
+	p.heard()
+	defer p.heard()
 	ctx, c, done, err := p.begin(ctx)
 	defer done()
 	if err != nil {
 		return nil, err
 	}
+	p.wake(ctx)
 	info := p.state.docInfo[uint64(ref.A)]
 	if info == nil || info.parent != 0 {
 		return nil, ErrNotShown

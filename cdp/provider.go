@@ -46,6 +46,17 @@ type Options struct {
 	Budget mapping.Budget
 	// Logger receives diagnostics; nil means slog.Default().
 	Logger *slog.Logger
+	// RestAfter is how long after a host's last read, with no host
+	// subscribed, the provider rests: it stops its background work in
+	// the browser until the next read (rest.go). 0 means
+	// DefaultRestAfter; a negative value, never.
+	RestAfter time.Duration
+	// WalkFrom is the fewest accessibility nodes a document must have
+	// for the provider to keep its tree current node by node (a walk,
+	// then events); a smaller one is read whole when it changed. 0 means
+	// DefaultWalkFrom; a negative value walks every document (tests of
+	// the walk use it on small pages).
+	WalkFrom int
 }
 
 // readTimeout bounds one read of the browser: a huge page's tree takes
@@ -90,6 +101,10 @@ type Provider struct {
 	// ahead starts a read in the background when a tab is opened, shown
 	// or hidden, or a page loaded in a tab a read asked for (watch.go).
 	ahead aheadReads
+
+	// rest is when a host last read, and whether the provider rests
+	// (rest.go).
+	rest restState
 
 	mu      readLock // serialises reads; guards the fields below
 	dialing *dialing // the connection being opened, if any (connect)
@@ -139,12 +154,25 @@ func NewProvider(opts Options) (*Provider, error) {
 		return nil, err
 	}
 	opts.Budget = opts.Budget.WithDefaults()
+	switch {
+	case opts.RestAfter == 0:
+		opts.RestAfter = DefaultRestAfter
+	case opts.RestAfter < 0:
+		opts.RestAfter = -1
+	}
+	switch {
+	case opts.WalkFrom == 0:
+		opts.WalkFrom = DefaultWalkFrom
+	case opts.WalkFrom < 0:
+		opts.WalkFrom = 0
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	life, stop := context.WithCancel(context.Background())
 	p := &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}
+	p.rest.after = opts.RestAfter
 	p.pages = &wire.Owner{Life: life, Log: log, Changed: p.changed}
 	return p, nil
 }
@@ -152,23 +180,45 @@ func NewProvider(opts Options) (*Provider, error) {
 // Instance returns the instance string of this run.
 func (p *Provider) Instance() string { return p.ids.Instance() }
 
-// Current reads what the user has open now.
+// Current reads what the user has open now: a host's read, which wakes
+// a resting provider and keeps it awake RestAfter more (rest.go).
 func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
+	p.heard()
+	defer p.heard()
 	return p.current(ctx, false)
 }
 
-// current reads what the user has open: begin (the lock, the
-// connection: connect.go), then read (read.go); the walks the read asked
-// for start once it is over. cold reads every document with
-// getFullAXTree, bypassing the warm trees (the tests compare the two).
+// current reads what the user has open for a host: begin (the lock, the
+// connection: connect.go), wake (rest.go), then read (read.go); the
+// walks the read asked for start once it is over. cold reads every
+// document with getFullAXTree, bypassing the warm trees (the tests
+// compare the two).
 func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, error) {
 	ctx, c, done, err := p.begin(ctx)
 	defer done()
 	if err != nil {
 		return nil, err
 	}
+	p.wake(ctx)
 	defer p.startWalks()
 	return p.read(ctx, c, cold)
+}
+
+// readBehind reads in the background (readAhead), for no host: it does
+// not wake a resting provider, and reads nothing when the provider went
+// to rest while it waited for the lock.
+func (p *Provider) readBehind(ctx context.Context) error {
+	ctx, c, done, err := p.begin(ctx)
+	defer done()
+	if err != nil {
+		return err
+	}
+	if p.resting() {
+		return nil
+	}
+	defer p.startWalks()
+	_, err = p.read(ctx, c, false)
+	return err
 }
 
 // begin starts a read: its time limit, the lock that serialises reads,
@@ -241,6 +291,11 @@ func (p *Provider) App(ctx context.Context) (mapping.App, error) {
 // leaves the user's tabs as they were.
 func (p *Provider) Close() error {
 	p.stop()
+	p.rest.mu.Lock()
+	if p.rest.timer != nil {
+		p.rest.timer.Stop()
+	}
+	p.rest.mu.Unlock()
 	// A background read started before the stop ends with it (its
 	// context is the provider's life), and is waited for; one asked for
 	// after it never starts (readAhead). Taking the lock orders this after

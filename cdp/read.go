@@ -65,6 +65,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	if !cold {
 		p.keepMapped(root, fingerprints, cut)
 		p.rememberShown(root, topDocs)
+		p.restUnshown(reads)
 	}
 	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
 }

@@ -37,8 +37,13 @@ const bindingName = "cdpproviderChanged"
 func (p *Provider) Watch(changed func()) (stop func()) {
 	f := &changed
 	p.watcher.Store(f)
+	p.heard()
 	go p.readWhileWatched(f, false)
-	return func() { p.watcher.CompareAndSwap(f, nil) }
+	return func() {
+		if p.watcher.CompareAndSwap(f, nil) {
+			p.heard() // the rest comes RestAfter after the host stopped watching
+		}
+	}
 }
 
 // changed tells the watcher, if any, that the answer may have changed;
@@ -218,6 +223,9 @@ func boolInt8(b bool) int8 {
 // runs at a time: asked for again while it runs, it runs once more
 // after.
 func (p *Provider) readAhead() {
+	if p.resting() {
+		return
+	}
 	r := &p.ahead
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -242,7 +250,7 @@ func (p *Provider) readAhead() {
 			if connected {
 				warm.Tracef("read ahead: starts")
 				ctx, cancel := context.WithTimeout(p.life, readTimeout)
-				_, err := p.Current(ctx)
+				err := p.readBehind(ctx)
 				cancel()
 				warm.Tracef("read ahead: done, err %v", err)
 				if err != nil {
@@ -338,7 +346,7 @@ const watchRetry = time.Second
 // before it.
 func (p *Provider) readWhileWatched(f *func(), notify bool) {
 	for p.watcher.Load() == f {
-		_, err := p.Current(p.life)
+		_, err := p.current(p.life, false)
 		if err == nil {
 			if notify {
 				p.changed("a read succeeded after the browser was away", "")

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -107,6 +108,13 @@ type Config struct {
 	// NoLocate.
 	PNG string
 
+	// RestAfter is how long after a host's last read, with no host
+	// subscribed, serve rests: it stops its background work in the
+	// browser (accessibility, walks, reads ahead, page watchers' calls)
+	// until the next read. 0 means 30 s (cdp.DefaultRestAfter); a
+	// negative value, never. Only with Serve.
+	RestAfter time.Duration
+
 	// LogLevel is debug, info, warn or error; empty means info.
 	LogLevel string
 	// LogFile receives the log instead of stderr when set (appended).
@@ -185,6 +193,9 @@ func (c Config) Validate() error {
 		if b.v < 0 {
 			return fmt.Errorf("%s %d: give a positive number, or 0 for the default", b.flag, b.v)
 		}
+	}
+	if c.RestAfter != 0 && c.Command != Serve {
+		return fmt.Errorf("--rest-after is for serve: current reads once, and watch never rests")
 	}
 	if c.JSON && c.Command != Current && c.Command != Watch {
 		return fmt.Errorf("--json is for current and watch only: serve always speaks JSON")

@@ -176,6 +176,7 @@ func openBrowser(ctx context.Context, cancel context.CancelCauseFunc, cfg Config
 			Launched:    cfg.Launch,
 			BundleID:    cfg.BundleID,
 			Budget:      cfg.Budget(),
+			RestAfter:   cfg.RestAfter,
 			Logger:      log,
 		}
 	}

@@ -1,4 +1,4 @@
-// stateScript (read3_pagestate.go): installs the provider's passive watchers
+// stateScript (pagestate.go): installs the provider's passive watchers
 // in a document's isolated world once, and returns what they saw.
 // {{bindingName}} is the Runtime binding the watchers call (watch.go).
 (() => {
@@ -10,7 +10,7 @@
     const tell = (f) => { s.said = Date.now(); f(s.id + ' ' + s.m + ' ' + (document.visibilityState === 'visible' ? 1 : 0)); };
     const say = () => {
       const f = globalThis.{{bindingName}};
-      if (typeof f !== 'function' || s.later) return;
+      if (typeof f !== 'function' || s.later || s.rests) return;
       const wait = s.said + 20 - Date.now();
       if (wait <= 0) { tell(f); return; }
       s.later = setTimeout(() => { s.later = 0; tell(f); }, wait);
@@ -22,7 +22,16 @@
     const did = () => { s.i++; say(); };
     for (const type of ['mouseover', 'focusin', 'focusout', 'focus', 'blur', 'hashchange', 'transitionend', 'animationend', 'resize', 'toggle']) addEventListener(type, did, opts);
     document.addEventListener('visibilitychange', say, opts);
-    new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const mo = new MutationObserver(bump);
+    s.watch = () => mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    // rest stops the MutationObserver and the calls to the binding while
+    // the provider rests; the next read of the document (this script)
+    // starts them again.
+    s.rest = () => { mo.disconnect(); clearTimeout(s.later); s.later = 0; s.rests = 1; };
+    s.wake = () => { if (s.rests) { s.rests = 0; s.watch(); } };
+    s.watch();
+  } else if (s.wake) {
+    s.wake();
   }
   return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i, s.id || 0];
 })()

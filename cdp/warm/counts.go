@@ -37,6 +37,9 @@ type Counts struct {
 	// too (an ignored node's, for one). Not part of Tally: they count
 	// calls, not reads.
 	Asked, Spared atomic.Int64
+	// Small counts the walks not started because the document was
+	// smaller than Trees.WalkFrom: it is read whole when it changed.
+	Small atomic.Int64
 }
 
 // Walk is what one walk of a document did.

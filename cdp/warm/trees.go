@@ -164,6 +164,16 @@ type Trees struct {
 	// walks are the walks under way, by frame, to stop one whose document
 	// is gone; guarded by mu.
 	walks map[cdproto.FrameID]*walkRun
+	// resting says the trees were let go of (Rest): no walk or fetch
+	// starts any more; guarded by mu.
+	resting bool
+
+	// WalkFrom is the fewest nodes (as a walk counts them, by the
+	// document's last getFullAXTree) a document must have to be walked:
+	// a smaller one is read whole whenever it changed, which costs the
+	// page less than a walk and every event of it would. 0 walks every
+	// document. Set it before the first read.
+	WalkFrom int
 }
 
 // versions numbers the states of the warm trees.
@@ -215,6 +225,9 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 	}
 	frame := e.Root.FrameID
 	a.loaded[frame] = a.seq
+	if a.resting {
+		return
+	}
 	if len(a.trees) == 0 && len(a.cost) == 0 && len(a.walking) == 0 {
 		return // the session was never read: walked when a read asks
 	}
@@ -241,6 +254,29 @@ func (a *Trees) OnSignal(watcher, count int64) {
 		sig = slices.Delete(sig, 0, len(sig)-16)
 	}
 	a.signals[watcher] = sig
+}
+
+// Rest lets go of every document of the session: the walks under way
+// stop, none starts any more (nor a fetch after a load), and the kept
+// trees and fetches are forgotten. It reports whether the Accessibility
+// domain was on, for the caller to turn it off (Accessibility.disable,
+// which lets Chrome drop the session's accessibility trees and stop
+// keeping them current): Rest itself makes no call, so that a page that
+// cannot answer never holds it. The trees are not used again: a read
+// after makes new ones.
+func (a *Trees) Rest() (enabled bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.resting = true
+	for _, w := range a.walks {
+		w.stop()
+	}
+	a.deferred = nil
+	clear(a.trees)
+	clear(a.fetched)
+	a.events, a.orphans = nil, nil
+	enabled, a.enabled = a.enabled, false
+	return enabled
 }
 
 // Enable turns the Accessibility domain on for the session once: it keeps

@@ -43,6 +43,12 @@ func (a *Trees) WalkLoaded(frame cdproto.FrameID) {
 // its own (untilWalked). OnLoadFetched is told of the fetch of a document
 // whose loadComplete came (loaded).
 func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
+	a.mu.Lock()
+	resting := a.resting
+	a.mu.Unlock()
+	if resting {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	loader, seen, err := a.Loaded(ctx, frame)
@@ -166,7 +172,14 @@ func (a *Trees) StartWalks() {
 func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.walking[frame] || a.trees[frame] != nil {
+	if a.walking[frame] || a.trees[frame] != nil || a.resting {
+		return
+	}
+	if a.size[frame] < a.WalkFrom {
+		a.counts.Small.Add(1)
+		if Tracing() {
+			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, a.size[frame], a.WalkFrom)
+		}
 		return
 	}
 	a.walking[frame] = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -61,6 +62,29 @@ type Conn struct {
 	// answerWithin bounds calls on the browser session
 	// (browserAnswerWithin; tests set less).
 	answerWithin time.Duration
+
+	// sentToPages counts the commands sent to target sessions (Traffic).
+	sentToPages atomic.Uint64
+	// events counts the events that came, by method, those of the
+	// browser session apart (Traffic); guarded by mu.
+	events, browserEvents map[string]uint64
+}
+
+// Traffic is what crossed a connection since it opened: the commands
+// sent to its target sessions (pages and frames: calls and posts, each
+// one a task in a renderer), and the events that came, by method, from
+// the target sessions and from the browser's own.
+type Traffic struct {
+	Sent          uint64
+	Events        map[string]uint64
+	BrowserEvents map[string]uint64
+}
+
+// Traffic returns what crossed the connection so far.
+func (c *Conn) Traffic() Traffic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Traffic{Sent: c.sentToPages.Load(), Events: maps.Clone(c.events), BrowserEvents: maps.Clone(c.browserEvents)}
 }
 
 type pendingCall struct {
@@ -94,6 +118,9 @@ func newConn(tr chromedp.Transport) *Conn {
 		handlers: make(map[target.SessionID]func(string, jsonv2.Value)),
 		answered: make(map[target.SessionID]uint64),
 		done:     make(chan struct{}),
+
+		events:        make(map[string]uint64),
+		browserEvents: make(map[string]uint64),
 
 		answerWithin: browserAnswerWithin,
 	}
@@ -196,6 +223,11 @@ func (c *Conn) read() {
 				c.detached(msg.Params)
 			}
 			c.mu.Lock()
+			if msg.SessionID != "" {
+				c.events[string(msg.Method)]++
+			} else {
+				c.browserEvents[string(msg.Method)]++
+			}
 			for _, s := range c.subs[subKey{msg.SessionID, string(msg.Method)}] {
 				s.push(msg.Params)
 			}
@@ -344,6 +376,7 @@ func (s *Session) call(ctx context.Context, method string, params, res any, anyw
 	s.c.pending[id] = pendingCall{session: s.id, reply: reply, why: &why}
 	s.c.mu.Unlock()
 	msg := &cdpmsg.Message{ID: id, SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
+	s.c.count(s.id)
 	if err := s.c.tr.Write(ctx, msg); err != nil {
 		s.forget(id)
 		return fmt.Errorf("%s: %w", method, err)
@@ -389,10 +422,19 @@ func (s *Session) Post(ctx context.Context, method string, params any) error {
 		return err
 	}
 	msg := &cdpmsg.Message{ID: s.c.next.Add(1), SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
+	s.c.count(s.id)
 	if err := s.c.tr.Write(ctx, msg); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	return nil
+}
+
+// count counts a command sent to a session, when it is a target's
+// (Traffic).
+func (c *Conn) count(session target.SessionID) {
+	if session != "" {
+		c.sentToPages.Add(1)
+	}
 }
 
 func (s *Session) forget(id int64) {

@@ -261,3 +261,43 @@ func TestConnPageCallsWaitForTheirContext(t *testing.T) {
 		}
 	})
 }
+
+// Traffic counts the commands sent to target sessions, calls and posts,
+// not the browser session's, and the events that came by method, the
+// browser session's apart.
+func TestConnTraffic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx := context.Background()
+		page, browser := c.Session("S1", nil, nil), c.Browser()
+		if err := page.Post(ctx, "Runtime.evaluate", map[string]string{"expression": "1"}); err != nil {
+			t.Fatal(err)
+		}
+		<-tr.out
+		if err := browser.Post(ctx, "Target.getTargets", struct{}{}); err != nil {
+			t.Fatal(err)
+		}
+		<-tr.out
+		done := make(chan error, 1)
+		go func() { done <- page.Call(ctx, "Accessibility.enable", nil, nil) }()
+		req := <-tr.out
+		tr.in <- &cdpmsg.Message{Method: "Accessibility.loadComplete", SessionID: "S1", Params: jsonv2.Value(`{}`)}
+		tr.in <- &cdpmsg.Message{Method: "Target.targetCreated", Params: jsonv2.Value(`{}`)}
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{}`)}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		got := c.Traffic()
+		if got.Sent != 2 {
+			t.Errorf("Sent = %d, want 2: the post and the call to the page, not the browser's", got.Sent)
+		}
+		if got.Events["Accessibility.loadComplete"] != 1 || len(got.Events) != 1 {
+			t.Errorf("Events = %v, want the page's one loadComplete", got.Events)
+		}
+		if got.BrowserEvents["Target.targetCreated"] != 1 || len(got.BrowserEvents) != 1 {
+			t.Errorf("BrowserEvents = %v, want the one targetCreated", got.BrowserEvents)
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/cdpprovider/cdpprovider/provider"
 )
@@ -158,6 +159,19 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		fs.StringVar(&cfg.HTTP, "http", "", "serve MCP over Streamable HTTP at http://`HOST:PORT`/mcp instead of on stdin/stdout, to several clients at once (port 0: any free port; loopback only unless --allow-remote)")
 		fs.StringVar(&cfg.TokenFile, "token-file", "", "with --http: the bearer token every request must carry, read from this `file` (default: a random one, printed on stderr at start)")
 		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, for hosts whose model is given tools only")
+		fs.Func("rest-after", "rest this long after a host's last read when none is subscribed: no background work in the browser until the next read,\n"+
+			"which reads the shown pages whole (`duration`, e.g. 30s or 5m; default 30s; never: stay awake)", func(v string) error {
+			if v == "never" {
+				cfg.RestAfter = -1
+				return nil
+			}
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("give a duration such as 30s or 5m, or never")
+			}
+			cfg.RestAfter = d
+			return nil
+		})
 	case provider.Current:
 		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
 		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")

@@ -1,0 +1,277 @@
+package cdp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+)
+
+// sectionsPage is a page of n sections, each a heading, a paragraph with
+// a link and a button: about nine accessibility nodes each.
+func sectionsPage(title string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<!doctype html><title>%s</title><main>`, title)
+	for i := range n {
+		fmt.Fprintf(&b, `<section><h2>Part %d</h2><p>Text <a href="#%d">link %d</a></p><button>Button %d</button></section>`, i, i, i, i)
+	}
+	b.WriteString(`</main><script>window.__reloaded = false</script>`)
+	return b.String()
+}
+
+// launchFor launches a browser showing url, and returns a provider with
+// opts on it and a user of it, all closed when the test ends.
+func launchFor(t *testing.T, url string, opts Options) (context.Context, *Provider, *user) {
+	t.Helper()
+	path := testChrome(t)
+	traceWarm(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { br.Close() })
+	opts.Connect = br.DebugURL()
+	p, err := NewProvider(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	u := newUser(t, ctx, br.DebugURL())
+	t.Cleanup(u.close)
+	u.waitLoaded(t, 0)
+	return ctx, p, u
+}
+
+// sessionOf returns the provider's session of a tab and its connection.
+func sessionOf(t *testing.T, p *Provider, tab target.ID) *session {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == nil || p.state.sessions[tab] == nil {
+		t.Fatalf("the provider has no session of tab %s", tab)
+	}
+	return p.state.sessions[tab]
+}
+
+// waitResting waits until the provider says it rests (or not): the rest
+// is its own work in the background, which only its state tells.
+func waitResting(t *testing.T, ctx context.Context, p *Provider, want bool) {
+	t.Helper()
+	if err := waitFor(ctx, func() bool { r, _, _ := p.Resting(); return r == want }); err != nil {
+		t.Fatalf("the provider did not come to resting=%v: %v", want, err)
+	}
+}
+
+// After RestAfter with no read of a host's, the provider rests: while the
+// person changes the page, loads it again and moves the focus, no command
+// of the provider's reaches the page, and no accessibility event and no
+// call of its watchers comes to it (counted at the transport). A host's
+// read then wakes it: the answer is right, read whole, and the background
+// work starts again (the document walked, its events coming).
+func TestRest(t *testing.T) {
+	url := serve(t, map[string]string{"/": sectionsPage("Resting", 40)})
+	ctx, p, u := launchFor(t, url+"/", Options{RestAfter: 200 * time.Millisecond, WalkFrom: -1})
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := sessionOf(t, p, u.tabs[0])
+	if s.ax.Load() == nil {
+		t.Fatal("the tab read has no warm trees")
+	}
+	waitResting(t, ctx, p, true)
+	if s.ax.Load() != nil {
+		t.Error("the provider rests with the tab's warm trees kept")
+	}
+	// Once is enough: awake again, it stays awake until the test ends.
+	p.rest.mu.Lock()
+	p.rest.after = time.Hour
+	p.rest.mu.Unlock()
+	p.mu.Lock()
+	conn := p.conn
+	p.mu.Unlock()
+	before := conn.Traffic()
+
+	// The person changes the page the provider's watchers are in, moves
+	// the focus, then loads the page again.
+	us := u.session(t, u.tabs[0])
+	u.eval(t, us, `document.querySelector('h2').textContent = 'Changed at rest'; document.querySelector('button').focus(); ''`)
+	u.eval(t, us, `window.__reloaded = true; location.reload(); ''`)
+	u.waitNewDocument(t, us)
+	u.waitLoaded(t, 0)
+	u.eval(t, us, `document.querySelector('main').append(Object.assign(document.createElement('button'), {textContent: 'Added at rest'})); ''`)
+	// Then a tab opens in the background: its targetCreated comes to the
+	// provider's connection after what the pages sent before it.
+	created := before.BrowserEvents["Target.targetCreated"]
+	if _, err := cdproto.Call(ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: "about:blank", Background: ptr(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(ctx, func() bool { return conn.Traffic().BrowserEvents["Target.targetCreated"] > created }); err != nil {
+		t.Fatalf("the provider's connection was not told of the new tab: %v", err)
+	}
+	after := conn.Traffic()
+	if n := after.Sent - before.Sent; n != 0 {
+		t.Errorf("the resting provider sent %d commands to pages", n)
+	}
+	for method, n := range after.Events {
+		if (strings.HasPrefix(method, "Accessibility.") || method == "Runtime.bindingCalled") && n != before.Events[method] {
+			t.Errorf("the resting provider was sent %d %s events", n-before.Events[method], method)
+		}
+	}
+
+	// A host reads: the provider wakes, and reads the page whole.
+	answers := p.Answers()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outline := strings.Join(outlineOf(cur.Root), "\n")
+	if !strings.Contains(outline, "Added at rest") || strings.Contains(outline, "Changed at rest") {
+		t.Errorf("the read after the rest does not show the page as loaded again and changed:\n%s", outline)
+	}
+	if resting, rests, wakes := p.Resting(); resting || rests != 1 || wakes != 1 {
+		t.Errorf("after the read: resting %v, %d rests, %d wakes; want awake after one rest", resting, rests, wakes)
+	}
+	if got := p.Answers().Minus(answers); got.Whole != 1 || got.All() != 1 {
+		t.Errorf("the read after the rest: %v, want the page read whole", got)
+	}
+	// The background work is back: the page is walked, and its
+	// accessibility events come again.
+	a := s.ax.Load()
+	if a == nil {
+		t.Fatal("the read after the rest made no warm trees")
+	}
+	tree, err := cdproto.Call(ctx, us, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
+		t.Fatalf("the page was not walked after the read that woke the provider: %v", err)
+	}
+	updated := conn.Traffic().Events["Accessibility.nodesUpdated"]
+	u.eval(t, us, `document.querySelector('h2').textContent = 'Changed awake'; ''`)
+	if err := waitFor(ctx, func() bool { return conn.Traffic().Events["Accessibility.nodesUpdated"] > updated }); err != nil {
+		t.Fatalf("no accessibility event after the provider woke: %v", err)
+	}
+}
+
+// A subscribed host keeps the provider awake, however long it does not
+// read; the rest comes RestAfter after the subscription ends.
+func TestSubscriptionKeepsAwake(t *testing.T) {
+	url := serve(t, map[string]string{"/": sectionsPage("Watched", 10)})
+	ctx, p, u := launchFor(t, url+"/", Options{RestAfter: 100 * time.Millisecond})
+	stop := p.Watch(func() {})
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The rest came due while the host was subscribed: the state says so.
+	if err := waitFor(ctx, func() bool {
+		p.rest.mu.Lock()
+		defer p.rest.mu.Unlock()
+		return p.rest.held > 0 || p.rest.rests > 0
+	}); err != nil {
+		t.Fatalf("no rest came due: %v", err)
+	}
+	if resting, rests, _ := p.Resting(); resting || rests != 0 {
+		t.Errorf("a subscribed provider rested (%d rests)", rests)
+	}
+	if sessionOf(t, p, u.tabs[0]).ax.Load() == nil {
+		t.Error("a subscribed provider let go of the tab's warm trees")
+	}
+	stop()
+	waitResting(t, ctx, p, true)
+}
+
+// A document smaller than WalkFrom is read whole when it changed and never
+// walked; a bigger one that loads in the same tab is walked after its
+// load.
+func TestSmallDocumentIsNotWalked(t *testing.T) {
+	url := serve(t, map[string]string{"/small": sectionsPage("Small", 10), "/big": sectionsPage("Big", 400)})
+	ctx, p, u := launchFor(t, url+"/small", Options{RestAfter: -1})
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a := sessionOf(t, p, u.tabs[0]).ax.Load()
+	frame := cdproto.FrameID(u.tabs[0])
+	if a.WalkAsked(frame) || p.answers.Small.Load() == 0 {
+		t.Fatalf("the small document's walk was asked for (%d not walked as small)", p.answers.Small.Load())
+	}
+	us := u.session(t, u.tabs[0])
+	u.eval(t, us, `document.querySelector('h2').textContent = 'Small, changed'; ''`)
+	answers := p.Answers()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Answers().Minus(answers); got.Whole != 1 || got.All() != 1 {
+		t.Errorf("the read of the changed small document: %v, want it read whole", got)
+	}
+	if outline := strings.Join(outlineOf(cur.Root), "\n"); !strings.Contains(outline, "Small, changed") {
+		t.Errorf("the read does not show the change:\n%s", outline)
+	}
+	if a.WalkAsked(frame) || a.Walked(frame) {
+		t.Error("the small document was walked")
+	}
+
+	// The person goes to a big page in the tab: it is walked after its load.
+	u.eval(t, us, `window.__reloaded = true; location.href = '/big'; ''`)
+	u.waitNewDocument(t, us)
+	u.waitLoaded(t, 0)
+	tree, err := cdproto.Call(ctx, us, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader := tree.FrameTree.Frame.LoaderID
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
+		t.Fatalf("the big document was not walked after its load: %v", err)
+	}
+}
+
+// Only what a host can be shown is kept warm: a tab no window shows any
+// more lets go of its warm trees at the next read (its Accessibility
+// domain off), and is read whole when it is shown again.
+func TestHiddenTabIsNotKeptWarm(t *testing.T) {
+	url := serve(t, map[string]string{"/one": sectionsPage("One", 10), "/two": sectionsPage("Two", 10)})
+	ctx, p, u := launchFor(t, url+"/one", Options{RestAfter: -1, WalkFrom: -1})
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	one := sessionOf(t, p, u.tabs[0])
+	if one.ax.Load() == nil {
+		t.Fatal("the tab read has no warm trees")
+	}
+	u.openSecondTab(t, url+"/two")
+	u.front(t, 1)
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outline := strings.Join(outlineOf(cur.Root), "\n"); !strings.Contains(outline, "Two") {
+		t.Fatalf("the read does not show the second tab:\n%s", outline)
+	}
+	if one.ax.Load() != nil {
+		t.Error("the tab no window shows kept its warm trees")
+	}
+	if sessionOf(t, p, u.tabs[1]).ax.Load() == nil {
+		t.Error("the tab shown has no warm trees")
+	}
+	// Shown again, it is read whole: by the read in the background its
+	// showing starts, or by the host's.
+	answers := p.Answers()
+	u.front(t, 0)
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Answers().Minus(answers); got.Whole == 0 || got.Kept() != 0 {
+		t.Errorf("the reads of the tab shown again: %v, want it read whole, not from kept trees", got)
+	}
+}
