@@ -63,8 +63,9 @@
 //     and the pointer); mapping.Build builds the answer; applyBudget
 //     (budget.go) cuts it to the budgets keeping what is on screen
 //     (findOnScreen); keepMapped and rememberShown keep elements for the
-//     next read. Once the lock is about to go, startWalks starts the warm
-//     trees' walks.
+//     next read, and restUnshown (rest.go) lets go of the warm trees of
+//     the tabs no window shows now. Once the lock is about to go,
+//     startWalks starts the warm trees' walks.
 //
 // world.go has what the steps share in the provider's isolated world:
 // its scripts (embedded from js/, filled in by fill) and evaluating them
@@ -94,6 +95,11 @@
 // opened, shown or hidden after a read starts a read in the background
 // too (Provider.readAhead in watch.go), and when the connection ends a
 // watched provider reads until the browser is back (followConn).
+// rest.go rests the provider RestAfter after a host's last read, with no
+// host subscribed: no background work in the browser (the warm trees let
+// go, Accessibility off, the watchers quiet, no read in the background)
+// until a host's read wakes it (Provider.Current calls wake after
+// begin).
 // failure.go words every failure for the host (Failure and its reasons);
 // picture.go takes the screenshot of a tab that a picture of what locate
 // says is drawn on (Provider.Screenshot: Page.captureScreenshot of what

@@ -196,3 +196,42 @@ func TestRemoteAddressesNeedAllowRemote(t *testing.T) {
 		t.Errorf("current --connect %s: exit status %d, stdout:\n%s\nstderr:\n%s\nwant the outline with the page", addr, code, stdout, stderr)
 	}
 }
+
+// --rest-after: serve rests that long after a host's last read, and says
+// so at debug level; the next read is answered, and wakes it.
+func TestRestAfter(t *testing.T) {
+	needEnv(t)
+	file := filepath.Join(t.TempDir(), "provider.log")
+	p := startProviderCmd(t, []string{"serve", "--connect", env.browser.httpURL(), "--rest-after", "1s", "--log-file", file, "--log-level", "debug"}, nil, nil)
+	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	logged := func(msg string) func() bool {
+		return func() bool {
+			b, _ := os.ReadFile(file)
+			return strings.Contains(string(b), `level=DEBUG msg="`+msg)
+		}
+	}
+	// The rest is the provider's own doing: only its log tells when.
+	waitFor(t, "serve --rest-after 1s to log that it rests", logged("resting"))
+	elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
+	if !logged("awake")() {
+		b, _ := os.ReadFile(file)
+		t.Errorf("the read after the rest did not log that the provider woke:\n%s", b)
+	}
+	if err := p.close(); err != nil {
+		t.Fatalf("provider did not stop cleanly: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--rest-after", "soon"}, `invalid value "soon" for flag -rest-after`},
+		{[]string{"serve", "--rest-after", "-5s"}, `invalid value "-5s" for flag -rest-after`},
+		{[]string{"current", "--rest-after", "5s"}, `flag provided but not defined: -rest-after`},
+	} {
+		stdout, stderr, code := runBinary(t, nil, c.args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit status %d, stdout %q, want 2 and nothing, with %q on stderr:\n%s", c.args, code, stdout, c.want, stderr)
+		}
+	}
+}
