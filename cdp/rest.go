@@ -113,10 +113,11 @@ func (p *Provider) tryRest() {
 	}
 	r.resting = true
 	r.rests++
+	after := r.after
 	r.mu.Unlock()
 	n := p.letGo()
 	p.log.Debug("resting: no host has read for a while and none is subscribed; background work in the browser stopped until the next read",
-		"after", r.after, "sessions", n)
+		"after", after, "sessions", n)
 }
 
 // letGo stops the background work in every session of the connection,
