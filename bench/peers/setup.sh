@@ -1,0 +1,88 @@
+# Shared by run.sh and light.sh (sourced, not run): the checks, the pinned
+# npm packages, the builds, and starting and stopping the page server and
+# the browser. It sets HERE, ROOT, WORK and OUT, and stops whatever it
+# started when the script that sourced it ends.
+#
+# Needs Go, Node.js (20.19 or later) with npm, and a Chromium: $CHROME, else
+# chromium on PATH. It never downloads a browser.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+WORK="${WORK:-$HERE/.work}"
+OUT="$WORK/out"
+export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS=1
+
+die() { echo "bench/peers: $*" >&2; exit 1; }
+for tool in go node npm curl; do command -v "$tool" >/dev/null || die "needs $tool on PATH"; done
+CHROME="${CHROME:-$(command -v chromium || true)}"
+[ -n "$CHROME" ] && [ -x "$CHROME" ] || die "no Chromium: set \$CHROME or put chromium on PATH (it is never downloaded)"
+
+rm -rf "$OUT" && mkdir -p "$OUT" "$WORK/logs"
+
+# npm_ci installs the peers, pinned by package-lock.json, once.
+npm_ci() {
+  if [ ! -f "$HERE/node_modules/.package-lock.json" ] || [ "$HERE/package-lock.json" -nt "$HERE/node_modules/.package-lock.json" ]; then
+    echo "== npm ci (once)"
+    (cd "$HERE" && npm ci --no-audit --no-fund)
+  fi
+}
+
+# build_pageserver and build_provider build from this checkout into $WORK.
+build_pageserver() { (cd "$ROOT" && go build -o "$WORK/pageserver" ./bench/peers/pageserver); }
+build_provider() { (cd "$ROOT" && go build -o "$WORK/cdpprovider" ./cmd/cdpprovider); }
+
+STARTED=()   # process ids to stop (each leads a process group of its own)
+PROFILE=""   # the running browser's temporary profile
+CHROME_PID=""
+stop_pid() {
+  local pid="$1"
+  kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+}
+cleanup() {
+  [ -n "$CHROME_PID" ] && stop_pid "$CHROME_PID"
+  for pid in "${STARTED[@]}"; do stop_pid "$pid"; done
+  [ -n "$PROFILE" ] && rm -rf "$PROFILE"
+  return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_pageserver [FLAGS...] starts the page server on a free loopback
+# port, with FLAGS (-dir DIR: a directory's files), and sets PAGE_URL.
+start_pageserver() {
+  setsid "$WORK/pageserver" -addr 127.0.0.1:0 "$@" >"$WORK/pages.url" 2>"$WORK/logs/pageserver.log" &
+  STARTED+=($!)
+  for _ in $(seq 100); do [ -s "$WORK/pages.url" ] && break; sleep 0.1; done
+  PAGE_URL="$(head -1 "$WORK/pages.url")"
+  [ -n "$PAGE_URL" ] || die "the page server did not start (see $WORK/logs/pageserver.log)"
+}
+
+# start_chrome starts the browser: headless, a temporary profile, a free
+# debugging port on 127.0.0.1 (read from DevToolsActivePort), in a process
+# group of its own. It sets CDP, and prints the browser's version.
+start_chrome() {
+  PROFILE="$(mktemp -d -t cdpprovider-peers-XXXXXX)"
+  local flags=(--headless=new --disable-gpu --no-first-run --no-default-browser-check
+    --disable-background-networking --disable-component-update --disable-sync --disable-default-apps
+    --password-store=basic --user-data-dir="$PROFILE"
+    --remote-debugging-address=127.0.0.1 --remote-debugging-port=0)
+  [ "$(id -u)" = 0 ] && flags+=(--no-sandbox)
+  setsid "$CHROME" "${flags[@]}" about:blank >"$WORK/logs/chromium.log" 2>&1 &
+  CHROME_PID=$!
+  for _ in $(seq 150); do [ -s "$PROFILE/DevToolsActivePort" ] && break; sleep 0.1; done
+  local port
+  port="$(head -1 "$PROFILE/DevToolsActivePort" 2>/dev/null || true)"
+  [ -n "$port" ] || die "Chromium did not open its debugging port (see $WORK/logs/chromium.log)"
+  CDP="http://127.0.0.1:$port"
+  curl -sf "$CDP/json/version" | grep '"Browser"' || die "no answer from $CDP"
+}
+
+# stop_chrome stops the browser start_chrome started and removes its
+# profile.
+stop_chrome() {
+  [ -n "$CHROME_PID" ] && stop_pid "$CHROME_PID"
+  CHROME_PID=""
+  [ -n "$PROFILE" ] && rm -rf "$PROFILE"
+  PROFILE=""
+}
