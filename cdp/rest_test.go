@@ -188,9 +188,9 @@ func TestSubscriptionKeepsAwake(t *testing.T) {
 	waitResting(t, ctx, p, true)
 }
 
-// A document smaller than WalkFrom is read whole when it changed and never
-// walked; a bigger one that loads in the same tab is walked after its
-// load.
+// A document smaller than WalkFrom is read whole when it changed, and not
+// walked until reads have read it whole after a change twice; a bigger
+// one that loads in the same tab is walked after its load.
 func TestSmallDocumentIsNotWalked(t *testing.T) {
 	url := serve(t, map[string]string{"/small": sectionsPage("Small", 10), "/big": sectionsPage("Big", 400)})
 	ctx, p, u := launchFor(t, url+"/small", Options{RestAfter: -1})
@@ -217,6 +217,15 @@ func TestSmallDocumentIsNotWalked(t *testing.T) {
 	}
 	if a.WalkAsked(frame) || a.Walked(frame) {
 		t.Error("the small document was walked")
+	}
+	// Read whole after a change a second time, it is walked: a host that
+	// reads it as it changes pays less for the walk.
+	u.eval(t, us, `document.querySelector('h2').textContent = 'Small, changed again'; ''`)
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) != "" }); err != nil {
+		t.Fatalf("the small document read whole twice after changes was not walked: %v", err)
 	}
 
 	// The person goes to a big page in the tab: it is walked after its load.
@@ -270,5 +279,39 @@ func TestHiddenTabIsNotKeptWarm(t *testing.T) {
 	}
 	if got := p.Answers().Minus(answers); got.Whole == 0 || got.Kept() != 0 {
 		t.Errorf("the reads of the tab shown again: %v, want it read whole, not from kept trees", got)
+	}
+}
+
+// A frame that navigates loses the provider's isolated world with its
+// document: the provider forgets it at Page.frameNavigated, so the next
+// script there makes the world at once instead of failing first in the
+// old one's context (a round trip, and a failed call, in every first read
+// after a load, the read that wakes a resting provider included).
+func TestNavigationForgetsTheWorld(t *testing.T) {
+	url := serve(t, map[string]string{"/": sectionsPage("World", 5)})
+	// At rest, so that nothing of the provider's makes a world in the
+	// new document.
+	ctx, p, u := launchFor(t, url+"/", Options{RestAfter: 100 * time.Millisecond})
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitResting(t, ctx, p, true)
+	s := sessionOf(t, p, u.tabs[0])
+	frame := cdproto.FrameID(u.tabs[0])
+	hasWorld := func() bool {
+		s.worldsMu.Lock()
+		defer s.worldsMu.Unlock()
+		_, ok := s.worlds[frame]
+		return ok
+	}
+	if !hasWorld() {
+		t.Fatal("the read made no isolated world in the page")
+	}
+	us := u.session(t, u.tabs[0])
+	u.eval(t, us, `window.__reloaded = true; location.reload(); ''`)
+	u.waitNewDocument(t, us)
+	// The event reaches the provider on its read loop: its state tells.
+	if err := waitFor(ctx, func() bool { return !hasWorld() }); err != nil {
+		t.Fatalf("the provider kept the world of the document before the navigation: %v", err)
 	}
 }

@@ -26,6 +26,15 @@ type session struct {
 	ax atomic.Pointer[warm.Trees]
 }
 
+// forgetWorld forgets the provider's isolated world in a frame whose
+// document went away (navigated): the next script run there makes a new
+// one (world).
+func (s *session) forgetWorld(frame cdproto.FrameID) {
+	s.worldsMu.Lock()
+	defer s.worldsMu.Unlock()
+	delete(s.worlds, frame)
+}
+
 // fetchingLoaded reports whether the page is busy with the provider's own
 // getFullAXTree of a document that just loaded (seconds for a big one):
 // a page that answers nothing meanwhile is not frozen (the session's

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -68,6 +69,18 @@ func (p *Provider) onSessionEvent(s *session, method string, params jsonv2.Value
 			a.OnEvent(method, params)
 		}
 		p.changed(method, s.ID())
+	case page.FrameNavigated.Method:
+		// The frame's document, and the provider's isolated world in it,
+		// are gone: the next script there makes the world at once,
+		// rather than first fail in the old one's context.
+		var ev struct {
+			Frame struct {
+				ID cdproto.FrameID `json:"id"`
+			} `json:"frame"`
+		}
+		if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) == nil {
+			s.forgetWorld(ev.Frame.ID)
+		}
 	case "Runtime.bindingCalled":
 		if !strings.Contains(string(params), `"`+bindingName+`"`) {
 			return

@@ -228,7 +228,11 @@ function subjects(b, tab) {
         let t = now();
         const text = await this.read();
         pg.readMs = round(now() - t);
-        if (!hasTitle(text, pg.title)) throw new Error(`rested ${pg.file}: the read does not contain the title "${pg.title}": ${text.slice(0, 300)}`);
+        if (!hasTitle(text, pg.title)) {
+          const kept = path.join(OUT, 'rested-missing-title.json');
+          fs.writeFileSync(kept, text);
+          throw new Error(`rested ${pg.file}: the read does not contain the title ${JSON.stringify(pg.title)} (the answer is in ${kept}): ${text.slice(0, 300)}`);
+        }
         pg.readBytes = Buffer.byteLength(text);
         t = now();
         const { nodes } = await b.call('Accessibility.getFullAXTree', {}, sessionId);

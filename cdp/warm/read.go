@@ -386,6 +386,15 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	if err != nil {
 		return nil, 0, err
 	}
+	if f != nil && f.loader == loader { // read whole again: it changed since
+		a.mu.Lock()
+		if r := a.rereads[frame]; r.loader == loader {
+			a.rereads[frame] = reread{loader, r.n + 1}
+		} else {
+			a.rereads[frame] = reread{loader, 1}
+		}
+		a.mu.Unlock()
+	}
 	if !seen.OK {
 		return nodes, 0, nil
 	}

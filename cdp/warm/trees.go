@@ -171,10 +171,26 @@ type Trees struct {
 	// WalkFrom is the fewest nodes (as a walk counts them, by the
 	// document's last getFullAXTree) a document must have to be walked:
 	// a smaller one is read whole whenever it changed, which costs the
-	// page less than a walk and every event of it would. 0 walks every
-	// document. Set it before the first read.
+	// page less than a walk and every event of it would, until reads
+	// have read it whole after a change rereadsToWalk times (rereads). 0
+	// walks every document. Set it before the first read.
 	WalkFrom int
+	// rereads counts, per frame, the reads of its document that read it
+	// whole again after a change; guarded by mu.
+	rereads map[cdproto.FrameID]reread
 }
+
+// reread is how many times reads read a document whole after a change.
+type reread struct {
+	loader cdproto.LoaderID
+	n      int
+}
+
+// rereadsToWalk is how many reads of a small document after changes
+// make it worth a walk: a host that reads a page as it changes (one
+// subscribed, reading at every notification) pays less for the walk and
+// its events than for a getFullAXTree at each read.
+const rereadsToWalk = 2
 
 // versions numbers the states of the warm trees.
 var versions atomic.Uint64
@@ -190,7 +206,7 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 	}
 	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdproto.FrameID]*tree{}, walking: map[cdproto.FrameID]bool{},
 		fetched: map[cdproto.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdproto.FrameID]time.Duration{}, size: map[cdproto.FrameID]int{}, arrived: make(chan struct{}),
-		loaded: map[cdproto.FrameID]uint64{}, fetching: map[cdproto.FrameID]*fetching{}, walks: map[cdproto.FrameID]*walkRun{}}
+		loaded: map[cdproto.FrameID]uint64{}, rereads: map[cdproto.FrameID]reread{}, fetching: map[cdproto.FrameID]*fetching{}, walks: map[cdproto.FrameID]*walkRun{}}
 }
 
 // OnEvent queues an Accessibility event of the session

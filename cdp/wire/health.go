@@ -177,11 +177,12 @@ func (s *Session) OpenDialog() *Dialog {
 }
 
 // onHealthEvent updates a page session's health from its events, on the
-// read loop; it reports whether the event was one of them.
+// read loop; it reports whether the event was one of them, and none of
+// the session's handler's: Page.frameNavigated is both.
 func (s *Session) onHealthEvent(method string, params jsonv2.Value) bool {
 	if method == page.FrameNavigated.Method {
 		s.onNavigated(params)
-		return true
+		return false
 	}
 	var fail error
 	s.h.mu.Lock()
