@@ -117,10 +117,6 @@ const (
 	formatOutline = "outline"
 )
 
-// ReasonGone: a ui_current root of this run that is not in the answer
-// (tools only).
-const ReasonGone = "gone"
-
 // currentQuery is what a ui_current call asks for.
 type currentQuery struct {
 	outline bool
