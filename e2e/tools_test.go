@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cdpprovider/cdpprovider/internal/elemtest"
+	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -144,4 +145,99 @@ func TestToolsOffWithoutTheFlag(t *testing.T) {
 		t.Errorf("tools/call ui_current without --tools = %v, want the JSON-RPC error %d unknown tool \"ui_current\"", err, jsonrpc.CodeInvalidParams)
 	}
 	p.wantServing(t, "a call of a tool it does not have")
+}
+
+// ui_current's arguments through the binary: format outline, whose ids
+// ui_locate accepts; root, its subtree under the line naming its
+// ancestors, and gone once the element is removed from the page; depth.
+func TestToolCurrentArguments(t *testing.T) {
+	needEnv(t)
+	p := startProvider(t, env.browser.httpURL(), "--tools")
+	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
+
+	// Every line of the outline ends with its element's id, one ui_locate
+	// places or says cannot be placed, never one it does not know.
+	outline, isError := callText(t, p.session, "ui_current", map[string]any{"format": "outline"})
+	if isError {
+		t.Fatalf("ui_current outline: %s", outline)
+	}
+	var button, remove string
+	for line := range strings.Lines(outline) {
+		_, id, ok := strings.Cut(strings.TrimSpace(line), " #")
+		for ok && strings.Contains(id, " #") { // a title holding " #"
+			_, id, ok = strings.Cut(id, " #")
+		}
+		if !ok || id == "" {
+			t.Fatalf("outline line without an id: %q", line)
+		}
+		text, isError := callText(t, p.session, "ui_locate", map[string]any{"id": id})
+		if isError && !strings.HasPrefix(text, "cannot-be-placed: ") {
+			t.Errorf("ui_locate %s of the outline's line %q: %s", id, line, text)
+		}
+		switch {
+		case strings.Contains(line, `Button "Plain button"`):
+			button = id
+			if text != `{"state":"onscreen"` && !strings.HasPrefix(text, `{"state":"onscreen"`) {
+				t.Errorf("ui_locate of the outline's Plain button: %s, want onscreen", text)
+			}
+		case strings.Contains(line, `Button "Remove me"`):
+			remove = id
+		}
+	}
+	if button == "" || remove == "" {
+		t.Fatalf("the outline lacks the page's buttons:\n%s", outline)
+	}
+
+	doc := elemtest.FindDoc(t, p.current(t).Root, tb.url)
+	text, _ := callText(t, p.session, "ui_current", map[string]any{"root": doc.ID, "format": "outline"})
+	lines := strings.Split(text, "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], `in: Application "`) || !strings.HasSuffix(lines[0], ` > Window "Plain page"`) ||
+		!strings.HasPrefix(lines[1], `Document "Plain page"`) || !strings.HasSuffix(lines[1], " #"+doc.ID) {
+		t.Errorf("ui_current root %s outline, want the Application and the Window, then the Document:\n%s", doc.ID, text)
+	}
+	if !strings.Contains(text, `Button "Plain button" #`+button+"\n") {
+		t.Errorf("ui_current root %s outline lacks the button #%s:\n%s", doc.ID, button, text)
+	}
+	text, _ = callText(t, p.session, "ui_current", map[string]any{"root": doc.ID})
+	var sub mapping.Element
+	if err := json.Unmarshal([]byte(text), &sub); err != nil || sub.ID != doc.ID || sub.Role != "Document" {
+		t.Fatalf("ui_current root %s: %s, want the Document's element object (%v)", doc.ID, text, err)
+	}
+	elemtest.Find(t, &sub, "Button", "Plain button")
+
+	// depth 0: the Document alone, counting what is below it; depth 1:
+	// its children, nothing deeper.
+	text, _ = callText(t, p.session, "ui_current", map[string]any{"root": doc.ID, "depth": 0})
+	sub = mapping.Element{}
+	if err := json.Unmarshal([]byte(text), &sub); err != nil || sub.Children != nil || sub.Omitted < 4 {
+		t.Errorf("ui_current root %s depth 0: %s, want the Document without children, omitted 4 or more (%v)", doc.ID, text, err)
+	}
+	text, _ = callText(t, p.session, "ui_current", map[string]any{"root": doc.ID, "depth": 1, "format": "outline"})
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n")[1:] {
+		if strings.HasPrefix(line, "    ") {
+			t.Errorf("ui_current root %s depth 1: a line two levels down: %q\n%s", doc.ID, line, text)
+		}
+	}
+	if !strings.Contains(text, "\n  Button \"Plain button\" #"+button+"\n") {
+		t.Errorf("ui_current root %s depth 1 lacks the button:\n%s", doc.ID, text)
+	}
+	text, _ = callText(t, p.session, "ui_current", map[string]any{"depth": 0, "format": "outline"})
+	if !strings.HasPrefix(text, "Application ") || strings.Count(text, "\n") != 1 || !strings.Contains(text, " omitted) #") {
+		t.Errorf("ui_current depth 0 outline: %q, want the Application's one line, what was cut counted", text)
+	}
+
+	// The button removed from the page: its id is gone, not unknown.
+	eval[bool](t, tb.ctx, `document.getElementById('removeme').remove(), true`)
+	text, isError = callText(t, p.session, "ui_current", map[string]any{"root": remove, "format": "outline"})
+	if !isError || !strings.HasPrefix(text, "gone: element \""+remove+"\" is not in what the user sees now") {
+		t.Errorf("ui_current root of a removed button: %q (isError %v), want gone", text, isError)
+	}
+	// The button's id with another authenticator: well formed, never issued.
+	forged := button[:len(button)-1] + map[bool]string{true: "B", false: "A"}[strings.HasSuffix(button, "A")]
+	for id, reason := range map[string]string{forged: "not-issued", "no such id": "malformed"} {
+		if text, isError := callText(t, p.session, "ui_current", map[string]any{"root": id}); !isError || !strings.HasPrefix(text, reason+": ") {
+			t.Errorf("ui_current root %q: %q (isError %v), want %s", id, text, isError, reason)
+		}
+	}
+	p.wantServing(t, "calls of ui_current with arguments")
 }

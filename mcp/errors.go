@@ -36,6 +36,9 @@ const (
 	// ReasonInvalidArguments: a tool called with arguments its schema
 	// does not allow (tools only).
 	ReasonInvalidArguments = "invalid-arguments"
+	// ReasonGone: a root of ui_current that this run issued and that is
+	// not in the answer read (tools only).
+	ReasonGone = "gone"
 )
 
 // notFoundPrefix starts the message of every resource-not-found error.

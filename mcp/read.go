@@ -39,14 +39,23 @@ func (s *Server) readLocation(ctx context.Context, req *sdk.ReadResourceRequest)
 
 // currentText is the answer of current, read as uri.
 func (s *Server) currentText(ctx context.Context, uri string) (string, *hostError) {
+	cur, herr := s.current(ctx, uri)
+	if herr != nil {
+		return "", herr
+	}
+	return s.encode(uri, cur)
+}
+
+// current reads current from the source, as uri.
+func (s *Server) current(ctx context.Context, uri string) (*mapping.Current, *hostError) {
 	cur, err := s.src.Current(ctx)
 	if err != nil {
-		return "", s.browserError(uri, err)
+		return nil, s.browserError(uri, err)
 	}
 	s.failMu.Lock()
 	s.lastFailure = "" // a failure after this one is news again
 	s.failMu.Unlock()
-	return s.encode(uri, cur)
+	return cur, nil
 }
 
 // descriptorText is the descriptor, read as uri.

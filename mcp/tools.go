@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -24,10 +25,20 @@ import (
 // and its _meta holds the reason again under MetaError, for the host's
 // code. Arguments the input schema does not allow are such an error too
 // (invalid-arguments).
+//
+// ui_current's arguments ask for part of the answer, or another form of
+// it: format "outline" (the lines of mapping.Outline, as the command
+// line prints them), root (an element id: that element's subtree) and
+// depth (levels below the root). Without them, or with only format
+// "json", its text is the resource's. A root that is not in the answer
+// fails as ui_locate fails for the id (malformed, not-issued), or, for an
+// id of this run, with the reason gone.
 
 // Tool names.
 const (
-	// ToolCurrent mirrors uicontext://current; it takes no arguments.
+	// ToolCurrent mirrors uicontext://current; it takes
+	// {"format": "json"|"outline", "root": string, "depth": integer},
+	// each optional.
 	ToolCurrent = "ui_current"
 	// ToolLocate mirrors uicontext://locate/{id}; it takes {"id": string}.
 	ToolLocate = "ui_locate"
@@ -45,8 +56,34 @@ func (s *Server) addTools() {
 		Title: "What the user sees in the browser",
 		Description: "What the user has open in their browser now: windows, tabs and the active page as a tree of elements " +
 			"(role, title, value, states, id). The focus path, the hovered and the selected elements are marked with the states " +
-			"focused, hovered and selected. The same JSON as the resource " + CurrentURI + ".",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
+			"focused, hovered and selected. Without arguments, the same JSON as the resource " + CurrentURI + ": " +
+			"{protocol, instance, root}, root the Application element, each element {id, role, title, value, description, url, " +
+			"level, states, omitted, children}. format \"outline\" answers the same tree in fewer words, one element a line. " +
+			"root answers only the subtree of the element with that id (in json, that element's object, not the whole answer). " +
+			"depth cuts the tree that many levels below the root (or the Application); an element whose children were cut " +
+			"says how many elements were left out below it (omitted, or (+N omitted) in the outline). " +
+			"Start with a small depth, then read the part you need with root.",
+		InputSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"format": map[string]any{
+					"type": "string", "enum": []string{formatJSON, formatOutline}, "default": formatJSON,
+					"description": "json: the answer as JSON. outline: one element a line, indented two spaces a level, " +
+						`Role "title" = "value" [states] <url> level=N ("description") (+N omitted) #id, each part after the role only ` +
+						"when the element has it; with root, a first line \"in: …\" names the root's ancestors (role and title).",
+				},
+				"root": map[string]any{
+					"type": "string",
+					"description": "An element id from " + ToolCurrent + ": answer only that element and its descendants. " +
+						"An id no longer in what the user sees fails with gone.",
+				},
+				"depth": map[string]any{
+					"type": "integer", "minimum": 0,
+					"description": "How many levels below the root to answer: 0 the root alone, 1 it and its children; default all.",
+				},
+			},
+			"additionalProperties": false,
+		},
 		Annotations: readOnly,
 	}, s.callCurrent)
 	if !s.opts.Locate {
@@ -74,12 +111,103 @@ func (s *Server) addTools() {
 	}, s.callLocate)
 }
 
-// callCurrent answers ui_current.
+// The formats of ui_current.
+const (
+	formatJSON    = "json"
+	formatOutline = "outline"
+)
+
+// currentQuery is what a ui_current call asks for.
+type currentQuery struct {
+	outline bool
+	root    string // an element id; "" for the whole answer
+	depth   int    // levels below the root; negative for all
+}
+
+// The errors of ui_current's arguments, each saying what the argument is.
+const (
+	formatUsage = ToolCurrent + `'s format is "json" or "outline"`
+	rootUsage   = ToolCurrent + "'s root is a string: the id of an element as " + ToolCurrent + " gave it"
+	depthUsage  = ToolCurrent + "'s depth is a whole number of levels below the root: 0 for the root alone"
+)
+
+// callCurrent answers ui_current: without arguments (or with format
+// json alone), the text of a read of the resource; otherwise the part
+// of that answer, in the format, that the arguments ask for.
 func (s *Server) callCurrent(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	if _, bad := arguments(req, ToolCurrent); bad != nil {
+	args, bad := arguments(req, ToolCurrent, "format", "root", "depth")
+	if bad != nil {
 		return bad, nil
 	}
-	return toolResult(s.currentText(ctx, CurrentURI))
+	q := currentQuery{depth: -1}
+	if raw, ok := args["format"]; ok {
+		var format string
+		if json.Unmarshal(raw, &format) != nil || format != formatJSON && format != formatOutline {
+			return failed(ReasonInvalidArguments, formatUsage), nil
+		}
+		q.outline = format == formatOutline
+	}
+	_, hasRoot := args["root"]
+	if hasRoot {
+		if string(args["root"]) == "null" || json.Unmarshal(args["root"], &q.root) != nil {
+			return failed(ReasonInvalidArguments, rootUsage), nil
+		}
+		if !validID(q.root) {
+			return s.readError(CurrentURI, q.root, mapping.ErrMalformedID).toolResult(), nil
+		}
+	}
+	if raw, ok := args["depth"]; ok {
+		if string(raw) == "null" || json.Unmarshal(raw, &q.depth) != nil || q.depth < 0 {
+			return failed(ReasonInvalidArguments, depthUsage), nil
+		}
+	}
+	if !q.outline && !hasRoot && q.depth < 0 {
+		return toolResult(s.currentText(ctx, CurrentURI))
+	}
+	cur, herr := s.current(ctx, CurrentURI)
+	if herr != nil {
+		return herr.toolResult(), nil
+	}
+	top, above := cur.Root, []*mapping.Element(nil)
+	if hasRoot {
+		if top, above = mapping.Find(cur.Root, q.root); top == nil {
+			return s.rootMissing(ctx, q.root), nil
+		}
+	}
+	top = mapping.Cut(top, q.depth)
+	switch {
+	case q.outline:
+		var b strings.Builder
+		mapping.OutlineIn(&b, above, top) // a Builder never fails
+		return toolResult(b.String(), nil)
+	case hasRoot:
+		return toolResult(string(top.AppendJSON(nil)), nil)
+	}
+	// Not through the server's DocumentCache: the documents cut are
+	// copies, which would push the answer's own out of it.
+	cut := *cur
+	cut.Root = top
+	return toolResult(string(cut.AppendJSON(nil)), nil)
+}
+
+// rootMissing is the error of a ui_current root that is not in the
+// answer. The source's Locate tells, from the id, whether this run
+// issued it: a malformed or unissued id fails as ui_locate fails for it
+// (even with locate not offered: only the id is asked about), any other
+// id is gone from what the user sees, but for a browser that failed
+// meanwhile.
+func (s *Server) rootMissing(ctx context.Context, id string) *sdk.CallToolResult {
+	_, err := s.src.Locate(ctx, id)
+	switch {
+	case errors.Is(err, mapping.ErrMalformedID), errors.Is(err, mapping.ErrNotIssued):
+		return s.readError(CurrentURI, id, err).toolResult()
+	case err != nil && !errors.Is(err, mapping.ErrCannotPlace):
+		return s.browserError(CurrentURI, err).toolResult()
+	}
+	s.opts.Logger.Debug("root gone", "id", id)
+	return failed(ReasonGone, fmt.Sprintf("element %q is not in what the user sees now: it was removed, its page navigated "+
+		"away or closed, or it is no longer shown (its tab is in the background, or a budget left it out); call %s "+
+		"without root for the elements of now", id, ToolCurrent))
 }
 
 // locateUsage is the error of a ui_locate call without a string id.

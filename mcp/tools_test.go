@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,17 +59,37 @@ func TestToolsAreListed(t *testing.T) {
 					e.OpenWorld = fmt.Sprint(*a.OpenWorldHint)
 				}
 			}
-			e.InputProps = fmt.Sprint(tool.InputSchema.(map[string]any)["properties"])
+			e.InputProps = inputProps(tool.InputSchema)
 			got = append(got, e)
 		}
-		want := []entry{{ToolCurrent, true, true, "false", "map[]"}}
+		want := []entry{{ToolCurrent, true, true, "false", "depth:integer format:string(json|outline) root:string"}}
 		if locate {
-			want = append(want, entry{ToolLocate, true, true, "false", "map[id:map[description:An element id from ui_current. type:string]]"})
+			want = append(want, entry{ToolLocate, true, true, "false", "id:string"})
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("tools/list (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// inputProps lists an input schema's properties, sorted: each one's
+// name, type and enum, and each must have a description.
+func inputProps(schema any) string {
+	props := schema.(map[string]any)["properties"].(map[string]any)
+	var list []string
+	for name, p := range props {
+		p := p.(map[string]any)
+		s := fmt.Sprintf("%s:%v", name, p["type"])
+		if enum, ok := p["enum"].([]any); ok {
+			s += fmt.Sprintf("(%v)", strings.Trim(strings.ReplaceAll(fmt.Sprint(enum), " ", "|"), "[]"))
+		}
+		if d, _ := p["description"].(string); d == "" {
+			s += "(no description)"
+		}
+		list = append(list, s)
+	}
+	slices.Sort(list)
+	return strings.Join(list, " ")
 }
 
 // A tool's text is exactly the text of the resource it mirrors.
@@ -185,8 +206,8 @@ func TestToolArguments(t *testing.T) {
 		t.Run(versionName(version), func(t *testing.T) {
 			src := newFake()
 			cs := connect(t, src, Options{Locate: true, Tools: true}, version)
-			wantToolError(t, cs, ToolCurrent, map[string]any{"x": 1}, "invalid-arguments", "", `ui_current takes no arguments; unknown argument "x"`)
-			wantToolError(t, cs, ToolCurrent, map[string]any{"b": 1, "a": 2}, "invalid-arguments", "", `ui_current takes no arguments; unknown argument "a", "b"`)
+			wantToolError(t, cs, ToolCurrent, map[string]any{"x": 1}, "invalid-arguments", "", `ui_current takes only {"format": …, "root": …, "depth": …}; unknown argument "x"`)
+			wantToolError(t, cs, ToolCurrent, map[string]any{"b": 1, "a": 2}, "invalid-arguments", "", `ui_current takes only {"format": …, "root": …, "depth": …}; unknown argument "a", "b"`)
 			wantToolError(t, cs, ToolLocate, map[string]any{"id": "n1.5_AAAAAAAA", "y": 2}, "invalid-arguments", "",
 				`ui_locate takes only {"id": …}; unknown argument "y"`)
 			wantToolError(t, cs, ToolLocate, map[string]any{"ids": "n1.5_AAAAAAAA"}, "invalid-arguments", "",

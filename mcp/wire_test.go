@@ -47,8 +47,22 @@ func TestWireTools(t *testing.T) {
 			`{"id":2,"result":{"tools":[` +
 				`{"name":"ui_current","title":"What the user sees in the browser",` +
 				`"description":"What the user has open in their browser now: windows, tabs and the active page as a tree of elements (role, title, value, states, id). ` +
-				`The focus path, the hovered and the selected elements are marked with the states focused, hovered and selected. The same JSON as the resource uicontext://current.",` +
-				`"inputSchema":{"type":"object","properties":{},"additionalProperties":false},` +
+				`The focus path, the hovered and the selected elements are marked with the states focused, hovered and selected. ` +
+				`Without arguments, the same JSON as the resource uicontext://current: {protocol, instance, root}, root the Application element, ` +
+				`each element {id, role, title, value, description, url, level, states, omitted, children}. ` +
+				`format \"outline\" answers the same tree in fewer words, one element a line. ` +
+				`root answers only the subtree of the element with that id (in json, that element's object, not the whole answer). ` +
+				`depth cuts the tree that many levels below the root (or the Application); an element whose children were cut ` +
+				`says how many elements were left out below it (omitted, or (+N omitted) in the outline). ` +
+				`Start with a small depth, then read the part you need with root.",` +
+				`"inputSchema":{"type":"object","properties":{` +
+				`"format":{"type":"string","enum":["json","outline"],"default":"json","description":"json: the answer as JSON. ` +
+				`outline: one element a line, indented two spaces a level, Role \"title\" = \"value\" [states] <url> level=N (\"description\") (+N omitted) #id, ` +
+				`each part after the role only when the element has it; with root, a first line \"in: …\" names the root's ancestors (role and title)."},` +
+				`"root":{"type":"string","description":"An element id from ui_current: answer only that element and its descendants. ` +
+				`An id no longer in what the user sees fails with gone."},` +
+				`"depth":{"type":"integer","minimum":0,"description":"How many levels below the root to answer: 0 the root alone, 1 it and its children; default all."}},` +
+				`"additionalProperties":false},` +
 				`"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}},` +
 				`{"name":"ui_locate","title":"Where an element is on screen",` +
 				`"description":"Where an element is on screen, by the id ui_current gave it: onscreen (with its frame and visible part in screen points), ` +
@@ -66,7 +80,7 @@ func TestWireTools(t *testing.T) {
 				`"content":[{"type":"text","text":"not-issued: element id \"n9_AAAAAAAA\" was not issued by this run of the provider: call ui_current for the ids of this run"}]}}`},
 		{`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ui_current","arguments":{"x":1}}}`,
 			`{"id":5,"result":{"isError":true,"_meta":{"uicontext/error":{"reason":"invalid-arguments"}},` +
-				`"content":[{"type":"text","text":"invalid-arguments: ui_current takes no arguments; unknown argument \"x\""}]}}`},
+				`"content":[{"type":"text","text":"invalid-arguments: ui_current takes only {\"format\": …, \"root\": …, \"depth\": …}; unknown argument \"x\""}]}}`},
 	}
 	runScript(t, Options{Locate: true, Tools: true}, script)
 }

@@ -100,6 +100,12 @@ type Config struct {
 	// outline, and Watch one compact JSON answer per line, one per
 	// change.
 	JSON bool
+	// Depth, when set, cuts what Current and Watch print to that many
+	// levels below the Application (0: the Application alone); an
+	// element whose children were cut counts them in its omitted, as a
+	// budget does (mapping.Cut). The picture of PNG is of the whole
+	// answer. Nil prints every level. Only with Current and Watch.
+	Depth *int
 	// PNG is a file Current writes, and Watch writes again after every
 	// read, with a picture of what locate says: a screenshot of the
 	// focused window's active tab with the frame of each element of the
@@ -119,6 +125,17 @@ type Config struct {
 	LogLevel string
 	// LogFile receives the log instead of stderr when set (appended).
 	LogFile string
+}
+
+// printed is the part of cur that Current and Watch print: cur, or with
+// Depth a copy whose root is cut to that depth.
+func (c Config) printed(cur *mapping.Current) *mapping.Current {
+	if c.Depth == nil {
+		return cur
+	}
+	cut := *cur
+	cut.Root = mapping.Cut(cur.Root, *c.Depth)
+	return &cut
 }
 
 // Budget is the answer budget the config asks for, defaults filled in.
@@ -199,6 +216,14 @@ func (c Config) Validate() error {
 	}
 	if c.JSON && c.Command != Current && c.Command != Watch {
 		return fmt.Errorf("--json is for current and watch only: serve always speaks JSON")
+	}
+	if c.Depth != nil {
+		switch {
+		case c.Command != Current && c.Command != Watch:
+			return fmt.Errorf("--depth is for current and watch only: a host of serve asks for a depth with the tool ui_current (--tools)")
+		case *c.Depth < 0:
+			return fmt.Errorf("--depth %d: give the number of levels below the Application to print, 0 or more", *c.Depth)
+		}
 	}
 	if c.PNG != "" {
 		switch {

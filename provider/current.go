@@ -24,7 +24,8 @@ const ConsentWait = 2 * time.Minute
 const loadPoll = 100 * time.Millisecond
 
 // current reads current once and prints it: the outline a person reads,
-// or with cfg.JSON the compact JSON answer and a newline; with cfg.PNG it
+// or with cfg.JSON the compact JSON answer and a newline, either cut to
+// cfg.Depth when it is set; with cfg.PNG it
 // then writes the picture of what locate says of it. With --launch
 // and URLs it first waits, up to LoadWait, until the pages look loaded
 // (settled), so it prints the pages it was asked for rather than the
@@ -60,11 +61,12 @@ func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log 
 			}
 		}
 	}
-	if cfg.JSON { // the resource's text, byte for byte
-		if _, err := stdout.Write(append(cur.AppendJSON(nil), '\n')); err != nil {
+	printed := cfg.printed(cur)
+	if cfg.JSON { // the resource's text, byte for byte (but for what --depth cuts)
+		if _, err := stdout.Write(append(printed.AppendJSON(nil), '\n')); err != nil {
 			return err
 		}
-	} else if err := mapping.Outline(stdout, cur.Root); err != nil {
+	} else if err := mapping.Outline(stdout, printed.Root); err != nil {
 		return fmt.Errorf("print current: %w", err)
 	}
 	if cfg.PNG != "" {

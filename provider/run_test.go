@@ -258,3 +258,24 @@ func TestCurrentWaitsForLaunchedPages(t *testing.T) {
 		}
 	}
 }
+
+// --depth cuts what current prints, as an outline or as JSON.
+func TestRunCurrentDepth(t *testing.T) {
+	for _, tc := range []struct {
+		json bool
+		want string
+	}{
+		{false, `Application "Chromium" [focused] (+1 omitted) #a1` + "\n"},
+		{true, `{"protocol":"0.2.0","instance":"00000000-0000-4000-8000-000000000000",` +
+			`"root":{"id":"a1","role":"Application","title":"Chromium","states":["focused"],"omitted":1}}` + "\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		cfg := Config{Command: Current, Connect: "127.0.0.1:9222", JSON: tc.json, Depth: new(0)}
+		if err := run(context.Background(), cfg, nil, &stdout, &stderr, opener(&fakeSource{})); err != nil {
+			t.Fatal(err)
+		}
+		if got := stdout.String(); got != tc.want {
+			t.Errorf("current --depth 0 (json %v):\n%s\nwant:\n%s", tc.json, got, tc.want)
+		}
+	}
+}

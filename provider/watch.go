@@ -102,7 +102,8 @@ func (w *watching) read(ctx context.Context, changed time.Time) error {
 		return w.scr.show(w.shown)
 	}
 	w.failure = ""
-	b, err := json.Marshal(cur)
+	// With --depth, a change below the cut prints nothing new.
+	b, err := json.Marshal(w.cfg.printed(cur))
 	if err != nil {
 		return fmt.Errorf("encode current: %w", err)
 	}
@@ -113,7 +114,7 @@ func (w *watching) read(ctx context.Context, changed time.Time) error {
 				return err
 			}
 		} else {
-			w.shown = viewOf(cur, took, changed)
+			w.shown = viewOf(cur, w.cfg.Depth, took, changed)
 			if err := w.scr.show(w.shown); err != nil {
 				return err
 			}
@@ -143,8 +144,8 @@ func (w *watching) ended(err error) error {
 }
 
 // viewOf makes the view of an answer read in took, after a change told
-// at changed.
-func viewOf(cur *mapping.Current, took time.Duration, changed time.Time) view {
+// at changed: its outline cut to depth when depth is set.
+func viewOf(cur *mapping.Current, depth *int, took time.Duration, changed time.Time) view {
 	v := view{focused: -1, hovered: -1}
 	root := cur.Root
 	product, tab := "", "no tab shown"
@@ -161,7 +162,11 @@ func viewOf(cur *mapping.Current, took time.Duration, changed time.Time) view {
 	v.pointing = "» focused: " + describe(focused) + "   » hovered: " + describe(hovered)
 
 	var b strings.Builder
-	mapping.Outline(&b, root)
+	if depth != nil { // the status and the pointing line are of the whole answer
+		mapping.Outline(&b, mapping.Cut(root, *depth))
+	} else {
+		mapping.Outline(&b, root)
+	}
 	v.outline = strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if root == nil {
 		v.outline = nil

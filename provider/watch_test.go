@@ -302,7 +302,7 @@ func TestWatchTerminalEndsCleanly(t *testing.T) {
 func TestWatchTerminalFits(t *testing.T) {
 	var out bytes.Buffer
 	scr := &screen{w: &out, tty: true, size: func() (int, int) { return 30, 6 }}
-	v := viewOf(pageAnswer("A page with a long title"), 0, time.Time{})
+	v := viewOf(pageAnswer("A page with a long title"), nil, 0, time.Time{})
 	if err := scr.show(v); err != nil {
 		t.Fatal(err)
 	}
@@ -461,4 +461,53 @@ func TestRunWatch(t *testing.T) {
 	if !f.closed {
 		t.Error("source not closed")
 	}
+}
+
+// With --depth watch prints the outline cut to that depth, what was cut
+// counted, while the status and the pointing line speak of the whole
+// answer; a change below the cut prints nothing new.
+func TestWatchDepth(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &watchSource{title: "Page 1"}
+		out := &syncbuf.Buffer{}
+		stop := startWatch(t, Config{Command: Watch, Depth: new(1)}, f, &screen{w: out}, quietLog)
+		synctest.Wait()
+		f.set("Page 2") // the Window's title: below depth 0, not 1
+		f.tell()
+		synctest.Wait()
+		if err := stop(); err != nil {
+			t.Fatalf("watch ended with %v, want nil", err)
+		}
+		got := blocks(t, out.String())
+		if len(got) != 2 {
+			t.Fatalf("%d outlines, want 2:\n%s", len(got), out)
+		}
+		lines := strings.Split(got[1], "\n")
+		if !strings.HasPrefix(lines[0], "Chromium · Page 2 <http://shop.test/> · 8 elements · read ") {
+			t.Errorf("status line %q, want the whole answer's", lines[0])
+		}
+		if want := `» focused: TextField "Email" #n2   » hovered: Button "Pay" #n3`; lines[1] != want {
+			t.Errorf("pointing line %q, want %q", lines[1], want)
+		}
+		want := `Application "Chromium" [focused] #.a1` + "\n" + `  Window "Page 2" [focused] (+6 omitted) #.w1`
+		if got := strings.Join(lines[2:], "\n"); got != want {
+			t.Errorf("outline:\n%s\nwant:\n%s", got, want)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		f := &watchSource{title: "Page 1"}
+		out := &syncbuf.Buffer{}
+		stop := startWatch(t, Config{Command: Watch, Depth: new(0), JSON: true}, f, &screen{w: out}, quietLog)
+		synctest.Wait()
+		f.set("Page 2") // below the cut
+		f.tell()
+		synctest.Wait()
+		if err := stop(); err != nil {
+			t.Fatalf("watch ended with %v, want nil", err)
+		}
+		want := `{"protocol":"0.2.0","instance":"00000000-0000-4000-8000-000000000000","root":{"id":".a1","role":"Application","title":"Chromium","states":["focused"],"omitted":7}}` + "\n"
+		if got := out.String(); got != want {
+			t.Errorf("watch --json --depth 0 printed:\n%s\nwant one line:\n%s", got, want)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,8 +17,8 @@ const usage = `cdpprovider reports what a person sees in a Chromium-based browse
 
 Usage:
   cdpprovider serve   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]
-  cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--png FILE] [flags]
-  cdpprovider watch   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--png FILE] [flags]
+  cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
+  cdpprovider watch   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
   cdpprovider doctor  [--user-data-dir DIR]
   cdpprovider version
   cdpprovider help [command]
@@ -119,6 +120,11 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 			if name == provider.Current {
 				fmt.Fprintf(stderr, "With --launch, current reads once the pages have loaded (waiting at most %v).\n", provider.LoadWait)
 			}
+			if name == provider.Current || name == provider.Watch {
+				fmt.Fprint(stderr, "\n--depth N prints N levels below the Application. There is no --root: element ids are\n"+
+					"minted anew by each run of the provider, so an id printed by one run names nothing in the\n"+
+					"next. A host's model reads one element's subtree with the tool ui_current's root (serve --tools).\n")
+			}
 			if name == provider.Watch {
 				fmt.Fprint(stderr, "\nOn a terminal, watch redraws in place: the focused element's line in orange, the\n"+
 					"hovered one's in magenta. Elsewhere (a pipe, a file) it prints each answer after a\n"+
@@ -174,12 +180,27 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		})
 	case provider.Current:
 		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
+		depthFlag(fs, cfg)
 		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
 	case provider.Watch:
 		fs.BoolVar(&cfg.JSON, "json", false, "print one compact JSON answer per line, one per change, instead of the outline")
+		depthFlag(fs, cfg)
 		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`, again after every read: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
 	}
 	return fs
+}
+
+// depthFlag adds --depth, which sets cfg.Depth.
+func depthFlag(fs *flag.FlagSet, cfg *provider.Config) {
+	fs.Func("depth", "print only this many `levels` below the Application (0: the Application alone; default all); an element whose\n"+
+		"children were cut shows how many elements were left out below it, (+N omitted) or \"omitted\": N", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("give a number of levels, 0 or more")
+		}
+		cfg.Depth = &n
+		return nil
+	})
 }
 
 // parseInterspersed parses flags that may come before, between or after

@@ -55,6 +55,14 @@ func TestParseArgs(t *testing.T) {
 			want: provider.Config{Command: "watch", LogLevel: "info"},
 		},
 		{
+			args: []string{"current", "--depth", "3", "--json"},
+			want: provider.Config{Command: "current", Depth: new(3), JSON: true, LogLevel: "info"},
+		},
+		{
+			args: []string{"watch", "--depth=0"},
+			want: provider.Config{Command: "watch", Depth: new(0), LogLevel: "info"},
+		},
+		{
 			args: []string{"version"},
 			want: provider.Config{Command: "version", LogLevel: "info"},
 		},
@@ -135,6 +143,10 @@ func TestParseArgsErrors(t *testing.T) {
 		{[]string{"version", "extra"}, "no arguments"},
 		{[]string{"current", "--launch", "--http", "127.0.0.1:0"}, "flag provided but not defined: -http"},
 		{[]string{"current", "--launch", "--tools"}, "flag provided but not defined: -tools"},
+		{[]string{"current", "--launch", "--depth", "-1"}, "give a number of levels, 0 or more"},
+		{[]string{"watch", "--launch", "--depth", "all"}, "give a number of levels, 0 or more"},
+		{[]string{"serve", "--launch", "--depth", "2"}, "flag provided but not defined: -depth"},
+		{[]string{"current", "--launch", "--root", "x"}, "flag provided but not defined: -root"},
 		{[]string{"serve", "--launch", "--http", "192.168.1.2:8377"}, "--allow-remote"},
 		{[]string{"serve", "--launch", "--http", "8377"}, "give host:port"},
 		{[]string{"serve", "--launch", "--token-file", "/run/tok"}, "--token-file needs --http"},

@@ -7,8 +7,8 @@
 //	cdpprovider serve   --connect http://127.0.0.1:9222
 //	cdpprovider serve   --launch [--headed] [--chrome PATH] [URL ...]
 //	cdpprovider serve   --http 127.0.0.1:8377 [--token-file FILE] [--tools]
-//	cdpprovider current --launch [--json] [--png FILE]
-//	cdpprovider watch   --launch [--json] [--png FILE]
+//	cdpprovider current --launch [--json] [--depth N] [--png FILE]
+//	cdpprovider watch   --launch [--json] [--depth N] [--png FILE]
 //	cdpprovider version
 //
 // Run "cdpprovider help COMMAND" for a command's flags. This package only
