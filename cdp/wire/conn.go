@@ -63,8 +63,9 @@ type Conn struct {
 	// (browserAnswerWithin; tests set less).
 	answerWithin time.Duration
 
-	// sentToPages counts the commands sent to target sessions (Traffic).
-	sentToPages atomic.Uint64
+	// sent counts the commands sent to target sessions, by method
+	// (Traffic); guarded by mu.
+	sent map[string]uint64
 	// events counts the events that came, by method, those of the
 	// browser session apart (Traffic); guarded by mu.
 	events, browserEvents map[string]uint64
@@ -75,7 +76,8 @@ type Conn struct {
 // one a task in a renderer), and the events that came, by method, from
 // the target sessions and from the browser's own.
 type Traffic struct {
-	Sent          uint64
+	Sent          uint64            // all the commands sent to target sessions
+	Calls         map[string]uint64 // the same by method
 	Events        map[string]uint64
 	BrowserEvents map[string]uint64
 }
@@ -84,7 +86,11 @@ type Traffic struct {
 func (c *Conn) Traffic() Traffic {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Traffic{Sent: c.sentToPages.Load(), Events: maps.Clone(c.events), BrowserEvents: maps.Clone(c.browserEvents)}
+	var sent uint64
+	for _, n := range c.sent {
+		sent += n
+	}
+	return Traffic{Sent: sent, Calls: maps.Clone(c.sent), Events: maps.Clone(c.events), BrowserEvents: maps.Clone(c.browserEvents)}
 }
 
 type pendingCall struct {
@@ -119,6 +125,7 @@ func newConn(tr chromedp.Transport) *Conn {
 		answered: make(map[target.SessionID]uint64),
 		done:     make(chan struct{}),
 
+		sent:          make(map[string]uint64),
 		events:        make(map[string]uint64),
 		browserEvents: make(map[string]uint64),
 
@@ -376,7 +383,7 @@ func (s *Session) call(ctx context.Context, method string, params, res any, anyw
 	s.c.pending[id] = pendingCall{session: s.id, reply: reply, why: &why}
 	s.c.mu.Unlock()
 	msg := &cdpmsg.Message{ID: id, SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
-	s.c.count(s.id)
+	s.c.count(s.id, method)
 	if err := s.c.tr.Write(ctx, msg); err != nil {
 		s.forget(id)
 		return fmt.Errorf("%s: %w", method, err)
@@ -422,7 +429,7 @@ func (s *Session) Post(ctx context.Context, method string, params any) error {
 		return err
 	}
 	msg := &cdpmsg.Message{ID: s.c.next.Add(1), SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
-	s.c.count(s.id)
+	s.c.count(s.id, method)
 	if err := s.c.tr.Write(ctx, msg); err != nil {
 		return fmt.Errorf("%s: %w", method, err)
 	}
@@ -431,9 +438,11 @@ func (s *Session) Post(ctx context.Context, method string, params any) error {
 
 // count counts a command sent to a session, when it is a target's
 // (Traffic).
-func (c *Conn) count(session target.SessionID) {
+func (c *Conn) count(session target.SessionID, method string) {
 	if session != "" {
-		c.sentToPages.Add(1)
+		c.mu.Lock()
+		c.sent[method]++
+		c.mu.Unlock()
 	}
 }
 

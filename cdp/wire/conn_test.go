@@ -290,8 +290,8 @@ func TestConnTraffic(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := c.Traffic()
-		if got.Sent != 2 {
-			t.Errorf("Sent = %d, want 2: the post and the call to the page, not the browser's", got.Sent)
+		if got.Sent != 2 || got.Calls["Runtime.evaluate"] != 1 || got.Calls["Accessibility.enable"] != 1 || len(got.Calls) != 2 {
+			t.Errorf("Sent = %d, Calls = %v, want the post and the call to the page, not the browser's", got.Sent, got.Calls)
 		}
 		if got.Events["Accessibility.loadComplete"] != 1 || len(got.Events) != 1 {
 			t.Errorf("Events = %v, want the page's one loadComplete", got.Events)
