@@ -123,12 +123,14 @@ async function rendererCPU(b) {
 const textOf = (r) => (r.content ?? r.contents ?? []).map((c) => c.text ?? '').join('\n');
 
 // hasTitle tells whether an answer contains the title, as it is or as
-// JSON writes it (Go's escapes <, > and &).
-const hasTitle = (text, title) => {
-  const json = JSON.stringify(title).slice(1, -1);
+// JSON writes it (Go's escapes <, > and &), its white space as it is or
+// collapsed to single spaces (an accessible name collapses it, a
+// no-break space included: "5.7.\u00a0Privileges" is "5.7. Privileges").
+const hasTitle = (text, title) => [title, title.replace(/\s+/g, ' ')].some((t) => {
+  const json = JSON.stringify(t).slice(1, -1);
   const goJSON = json.replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-  return [title, json, goJSON].some((t) => text.includes(t));
-};
+  return [t, json, goJSON].some((x) => text.includes(x));
+});
 
 // mcp is a subject that an MCP host runs: spawned, spoken to over stdio by
 // the MCP TypeScript SDK's client.
