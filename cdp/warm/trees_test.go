@@ -792,3 +792,66 @@ func TestAFetchFromBeforeTheLoadIsNotThePageLoaded(t *testing.T) {
 		})
 	}
 }
+
+// Rest stops the walk under way and lets go of every kept tree and
+// fetch; it reports that Accessibility was on, for the caller to turn it
+// off. After it no walk starts (StartWalks), and a loadComplete starts no
+// fetch (Loaded is not asked).
+func TestRestStopsTheWalkAndLetsGo(t *testing.T) {
+	c := newGated(t)
+	defer close(c.open)
+	a := New(c, nil, nil)
+	loaded := make(chan cdproto.FrameID, 1)
+	a.Loaded = func(_ context.Context, f cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
+		loaded <- f
+		return "L", Activity{}, nil
+	}
+	ctx := context.Background()
+	seen := Activity{OK: true, Watcher: 1}
+	if _, _, err := a.Nodes(ctx, "F", "L", seen); err != nil {
+		t.Fatal(err)
+	}
+	a.StartWalks()
+	<-c.held // the walk is under way, held at its first paragraph
+	if !a.Walking() {
+		t.Fatal("no walk under way before the rest")
+	}
+	if !a.Rest() {
+		t.Error("Rest says Accessibility was off; the read turned it on")
+	}
+	a.mu.Lock()
+	kept := len(a.trees) + len(a.fetched)
+	a.mu.Unlock()
+	if kept != 0 {
+		t.Errorf("%d trees and fetches kept after the rest", kept)
+	}
+	// The stopped walk ends with its context; the held call is let go
+	// at the end of the test.
+	a.mu.Lock()
+	w := a.walks["F"]
+	a.mu.Unlock()
+	if w != nil {
+		select {
+		case <-w.done:
+			t.Error("the walk ended while its call was held")
+		default:
+		}
+	}
+	a.deferWalk("G", "L")
+	a.StartWalks()
+	a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
+	a.mu.Lock()
+	_, walkingG := a.walks["G"]
+	a.mu.Unlock()
+	if walkingG {
+		t.Error("a walk started after the rest")
+	}
+	select {
+	case f := <-loaded:
+		t.Errorf("the load of frame %s after the rest was fetched", f)
+	default:
+	}
+	if a.Rest() {
+		t.Error("a second Rest says Accessibility was still on")
+	}
+}
