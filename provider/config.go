@@ -82,8 +82,8 @@ type Config struct {
 	// printed on stderr at start. Only with HTTP.
 	TokenFile string
 	// Tools also offers current and locate as the read-only MCP tools
-	// ui_current and ui_locate, for hosts whose model is given tools
-	// only. Off, the server has no tools. Only with Serve.
+	// ui_current and ui_locate, and ui_find, for hosts whose model is
+	// given tools only. Off, the server has no tools. Only with Serve.
 	Tools bool
 
 	// NoLocate turns off locate (section 7.3): the template is not

@@ -190,7 +190,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	case provider.Serve:
 		fs.StringVar(&cfg.HTTP, "http", "", "serve MCP over Streamable HTTP at http://`HOST:PORT`/mcp instead of on stdin/stdout, to several clients at once (port 0: any free port; loopback only unless --allow-remote)")
 		fs.StringVar(&cfg.TokenFile, "token-file", "", "with --http: the bearer token every request must carry, read from this `file` (default: a random one, printed on stderr at start)")
-		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, for hosts whose model is given tools only")
+		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, and ui_find, for hosts whose model is given tools only")
 		fs.Func("rest-after", "rest this long after a host's last read when none is subscribed: no background work in the browser until the next read,\n"+
 			"which reads the shown pages whole (`duration`, e.g. 30s or 5m; default 30s; never: stay awake)", func(v string) error {
 			if v == "never" {
