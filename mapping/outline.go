@@ -25,6 +25,15 @@ func Outline(w io.Writer, root *Element) error {
 
 func outline(w *bufio.Writer, e *Element, depth int) {
 	w.WriteString(strings.Repeat("  ", depth))
+	line(w, e)
+	w.WriteString("\n")
+	for _, c := range e.Children {
+		outline(w, c, depth+1)
+	}
+}
+
+// line writes the outline's line of e, without its indent and newline.
+func line(w *bufio.Writer, e *Element) {
 	w.WriteString(e.Role)
 	if e.Title != "" {
 		fmt.Fprintf(w, " %q", e.Title)
@@ -47,8 +56,5 @@ func outline(w *bufio.Writer, e *Element, depth int) {
 	if e.Omitted > 0 {
 		fmt.Fprintf(w, " (+%d omitted)", e.Omitted)
 	}
-	fmt.Fprintf(w, " #%s\n", e.ID)
-	for _, c := range e.Children {
-		outline(w, c, depth+1)
-	}
+	fmt.Fprintf(w, " #%s", e.ID)
 }

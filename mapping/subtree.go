@@ -73,20 +73,26 @@ func count(e *Element) int {
 func OutlineIn(w io.Writer, ancestors []*Element, root *Element) error {
 	if len(ancestors) > 0 {
 		bw := bufio.NewWriter(w)
-		bw.WriteString("in:")
-		for i, a := range ancestors {
-			if i > 0 {
-				bw.WriteString(" >")
-			}
-			bw.WriteString(" " + a.Role)
-			if a.Title != "" {
-				fmt.Fprintf(bw, " %q", a.Title)
-			}
-		}
+		bw.WriteString("in: ")
+		path(bw, ancestors)
 		bw.WriteString("\n")
 		if err := bw.Flush(); err != nil {
 			return err
 		}
 	}
 	return Outline(w, root)
+}
+
+// path writes ancestors, root first, each as its role and quoted title,
+// joined by " > ".
+func path(w *bufio.Writer, ancestors []*Element) {
+	for i, a := range ancestors {
+		if i > 0 {
+			w.WriteString(" > ")
+		}
+		w.WriteString(a.Role)
+		if a.Title != "" {
+			fmt.Fprintf(w, " %q", a.Title)
+		}
+	}
 }

@@ -33,6 +33,9 @@ import (
 // "json", its text is the resource's. A root that is not in the answer
 // fails as ui_locate fails for the id (malformed, not-issued), or, for an
 // id of this run, with the reason gone.
+//
+// ui_find (find.go) answers the elements of the answer that match a text
+// and/or a role, as lines and as structuredContent.
 
 // Tool names.
 const (
@@ -86,6 +89,7 @@ func (s *Server) addTools() {
 		},
 		Annotations: readOnly,
 	}, s.callCurrent)
+	s.addFind()
 	if !s.opts.Locate {
 		return
 	}

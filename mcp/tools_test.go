@@ -34,7 +34,8 @@ func call(t *testing.T, cs *sdk.ClientSession, name string, args any) (text stri
 	return tc.Text, res.IsError
 }
 
-// With Tools, tools/list has exactly ui_current and ui_locate, read-only.
+// With Tools, tools/list has exactly ui_current, ui_find and ui_locate,
+// read-only; ui_find takes locate only when locate is offered.
 func TestToolsAreListed(t *testing.T) {
 	forEach(t, func(t *testing.T, locate bool, version string) {
 		cs := connect(t, newFake(), Options{Locate: locate, Tools: true}, version)
@@ -62,7 +63,14 @@ func TestToolsAreListed(t *testing.T) {
 			e.InputProps = inputProps(tool.InputSchema)
 			got = append(got, e)
 		}
-		want := []entry{{ToolCurrent, true, true, "false", "depth:integer format:string(json|outline) root:string"}}
+		find := "limit:integer regex:boolean role:string(" + strings.Join(mapping.Roles, "|") + ") text:string"
+		if locate {
+			find = "limit:integer locate:boolean regex:boolean role:string(" + strings.Join(mapping.Roles, "|") + ") text:string"
+		}
+		want := []entry{
+			{ToolCurrent, true, true, "false", "depth:integer format:string(json|outline) root:string"},
+			{ToolFind, true, true, "false", find},
+		}
 		if locate {
 			want = append(want, entry{ToolLocate, true, true, "false", "id:string"})
 		}

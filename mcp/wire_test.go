@@ -64,6 +64,10 @@ func TestWireTools(t *testing.T) {
 				`"depth":{"type":"integer","minimum":0,"description":"How many levels below the root to answer: 0 the root alone, 1 it and its children; default all."}},` +
 				`"additionalProperties":false},` +
 				`"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}},` +
+				`{"name":"ui_find","title":"Find elements the user sees",` +
+				`"inputSchema":{"type":"object","additionalProperties":false},` +
+				`"outputSchema":{"type":"object","required":["matches","more"]},` +
+				`"annotations":{"readOnlyHint":true,"idempotentHint":true,"openWorldHint":false}},` +
 				`{"name":"ui_locate","title":"Where an element is on screen",` +
 				`"description":"Where an element is on screen, by the id ui_current gave it: onscreen (with its frame and visible part in screen points), ` +
 				`offscreen (scrolled away, hidden, in a background tab or a minimised window; an element without a box, such as one not displayed, is offscreen without a frame), ` +
@@ -81,6 +85,10 @@ func TestWireTools(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ui_current","arguments":{"x":1}}}`,
 			`{"id":5,"result":{"isError":true,"_meta":{"uicontext/error":{"reason":"invalid-arguments"}},` +
 				`"content":[{"type":"text","text":"invalid-arguments: ui_current takes only {\"format\": …, \"root\": …, \"depth\": …}; unknown argument \"x\""}]}}`},
+		{`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"ui_find","arguments":{"text":"order"}}}`,
+			`{"id":6,"result":{"content":[{"type":"text","text":"Button \"Order\" [hovered] #n1.5_AAAAAAAA in: Application \"Chromium\" > Window \"Fish & <Chips>\" > Document \"Fish & <Chips>\"\n"}],` +
+				`"structuredContent":{"matches":[{"id":"n1.5_AAAAAAAA","role":"Button","title":"Order","states":["hovered"],` +
+				`"in":[{"role":"Application","title":"Chromium"},{"role":"Window","title":"Fish & <Chips>"},{"role":"Document","title":"Fish & <Chips>"}]}],"more":0}}}`},
 	}
 	runScript(t, Options{Locate: true, Tools: true}, script)
 }
@@ -139,8 +147,20 @@ func runScript(t *testing.T, opts Options, script []struct{ send, want string })
 }
 
 // subset returns got with only the object members that want names, so
-// that the two can be compared.
+// that the two can be compared; in arrays of the same length, item by
+// item.
 func subset(want, got any) any {
+	if w, ok := want.([]any); ok {
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return got
+		}
+		out := make([]any, len(g))
+		for i := range g {
+			out[i] = subset(w[i], g[i])
+		}
+		return out
+	}
 	w, ok1 := want.(map[string]any)
 	g, ok2 := got.(map[string]any)
 	if !ok1 || !ok2 {

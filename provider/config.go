@@ -21,6 +21,9 @@ const (
 	Current = "current"
 	// Watch prints current, and again on every change, until stopped.
 	Watch = "watch"
+	// Find prints the elements of one read of current that match a text
+	// and/or a role, and exits: status 1 (ErrNoMatch) when none does.
+	Find = "find"
 	// PrintVersion prints the provider's name and version.
 	PrintVersion = "version"
 	// Doctor says what it sees of the browsers on this machine and the
@@ -31,7 +34,7 @@ const (
 // Config is everything Run needs; cmd/cdpprovider fills it from flags.
 // The zero value of every field but Command is a working default.
 type Config struct {
-	// Command is Serve, Current, Watch, Doctor or PrintVersion.
+	// Command is Serve, Current, Watch, Find, Doctor or PrintVersion.
 	Command string
 
 	// Connect is a running browser's debugging address: "auto" (find the
@@ -79,8 +82,8 @@ type Config struct {
 	// printed on stderr at start. Only with HTTP.
 	TokenFile string
 	// Tools also offers current and locate as the read-only MCP tools
-	// ui_current and ui_locate, for hosts whose model is given tools
-	// only. Off, the server has no tools. Only with Serve.
+	// ui_current and ui_locate, and ui_find, for hosts whose model is
+	// given tools only. Off, the server has no tools. Only with Serve.
 	Tools bool
 
 	// NoLocate turns off locate (section 7.3): the template is not
@@ -97,8 +100,8 @@ type Config struct {
 	MaxBytes int
 
 	// JSON makes Current print the compact JSON answer instead of the
-	// outline, and Watch one compact JSON answer per line, one per
-	// change.
+	// outline, Watch one compact JSON answer per line, one per change,
+	// and Find its matches as one JSON object (mapping.Found).
 	JSON bool
 	// Depth, when set, cuts what Current and Watch print to that many
 	// levels below the Application (0: the Application alone); an
@@ -113,6 +116,20 @@ type Config struct {
 	// means no picture. Only with Current and Watch, and not with
 	// NoLocate.
 	PNG string
+
+	// Text is what Find looks for in the elements' titles, values and
+	// descriptions: a substring, case ignored, or with Regex a regular
+	// expression (mapping.TextPattern). Empty matches any element, and
+	// then Role is needed. Only with Find.
+	Text string
+	// Regex makes Text a regular expression. Only with Find.
+	Regex bool
+	// Role makes Find match only elements of this protocol role
+	// (mapping.Roles). Only with Find.
+	Role string
+	// Limit is how many matches Find prints, the first in reading order;
+	// a last line counts the rest. 0 prints them all. Only with Find.
+	Limit int
 
 	// RestAfter is how long after a host's last read, with no host
 	// subscribed, serve rests: it stops its background work in the
@@ -138,6 +155,19 @@ func (c Config) printed(cur *mapping.Current) *mapping.Current {
 	return &cut
 }
 
+// search is the Search of Find, which Validate has checked.
+func (c Config) search() (mapping.Search, error) {
+	s := mapping.Search{Role: c.Role}
+	if c.Text != "" {
+		p, err := mapping.TextPattern(c.Text, c.Regex)
+		if err != nil {
+			return s, fmt.Errorf("--regex %q is not a regular expression (RE2 syntax): %w", c.Text, err)
+		}
+		s.Text = p
+	}
+	return s, nil
+}
+
 // Budget is the answer budget the config asks for, defaults filled in.
 func (c Config) Budget() mapping.Budget {
 	return mapping.Budget{MaxText: c.MaxText, MaxElements: c.MaxElements, MaxBytes: c.MaxBytes}.WithDefaults()
@@ -148,11 +178,11 @@ func (c Config) Budget() mapping.Budget {
 // with them wrong all the same, and answers its reads with why.
 func (c Config) Validate() error {
 	switch c.Command {
-	case Serve, Current, Watch, Doctor, PrintVersion:
+	case Serve, Current, Watch, Find, Doctor, PrintVersion:
 	case "":
-		return fmt.Errorf("no command: give serve, current, watch, doctor or version")
+		return fmt.Errorf("no command: give serve, current, watch, find, doctor or version")
 	default:
-		return fmt.Errorf("unknown command %q: give serve, current, watch, doctor or version", c.Command)
+		return fmt.Errorf("unknown command %q: give serve, current, watch, find, doctor or version", c.Command)
 	}
 	if _, err := c.logLevel(); err != nil {
 		return err
@@ -214,8 +244,11 @@ func (c Config) Validate() error {
 	if c.RestAfter != 0 && c.Command != Serve {
 		return fmt.Errorf("--rest-after is for serve: current reads once, and watch never rests")
 	}
-	if c.JSON && c.Command != Current && c.Command != Watch {
-		return fmt.Errorf("--json is for current and watch only: serve always speaks JSON")
+	if c.JSON && c.Command != Current && c.Command != Watch && c.Command != Find {
+		return fmt.Errorf("--json is for current, watch and find only: serve always speaks JSON")
+	}
+	if err := c.validateFind(); err != nil {
+		return err
 	}
 	if c.Depth != nil {
 		switch {
@@ -234,6 +267,35 @@ func (c Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// validateFind checks Find's text, role and limit, and that no other
+// command has them.
+func (c Config) validateFind() error {
+	if c.Command != Find {
+		if c.Text != "" || c.Regex || c.Role != "" || c.Limit != 0 {
+			return fmt.Errorf("--role, --regex and --limit are for find only: a host's model finds elements with the tool ui_find (serve --tools)")
+		}
+		return nil
+	}
+	switch {
+	case c.Text == "" && c.Role == "":
+		return fmt.Errorf(`find needs a TEXT to look for, --role ROLE, or both: give "" as TEXT to find every element of the role`)
+	case c.Role != "" && !mapping.IsRole(c.Role):
+		for _, r := range mapping.Roles {
+			if strings.EqualFold(r, c.Role) {
+				return fmt.Errorf("--role %q is not a role: did you mean %q?", c.Role, r)
+			}
+		}
+		return fmt.Errorf("--role %q is not a role: give one as current prints it, such as Button, Link, TextField, Heading or Dialog; all of them: %s",
+			c.Role, strings.Join(mapping.Roles, " "))
+	case c.Limit < 0:
+		return fmt.Errorf("--limit %d: give how many matches to print, or 0 for all", c.Limit)
+	case c.Regex && c.Text == "":
+		return fmt.Errorf("--regex needs a TEXT: the regular expression to match")
+	}
+	_, err := c.search()
+	return err
 }
 
 // checkBrowser checks the browser's address and headers (--connect,

@@ -32,34 +32,9 @@ const loadPoll = 100 * time.Millisecond
 // empty documents of their first moments. (The demo page is waited for
 // in launch; with --connect the browser is read as it is.)
 func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log *slog.Logger) error {
-	cur, err := src.Current(ctx)
-	// A browser that asks its person first: tell them to click Allow, and
-	// wait for that (each read waits a moment for the answer).
-	if cdp.ReasonOf(err) == cdp.ReasonConsentPending {
-		log.Warn(err.Error())
-	}
-	for deadline := time.Now().Add(ConsentWait); cdp.ReasonOf(err) == cdp.ReasonConsentPending && time.Now().Before(deadline); {
-		cur, err = src.Current(ctx)
-	}
+	cur, err := readOnce(ctx, cfg, src, log)
 	if err != nil {
-		return withAdvice(fmt.Errorf("read current: %w", err), cfg)
-	}
-	if cfg.Launch && len(cfg.URLs) > 0 {
-		deadline := time.Now().Add(LoadWait)
-		for !settled(cur.Root) {
-			if time.Now().After(deadline) {
-				log.Warn("the pages have not finished loading after " + LoadWait.String() + "; printing them as they are")
-				break
-			}
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(loadPoll):
-			}
-			if cur, err = src.Current(ctx); err != nil {
-				return withAdvice(fmt.Errorf("read current: %w", err), cfg)
-			}
-		}
+		return err
 	}
 	printed := cfg.printed(cur)
 	if cfg.JSON { // the resource's text, byte for byte (but for what --depth cuts)
@@ -77,6 +52,43 @@ func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log 
 		logPicture(log, cfg.PNG, drawn, slog.LevelInfo)
 	}
 	return nil
+}
+
+// readOnce is the one read of current and find: it waits for a person
+// asked to allow remote debugging (up to ConsentWait) and, with --launch
+// and URLs, for the pages to load (up to LoadWait). A failure has the
+// command line's advice.
+func readOnce(ctx context.Context, cfg Config, src source, log *slog.Logger) (*mapping.Current, error) {
+	cur, err := src.Current(ctx)
+	// A browser that asks its person first: tell them to click Allow, and
+	// wait for that (each read waits a moment for the answer).
+	if cdp.ReasonOf(err) == cdp.ReasonConsentPending {
+		log.Warn(err.Error())
+	}
+	for deadline := time.Now().Add(ConsentWait); cdp.ReasonOf(err) == cdp.ReasonConsentPending && time.Now().Before(deadline); {
+		cur, err = src.Current(ctx)
+	}
+	if err != nil {
+		return nil, withAdvice(fmt.Errorf("read current: %w", err), cfg)
+	}
+	if cfg.Launch && len(cfg.URLs) > 0 {
+		deadline := time.Now().Add(LoadWait)
+		for !settled(cur.Root) {
+			if time.Now().After(deadline) {
+				log.Warn("the pages have not finished loading after " + LoadWait.String() + "; printing them as they are")
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(loadPoll):
+			}
+			if cur, err = src.Current(ctx); err != nil {
+				return nil, withAdvice(fmt.Errorf("read current: %w", err), cfg)
+			}
+		}
+	}
+	return cur, nil
 }
 
 // settled reports whether the pages of root look loaded: no Document is

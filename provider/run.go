@@ -65,8 +65,10 @@ type world struct {
 // cfg.LogFile), launches a browser when cfg.Launch (closed again before
 // Run returns), and then serves MCP on stdin/stdout until the client
 // disconnects or ctx ends (Serve), or with cfg.HTTP over HTTP until ctx
-// ends, prints one read of current to stdout (Current), prints current
-// again on every change until ctx ends (Watch), or prints the version
+// ends, prints one read of current to stdout (Current), the elements of
+// one read that match a text and/or a role (Find; ErrNoMatch when none
+// does), prints current again on every change until ctx ends (Watch), or
+// prints the version
 // (PrintVersion). stdout carries nothing but the protocol, the answers,
 // or (serving HTTP) the endpoint's URL.
 //
@@ -149,6 +151,8 @@ func runIn(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.W
 		}
 	case Current:
 		err = current(ctx, cfg, src, stdout, log)
+	case Find:
+		err = find(ctx, cfg, src, stdout, log)
 	case Watch:
 		ignoreSIGPIPE()
 		err = watch(ctx, cfg, src, scr, log)

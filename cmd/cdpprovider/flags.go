@@ -19,6 +19,7 @@ Usage:
   cdpprovider serve   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]
   cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
   cdpprovider watch   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
+  cdpprovider find    TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [flags]
   cdpprovider doctor  [--user-data-dir DIR]
   cdpprovider version
   cdpprovider help [command]
@@ -27,10 +28,11 @@ Commands:
   serve    serve the UI context protocol over MCP on stdin/stdout, or over HTTP with --http
   current  read current once and print it (an outline, or JSON with --json)
   watch    print current, and again on every change, until Ctrl-C
+  find     print the elements of current whose title, value or description holds TEXT (exit status 1: none)
   doctor   say what it sees of the browsers here, and what to do to read one
   version  print the name and version
 
-Without --connect or --launch, serve, current and watch read the browser you use
+Without --connect or --launch, serve, current, watch and find read the browser you use
 (--connect auto): the one whose person allowed remote debugging at
 chrome://inspect/#remote-debugging (found by its DevToolsActivePort file),
 or that was started with a debugging port (found by its command line);
@@ -44,6 +46,7 @@ var commands = map[string]string{
 	provider.Serve:        "serve the UI context protocol over MCP on stdin/stdout until the client disconnects, or with --http over Streamable HTTP until stopped",
 	provider.Current:      "read current once and print it: an outline a person can read, or the JSON with --json",
 	provider.Watch:        "print current, and again on every change the browser tells of, until Ctrl-C: redrawn in place on a terminal, one outline (or --json line) per change elsewhere",
+	provider.Find:         "read current once and print the elements whose title, value or description holds TEXT, and/or of a role, one a line with where they are in the tree",
 	provider.Doctor:       "say what it sees of the browsers on this machine, and the one next step that makes one readable",
 	provider.PrintVersion: "print the name and version",
 }
@@ -82,6 +85,18 @@ func parseArgs(args []string, stderr io.Writer) (provider.Config, error) {
 	if (name == provider.PrintVersion || name == provider.Doctor) && len(urls) > 0 {
 		return provider.Config{}, usageError(fs, stderr, name+" takes no arguments")
 	}
+	if name == provider.Find {
+		// TEXT comes first; with --role alone it may be left out, when no
+		// URL follows.
+		switch {
+		case len(urls) > 1:
+			cfg.Text, urls = urls[0], urls[1:]
+		case len(urls) == 1:
+			cfg.Text, urls = urls[0], nil
+		case cfg.Role == "":
+			return provider.Config{}, usageError(fs, stderr, `find needs a TEXT to look for, --role ROLE, or both`)
+		}
+	}
 	cfg.URLs = urls
 	if err := cfg.Validate(); err != nil {
 		return provider.Config{}, usageError(fs, stderr, err.Error())
@@ -100,6 +115,8 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 			args = " [--connect auto|URL | --launch [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]"
 		case provider.Current, provider.Watch:
 			args = " [--connect auto|URL | --launch [URL ...]] [flags]"
+		case provider.Find:
+			args = " TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [URL ...]] [flags]"
 		case provider.Doctor:
 			args = " [--user-data-dir DIR]"
 		}
@@ -107,7 +124,16 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		if name == provider.Doctor {
 			fmt.Fprint(stderr, "\nExit status 0 when a browser can be read, 1 when not.\n\nFlags:\n")
 		}
-		if name == provider.Serve || name == provider.Current || name == provider.Watch {
+		if name == provider.Find {
+			fmt.Fprint(stderr, "\nTEXT is found in the elements' titles, values and descriptions, case ignored; with --regex it\n"+
+				"is a regular expression (RE2 syntax; (?-i) keeps case). --role alone (or with TEXT \"\") finds every\n"+
+				"element of the role. The first argument is TEXT; with --launch, the URLs to open follow it.\n"+
+				"Each match is a line, in reading order: its line of the outline, then \"in:\" and its ancestors'\n"+
+				"roles and titles. A password field's value is never read, so it is never found.\n"+
+				"\nExit status 0 when an element matches, 1 when none does (nothing printed; with --json the\n"+
+				"JSON of no matches), 2 for a usage error or a browser that could not be read.\n")
+		}
+		if name == provider.Serve || name == provider.Current || name == provider.Watch || name == provider.Find {
 			fmt.Fprint(stderr, "\nWithout --connect or --launch, the browser you use is found (--connect auto).\n")
 			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n")
 			if name == provider.Serve {
@@ -117,8 +143,8 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 					"used), serve starts all the same and every read answers why; a failed launch is tried\n"+
 					"again on a read 10 s after the last try.\n")
 			}
-			if name == provider.Current {
-				fmt.Fprintf(stderr, "With --launch, current reads once the pages have loaded (waiting at most %v).\n", provider.LoadWait)
+			if name == provider.Current || name == provider.Find {
+				fmt.Fprintf(stderr, "With --launch, %s reads once the pages have loaded (waiting at most %v).\n", name, provider.LoadWait)
 			}
 			if name == provider.Current || name == provider.Watch {
 				fmt.Fprint(stderr, "\n--depth N prints N levels below the Application. There is no --root: element ids are\n"+
@@ -164,7 +190,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	case provider.Serve:
 		fs.StringVar(&cfg.HTTP, "http", "", "serve MCP over Streamable HTTP at http://`HOST:PORT`/mcp instead of on stdin/stdout, to several clients at once (port 0: any free port; loopback only unless --allow-remote)")
 		fs.StringVar(&cfg.TokenFile, "token-file", "", "with --http: the bearer token every request must carry, read from this `file` (default: a random one, printed on stderr at start)")
-		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, for hosts whose model is given tools only")
+		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, and ui_find, for hosts whose model is given tools only")
 		fs.Func("rest-after", "rest this long after a host's last read when none is subscribed: no background work in the browser until the next read,\n"+
 			"which reads the shown pages whole (`duration`, e.g. 30s or 5m; default 30s; never: stay awake)", func(v string) error {
 			if v == "never" {
@@ -182,6 +208,11 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
 		depthFlag(fs, cfg)
 		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
+	case provider.Find:
+		fs.StringVar(&cfg.Role, "role", "", "find only elements of this `role`, spelled as current prints it: Button, Link, TextField, Heading, ...")
+		fs.BoolVar(&cfg.Regex, "regex", false, "TEXT is a regular expression (RE2 syntax, case ignored unless it has (?-i)) rather than a substring")
+		fs.IntVar(&cfg.Limit, "limit", 0, "print only the first `N` matches, in reading order, then a line (+M more) (0: all)")
+		fs.BoolVar(&cfg.JSON, "json", false, `print the matches as one JSON object, {"matches": [{"id", "role", "title", ..., "in": [{"role", "title"}]}], "more": M}`)
 	case provider.Watch:
 		fs.BoolVar(&cfg.JSON, "json", false, "print one compact JSON answer per line, one per change, instead of the outline")
 		depthFlag(fs, cfg)

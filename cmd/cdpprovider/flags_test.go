@@ -101,6 +101,25 @@ func TestParseArgs(t *testing.T) {
 			want: provider.Config{Command: "serve", Connect: "ws://127.0.0.1:9222", LogLevel: "info"},
 		},
 		{
+			args: []string{"find", "Sign in", "--role", "Button"},
+			want: provider.Config{Command: "find", Text: "Sign in", Role: "Button", LogLevel: "info"},
+		},
+		{
+			// TEXT first, then the URLs of --launch; flags anywhere.
+			args: []string{"find", "--launch", "^or.er$", "http://a.test/", "--regex", "--limit", "3", "--json", "http://b.test/"},
+			want: provider.Config{Command: "find", Launch: true, Text: "^or.er$", Regex: true, Limit: 3, JSON: true,
+				URLs: []string{"http://a.test/", "http://b.test/"}, LogLevel: "info"},
+		},
+		{
+			// --role alone: no TEXT.
+			args: []string{"find", "--role", "Link", "--connect", "127.0.0.1:9222"},
+			want: provider.Config{Command: "find", Role: "Link", Connect: "127.0.0.1:9222", LogLevel: "info"},
+		},
+		{
+			args: []string{"find", "", "--role", "Link"},
+			want: provider.Config{Command: "find", Role: "Link", LogLevel: "info"},
+		},
+		{
 			args: []string{"doctor", "--user-data-dir", "/tmp/p"},
 			want: provider.Config{Command: "doctor", UserDataDir: "/tmp/p", LogLevel: "info"},
 		},
@@ -150,6 +169,15 @@ func TestParseArgsErrors(t *testing.T) {
 		{[]string{"serve", "--launch", "--http", "192.168.1.2:8377"}, "--allow-remote"},
 		{[]string{"serve", "--launch", "--http", "8377"}, "give host:port"},
 		{[]string{"serve", "--launch", "--token-file", "/run/tok"}, "--token-file needs --http"},
+		{[]string{"find"}, "find needs a TEXT to look for, --role ROLE, or both"},
+		{[]string{"find", "--launch", "--regex"}, "find needs a TEXT to look for, --role ROLE, or both"},
+		{[]string{"find", "x", "--role", "button"}, `did you mean "Button"?`},
+		{[]string{"find", "a(b", "--regex"}, "not a regular expression"},
+		{[]string{"find", "x", "--limit", "-2"}, "--limit -2"},
+		{[]string{"find", "x", "--depth", "2"}, "flag provided but not defined: -depth"},
+		{[]string{"find", "x", "--png", "p.png"}, "flag provided but not defined: -png"},
+		{[]string{"find", "x", "http://a.test/"}, "need --launch"},
+		{[]string{"current", "--role", "Button"}, "flag provided but not defined: -role"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
@@ -167,7 +195,7 @@ func TestParseArgsErrors(t *testing.T) {
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{
 		{"help"}, {"--help"}, {"-h"},
-		{"help", "serve"}, {"serve", "--help"}, {"current", "-h"}, {"watch", "--help"}, {"help", "watch"}, {"version", "--help"}, {"doctor", "--help"}, {"help", "doctor"},
+		{"help", "serve"}, {"serve", "--help"}, {"find", "--help"}, {"help", "find"}, {"current", "-h"}, {"watch", "--help"}, {"help", "watch"}, {"version", "--help"}, {"doctor", "--help"}, {"help", "doctor"},
 	} {
 		var stderr bytes.Buffer
 		_, err := parseArgs(args, &stderr)
@@ -186,12 +214,25 @@ func TestHelp(t *testing.T) {
 			t.Errorf("serve --help lacks %s:\n%s", f, serveHelp.String())
 		}
 	}
-	for _, cmd := range []string{"current", "watch"} {
+	for _, cmd := range []string{"current", "watch", "find"} {
 		var stderr bytes.Buffer
 		parseArgs([]string{cmd, "--help"}, &stderr)
+		if cmd == "find" {
+			for _, f := range []string{"--role", "--regex", "--limit"} {
+				if !strings.Contains(stderr.String(), f+" ") && !strings.Contains(stderr.String(), f+"\n") {
+					t.Errorf("find --help lacks %s:\n%s", f, stderr.String())
+				}
+			}
+			if !strings.Contains(stderr.String(), "Exit status 0 when an element matches, 1 when none does") {
+				t.Errorf("find --help does not give its exit status:\n%s", stderr.String())
+			}
+		}
 		for _, f := range []string{"--connect", "--launch", "--headed", "--chrome", "--allow-remote", "--no-locate",
 			"--bundle-id", "--max-text", "--max-elements", "--max-bytes", "--json", "--png", "--log-level", "--log-file",
 			"--user-data-dir", "--header"} {
+			if cmd == "find" && f == "--png" {
+				continue
+			}
 			if !strings.Contains(stderr.String(), f+" ") && !strings.Contains(stderr.String(), f+"\n") {
 				t.Errorf("%s --help lacks %s:\n%s", cmd, f, stderr.String())
 			}
@@ -254,4 +295,26 @@ func flagHelp(t *testing.T, help, name string) string {
 		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// find exits as grep does: 0 when something matched, 1 when nothing did,
+// 2 when it could not look; the other commands 1 for any failure.
+func TestExitStatus(t *testing.T) {
+	failed := errors.New("could not read the browser")
+	for _, c := range []struct {
+		command string
+		err     error
+		want    int
+	}{
+		{provider.Find, nil, 0},
+		{provider.Find, provider.ErrNoMatch, 1},
+		{provider.Find, failed, 2},
+		{provider.Current, nil, 0},
+		{provider.Current, failed, 1},
+		{provider.Doctor, failed, 1},
+	} {
+		if got := exitStatus(c.command, c.err); got != c.want {
+			t.Errorf("exitStatus(%s, %v) = %d, want %d", c.command, c.err, got, c.want)
+		}
+	}
 }

@@ -9,6 +9,7 @@
 //	cdpprovider serve   --http 127.0.0.1:8377 [--token-file FILE] [--tools]
 //	cdpprovider current --launch [--json] [--depth N] [--png FILE]
 //	cdpprovider watch   --launch [--json] [--depth N] [--png FILE]
+//	cdpprovider find    TEXT [--role ROLE] [--regex] [--limit N] [--json]
 //	cdpprovider version
 //
 // Run "cdpprovider help COMMAND" for a command's flags. This package only
@@ -41,6 +42,23 @@ func main() {
 	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cdpprovider: %v\n", err)
-		os.Exit(1)
 	}
+	os.Exit(exitStatus(cfg.Command, err))
+}
+
+// exitStatus is the program's exit status after a command ended with
+// err: 0 when it did what was asked, 1 when it failed. find exits as grep
+// does: 1 when no element matches (provider.ErrNoMatch), 2 when it could
+// not look (the browser could not be read), so that a script can tell the
+// two apart.
+func exitStatus(command string, err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, provider.ErrNoMatch):
+		return 1
+	case command == provider.Find:
+		return 2
+	}
+	return 1
 }
