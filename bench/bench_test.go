@@ -223,10 +223,13 @@ func rawTree(ctx context.Context, s cdproto.Session) ([]*accessibility.Node, err
 }
 
 // newProvider returns a provider for the shared browser, as the binary
-// makes it, with its logs dropped.
+// makes it, with its logs dropped, except that it never rests: the
+// benchmarks wait for its walks without reading (-settle, up to 90 s),
+// and a provider that rested meanwhile would stop them (the light
+// benchmark, bench/peers/light.sh, measures the rest).
 func newProvider(b *testing.B) *cdp.Provider {
 	b.Helper()
-	p, err := cdp.NewProvider(cdp.Options{Connect: env.browser.DebugURL(), Logger: quiet})
+	p, err := cdp.NewProvider(cdp.Options{Connect: env.browser.DebugURL(), Logger: quiet, RestAfter: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
