@@ -99,7 +99,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	// failure.
 	traceAX := traceWarm(t)
 
-	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: -1})
+	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: -1, RestAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

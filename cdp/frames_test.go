@@ -161,7 +161,7 @@ func browserWith(t *testing.T, url string) (context.Context, *user, *Provider) {
 	u := newUser(t, ctx, b.DebugURL())
 	t.Cleanup(u.close)
 	u.waitLoaded(t, 0)
-	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: -1})
+	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: -1, RestAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func walkedOnLaunch(t *testing.T, path, url string, args ...string) (context.Con
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { br.Close() })
-	p, err := NewProvider(Options{Connect: br.DebugURL(), WalkFrom: -1})
+	p, err := NewProvider(Options{Connect: br.DebugURL(), WalkFrom: -1, RestAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
