@@ -22,7 +22,9 @@ type tree struct {
 	nodes  map[accessibility.NodeID]*accessibility.Node
 	// version changes whenever the tree does; unique across trees.
 	version uint64
-	// born is the version the tree was kept with, when its walk ended.
+	// born is a version taken when the tree was kept, its walk ended:
+	// the events its walk did not see came before it (apply's orphans).
+	// The tree's own version may be older (a fetch's: keepWalked).
 	born uint64
 	// mutations is the page's mutation count when the tree was last known
 	// to have every event for it.

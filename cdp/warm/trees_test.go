@@ -855,3 +855,48 @@ func TestRestStopsTheWalkAndLetsGo(t *testing.T) {
 		t.Error("a second Rest says Accessibility was still on")
 	}
 }
+
+// A walk that ends with exactly the nodes of the document's last fetch
+// keeps that fetch's version, an old one; the events that came during
+// the walk, applied meanwhile by the read of another document of the
+// session, wait as orphans for the tree kept after them, and this is
+// one: they are applied to it, not dropped. (A tree's birth is when it
+// was kept, whatever version it answers.)
+func TestEventsOfAWalkThatEndsAsFetchedAreApplied(t *testing.T) {
+	a := New(noCalls{t}, nil, nil)
+	ctx := context.Background()
+	checkbox := func(checked string) *accessibility.Node {
+		return &accessibility.Node{NodeID: "7", Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"checkbox"`)}, ParentID: "1", BackendDOMNodeID: 70,
+			Properties: []*accessibility.Property{{Name: "checked", Value: &accessibility.Value{Type: "tristate", Value: jsonv2.Value(`"` + checked + `"`)}}}}
+	}
+	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"7"}, BackendDOMNodeID: 10}
+	// The document was read whole; then its walk started.
+	f := &fetched{nodes: []*accessibility.Node{root, checkbox("false")}, loader: "L", mutations: 5, version: versions.Add(1)}
+	w := &walkRun{stop: func() {}, done: make(chan struct{}), loader: "L", start: time.Now()}
+	a.mu.Lock()
+	a.fetched["F"] = f
+	a.walking["F"], a.walks["F"] = true, w
+	since := a.seq + 1
+	a.mu.Unlock()
+	// The box is checked during the walk, after the walk fetched it; a
+	// read of another document applies the event.
+	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[{"nodeId":"7","ignored":false,"role":{"type":"role","value":"checkbox"},"properties":[{"name":"checked","value":{"type":"tristate","value":"true"}}],"parentId":"1","backendDOMNodeId":70}]}`))
+	if err := a.apply(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The walk ends with the nodes as the fetch had them.
+	tr := &tree{frame: "F", root: "1", nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": checkbox("false")}}
+	done, kept := a.keepWalked("F", w, tr, nil, since, "L", f)
+	if !kept || !done.AsFetched {
+		t.Fatalf("the walk was kept %v, as fetched %v; want both", kept, done.AsFetched)
+	}
+	if err := a.apply(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := a.trees["F"].nodes["7"].Properties[0].Value.Value.MarshalJSON(); string(v) != `"true"` {
+		t.Errorf("node 7 is checked=%s in the warm tree, want true: the event during the walk was lost", v)
+	}
+	if a.trees["F"].version == f.version {
+		t.Error("the tree changed by the event still answers the fetch's version")
+	}
+}

@@ -230,7 +230,10 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 		t.version, t.mutations = asFetched.version, asFetched.mutations
 		done.AsFetched = true
 	}
-	t.born, t.pace = t.version, nil // the updates that follow are not the walk's
+	// Born now, whatever version it answers (a fetch's, older than the
+	// events that came during the walk): those events' nodes, waiting as
+	// orphans, are for this tree (apply).
+	t.born, t.pace = versions.Add(1), nil // the updates that follow are not the walk's
 	a.trees[frame] = t
 	delete(a.fetched, frame)
 	return done, true
