@@ -27,14 +27,15 @@ func sectionsPage(title string, n int) string {
 }
 
 // launchFor launches a browser showing url, and returns a provider with
-// opts on it and a user of it, all closed when the test ends.
-func launchFor(t *testing.T, url string, opts Options) (context.Context, *Provider, *user) {
+// opts on it and a user of it, all closed when the test ends; args go to
+// the browser. What the warm trees did is logged if the test fails.
+func launchFor(t *testing.T, url string, opts Options, args ...string) (context.Context, *Provider, *user) {
 	t.Helper()
 	path := testChrome(t)
-	traceWarm(t)
+	traceWarm(t) // first: its cleanup runs after the provider's
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	t.Cleanup(cancel)
-	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}})
+	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}, Args: args})
 	if err != nil {
 		t.Fatal(err)
 	}

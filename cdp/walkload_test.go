@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 )
 
@@ -82,22 +81,7 @@ func TestWalkAfterLoad(t *testing.T) {
 // is logged if the test fails.
 func walkedOnLaunch(t *testing.T, path, url string, args ...string) (context.Context, *Provider, *user) {
 	t.Helper()
-	traceWarm(t) // first: its cleanup runs after the provider's
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	t.Cleanup(cancel)
-	br, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{url}, Args: args})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { br.Close() })
-	p, err := NewProvider(Options{Connect: br.DebugURL(), WalkFrom: -1, RestAfter: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	u := newUser(t, ctx, br.DebugURL())
-	t.Cleanup(u.close)
-	u.waitLoaded(t, 0)
+	ctx, p, u := launchFor(t, url, Options{WalkFrom: -1, RestAfter: -1}, args...)
 	waitWalked(t, ctx, p)
 	return ctx, p, u
 }
