@@ -288,14 +288,7 @@ func place(ms []*measurement, hasBox bool, zoom float64) *mapping.Location {
 		// A hidden page may not know its window: nothing to place.
 		return &mapping.Location{State: mapping.OffScreen}
 	}
-	scale := 1.0
-	if zoom > 0 && pg.DPR > 0 {
-		scale = pg.DPR / zoom
-	}
-	area := mapping.PageAreaOf(mapping.WindowMetrics{
-		ScreenX: pg.ScreenX, ScreenY: pg.ScreenY, OuterWidth: pg.OuterW, OuterHeight: pg.OuterH,
-		Width: pg.Width, Height: pg.Height, Zoom: zoom, Scale: scale,
-	})
+	area := mapping.PageAreaOf(pg.metrics(zoom))
 	frame := area.ToScreen(b.Rect)
 	visible := area.ToScreen(b.Visible())
 	if !pg.Shown || visible.Empty() {

@@ -56,6 +56,19 @@ type pageReport struct {
 	Shown   bool    `json:"shown"`
 }
 
+// metrics is what the page said of its window and page area, at the
+// page zoom.
+func (pg *pageReport) metrics(zoom float64) mapping.WindowMetrics {
+	scale := 1.0
+	if zoom > 0 && pg.DPR > 0 {
+		scale = pg.DPR / zoom
+	}
+	return mapping.WindowMetrics{
+		ScreenX: pg.ScreenX, ScreenY: pg.ScreenY, OuterWidth: pg.OuterW, OuterHeight: pg.OuterH,
+		Width: pg.Width, Height: pg.Height, Zoom: zoom, Scale: scale,
+	}
+}
+
 // boxReport is boxScript's answer.
 type boxReport struct {
 	Gone bool        `json:"gone"`

@@ -201,7 +201,8 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 	}
 	p.wake(ctx)
 	defer p.startWalks()
-	return p.read(ctx, c, cold)
+	cur, _, err := p.read(ctx, c, cold)
+	return cur, err
 }
 
 // readBehind reads in the background (readAhead), for no host: it does
@@ -217,7 +218,7 @@ func (p *Provider) readBehind(ctx context.Context) error {
 		return nil
 	}
 	defer p.startWalks()
-	_, err = p.read(ctx, c, false)
+	_, _, err = p.read(ctx, c, false)
 	return err
 }
 

@@ -21,14 +21,15 @@ import (
 // OnScreen, which the budget step finds, only when an answer must be
 // cut, for mapping to cut by.) A cold read reads every document whole
 // (getFullAXTree), bypassing the warm trees, and neither uses nor keeps
-// the elements other reads mapped (the tests compare the two). Called
-// with p.mu held, on a live connection.
-func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.Current, error) {
+// the elements other reads mapped (the tests compare the two). It also
+// returns what it saw of the windows, for at (at.go). Called with p.mu
+// held, on a live connection.
+func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.Current, *sight, error) {
 	// The tabs (tabs.go): the page targets and every live target, what
 	// each tab says of itself, and which was activated last.
 	pages, live, err := p.listPages(ctx, c)
 	if err != nil {
-		return nil, p.failure("read the browser's windows and pages", err)
+		return nil, nil, p.failure("read the browser's windows and pages", err)
 	}
 	tabs, recent := p.readTabStates(ctx, c, pages)
 	// The windows: their tabs, numbered, each one's active tab, and the
@@ -67,7 +68,17 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 		p.rememberShown(root, topDocs)
 		p.restUnshown(reads)
 	}
-	return &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}, nil
+	cur := &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}
+	return cur, &sight{wins: wins, shown: shown, stack: stackWindows(wins, recent, len(pages))}, nil
+}
+
+// sight is what a read saw of the windows besides its answer: each window
+// (wins), what it shows of its active tab (shown, by the same index), and
+// the windows from the one on top down (stack: indexes into wins).
+type sight struct {
+	wins  []window
+	shown []shownTab
+	stack []int
 }
 
 // shownTab is what a window shows of its active tab: the document read,

@@ -135,6 +135,7 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) 
 type window struct {
 	key       uint64
 	minimized bool
+	bounds    *browser.Bounds // as its first tab's target says; nil when unknown
 	tabs      []windowTab
 	active    *tabState
 }
@@ -168,7 +169,8 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 	for _, wid := range windowIDs {
 		tabs := byWindow[wid]
 		w := window{key: keyOf(st.windows, wid, &p.keys)}
-		w.minimized = tabs[0].bounds != nil && tabs[0].bounds.WindowState == browser.WindowStateMinimized
+		w.bounds = tabs[0].bounds
+		w.minimized = w.bounds != nil && w.bounds.WindowState == browser.WindowStateMinimized
 		w.active = pickActive(tabs, recent, st.lastActive[wid], w.minimized)
 		if w.active != nil {
 			st.lastActive[wid] = w.active.info.TargetID
@@ -245,20 +247,40 @@ func (p *Provider) recency(ctx context.Context) func(target.ID) int {
 // window that shows a page. -1 when there is no window. tabs is how many
 // tabs the browser has (ranks run below it).
 func focusWindow(wins []window, recent func(target.ID) int, tabs int) int {
-	best, bestScore := -1, [2]int{}
-	for i, w := range wins {
-		score := [2]int{0, -tabs - 1}
-		if a := w.active; a != nil && !w.minimized {
-			score = [2]int{1, -recent(a.info.TargetID)}
-			if a.state.visible && a.state.focus {
-				score[0] = 2
-			}
-		}
-		if best < 0 || score[0] > bestScore[0] || (score[0] == bestScore[0] && score[1] > bestScore[1]) {
-			best, bestScore = i, score
-		}
+	if order := stackWindows(wins, recent, tabs); len(order) > 0 {
+		return order[0]
 	}
-	return best
+	return -1
+}
+
+// stackWindows returns the indexes in wins from the window on top to the
+// one at the bottom, as far as the browser tells: the focused window
+// first (focusWindow), then the others from the most recently activated;
+// minimised windows and windows that show no page last. Chrome does not
+// say how its windows are stacked; the person works in the window they
+// activated last.
+func stackWindows(wins []window, recent func(target.ID) int, tabs int) []int {
+	score := func(w window) [2]int {
+		if a := w.active; a != nil && !w.minimized {
+			if a.state.visible && a.state.focus {
+				return [2]int{2, -recent(a.info.TargetID)}
+			}
+			return [2]int{1, -recent(a.info.TargetID)}
+		}
+		return [2]int{0, -tabs - 1}
+	}
+	order := make([]int, len(wins))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := score(wins[i]), score(wins[j])
+		if a[0] != b[0] {
+			return b[0] - a[0]
+		}
+		return b[1] - a[1]
+	})
+	return order
 }
 
 // keyOf returns the number of a thing, handing out a new one the first

@@ -17,7 +17,7 @@ import (
 )
 
 // serve --tools: current and locate also as the read-only tools ui_current
-// and ui_locate, and ui_find beside them, for hosts whose model is given
+// and ui_locate, and ui_find and ui_at beside them, for hosts whose model is given
 // tools only; outside the protocol's binding.
 
 // callText calls a tool and returns the text of its one text item.
@@ -78,7 +78,7 @@ func TestTools(t *testing.T) {
 		}
 		got = append(got, e)
 	}
-	if diff := cmp.Diff([]entry{{"ui_current", true, true}, {"ui_find", true, true}, {"ui_locate", true, true}}, got); diff != "" {
+	if diff := cmp.Diff([]entry{{"ui_at", true, true}, {"ui_current", true, true}, {"ui_find", true, true}, {"ui_locate", true, true}}, got); diff != "" {
 		t.Errorf("tools/list (-want +got):\n%s\n%s", diff, dump(list.Tools))
 	}
 

@@ -308,14 +308,33 @@ func (m *mapper) id(n *accessibility.Node) string {
 	}
 	// No DOM node, or one that already has an element (Chrome gives a
 	// few nodes their element's DOM node): the accessibility node's id.
+	return m.ids.AXOnly(m.f.Doc, axNumber(n))
+}
+
+// ElementID returns the id of the element of accessibility node n of
+// f, as mapping gives it when no other node of f has n's DOM node: by
+// its DOM node when it has one, else by its accessibility node id.
+func (f *Frame) ElementID(ids *IDs, n *accessibility.Node) string {
+	if n.BackendDOMNodeID != 0 {
+		return f.nodeID(ids, n.BackendDOMNodeID)
+	}
+	return ids.AXOnly(f.Doc, axNumber(n))
+}
+
+// axNumber is the number an accessibility node's id gives: the id itself
+// when it is one (Chrome's are), else its hash.
+func axNumber(n *accessibility.Node) int64 {
 	ax, err := strconv.ParseInt(string(n.NodeID), 10, 64)
 	if err != nil {
 		h := fnv.New64a()
 		h.Write([]byte(n.NodeID))
 		ax = int64(h.Sum64())
 	}
-	return m.ids.AXOnly(m.f.Doc, ax)
+	return ax
 }
+
+// NodeElementID returns the id of the element of DOM node b of f.
+func (f *Frame) NodeElementID(ids *IDs, b cdproto.BackendNodeID) string { return f.nodeID(ids, b) }
 
 // nodeID is the id of the element of DOM node b in f.
 func (f *Frame) nodeID(ids *IDs, b cdproto.BackendNodeID) string {

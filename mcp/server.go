@@ -20,8 +20,9 @@ type Options struct {
 	// and in the MCP server info. Empty, they are "cdpprovider" and "devel".
 	ProviderName, ProviderVersion string
 	// Tools also offers current and locate as the read-only tools
-	// ui_current and ui_locate (tools.go), and ui_find (find.go), for
-	// hosts whose model is given tools only. Off, the server has no tools and declares no tools
+	// ui_current and ui_locate (tools.go), ui_find (find.go) and, with
+	// locate and a source that is a Pointer, ui_at (at.go), for hosts
+	// whose model is given tools only. Off, the server has no tools and declares no tools
 	// capability. The descriptor and the extension never name them.
 	Tools bool
 	// Logger receives diagnostics: every failed read, and the SDK's own

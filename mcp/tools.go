@@ -35,7 +35,9 @@ import (
 // id of this run, with the reason gone.
 //
 // ui_find (find.go) answers the elements of the answer that match a text
-// and/or a role, as lines and as structuredContent.
+// and/or a role, as lines and as structuredContent. ui_at (at.go), offered
+// with locate by a source that can tell, answers what is at a point of
+// the screen.
 
 // Tool names.
 const (
@@ -113,6 +115,7 @@ func (s *Server) addTools() {
 		},
 		Annotations: readOnly,
 	}, s.callLocate)
+	s.addAt()
 }
 
 // The formats of ui_current.

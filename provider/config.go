@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ const (
 	// Find prints the elements of one read of current that match a text
 	// and/or a role, and exits: status 1 (ErrNoMatch) when none does.
 	Find = "find"
+	// At prints what is at a point of the screen (Config.Point) and
+	// exits.
+	At = "at"
 	// PrintVersion prints the provider's name and version.
 	PrintVersion = "version"
 	// Doctor says what it sees of the browsers on this machine and the
@@ -34,7 +38,7 @@ const (
 // Config is everything Run needs; cmd/cdpprovider fills it from flags.
 // The zero value of every field but Command is a working default.
 type Config struct {
-	// Command is Serve, Current, Watch, Find, Doctor or PrintVersion.
+	// Command is Serve, Current, Watch, Find, At, Doctor or PrintVersion.
 	Command string
 
 	// Connect is a running browser's debugging address: "auto" (find the
@@ -101,7 +105,8 @@ type Config struct {
 
 	// JSON makes Current print the compact JSON answer instead of the
 	// outline, Watch one compact JSON answer per line, one per change,
-	// and Find its matches as one JSON object (mapping.Found).
+	// Find its matches as one JSON object (mapping.Found), and At what is
+	// at its point (mapping.Hit).
 	JSON bool
 	// Depth, when set, cuts what Current and Watch print to that many
 	// levels below the Application (0: the Application alone); an
@@ -130,6 +135,10 @@ type Config struct {
 	// Limit is how many matches Find prints, the first in reading order;
 	// a last line counts the rest. 0 prints them all. Only with Find.
 	Limit int
+
+	// Point is the point of the screen At prints what is at: x and y in
+	// screen points, as locate answers. Only with At, which needs it.
+	Point []float64
 
 	// RestAfter is how long after a host's last read, with no host
 	// subscribed, serve rests: it stops its background work in the
@@ -178,11 +187,11 @@ func (c Config) Budget() mapping.Budget {
 // with them wrong all the same, and answers its reads with why.
 func (c Config) Validate() error {
 	switch c.Command {
-	case Serve, Current, Watch, Find, Doctor, PrintVersion:
+	case Serve, Current, Watch, Find, At, Doctor, PrintVersion:
 	case "":
-		return fmt.Errorf("no command: give serve, current, watch, find, doctor or version")
+		return fmt.Errorf("no command: give serve, current, watch, find, at, doctor or version")
 	default:
-		return fmt.Errorf("unknown command %q: give serve, current, watch, find, doctor or version", c.Command)
+		return fmt.Errorf("unknown command %q: give serve, current, watch, find, at, doctor or version", c.Command)
 	}
 	if _, err := c.logLevel(); err != nil {
 		return err
@@ -244,8 +253,16 @@ func (c Config) Validate() error {
 	if c.RestAfter != 0 && c.Command != Serve {
 		return fmt.Errorf("--rest-after is for serve: current reads once, and watch never rests")
 	}
-	if c.JSON && c.Command != Current && c.Command != Watch && c.Command != Find {
-		return fmt.Errorf("--json is for current, watch and find only: serve always speaks JSON")
+	if c.JSON && c.Command != Current && c.Command != Watch && c.Command != Find && c.Command != At {
+		return fmt.Errorf("--json is for current, watch, find and at only: serve always speaks JSON")
+	}
+	switch {
+	case c.Command == At && (len(c.Point) != 2 || math.IsNaN(c.Point[0]) || math.IsNaN(c.Point[1]) || math.IsInf(c.Point[0], 0) || math.IsInf(c.Point[1], 0)):
+		return fmt.Errorf("at needs the point X Y: two numbers, in screen points as locate answers them (the top-left of the primary screen is 0 0)")
+	case c.Command == At && c.NoLocate:
+		return fmt.Errorf("at answers in screen points, as locate does: leave out --no-locate")
+	case c.Command != At && c.Point != nil:
+		return fmt.Errorf("a point is for at only: a host's model asks what is at a point with the tool ui_at (serve --tools)")
 	}
 	if err := c.validateFind(); err != nil {
 		return err

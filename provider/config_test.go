@@ -51,7 +51,7 @@ func TestValidate(t *testing.T) {
 		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", Chrome: "/x"}, "--chrome needs --launch"},
 		{Config{Command: Serve, Connect: "http://127.0.0.1:9222", URLs: []string{"http://a.test/"}}, "open them in the browser yourself"},
 		{Config{Command: Serve, Launch: true, MaxBytes: -1}, "--max-bytes -1"},
-		{Config{Command: Serve, Launch: true, JSON: true}, "--json is for current, watch and find only"},
+		{Config{Command: Serve, Launch: true, JSON: true}, "--json is for current, watch, find and at only"},
 		{Config{Command: Find, Launch: true, Text: "order", JSON: true, Limit: 5}, ""},
 		{Config{Command: Find, Role: "Button"}, ""},
 		{Config{Command: Find, Text: "^or.er$", Regex: true, Role: "Link"}, ""},

@@ -25,6 +25,7 @@ type source interface {
 	// Screenshot is a PNG of what the tab of a top Document shows
 	// (cdp.Provider.Screenshot).
 	Screenshot(ctx context.Context, doc string) ([]byte, error)
+	mcp.Pointer
 	Close() error
 }
 
@@ -153,6 +154,8 @@ func runIn(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.W
 		err = current(ctx, cfg, src, stdout, log)
 	case Find:
 		err = find(ctx, cfg, src, stdout, log)
+	case At:
+		err = at(ctx, cfg, src, stdout, log)
 	case Watch:
 		ignoreSIGPIPE()
 		err = watch(ctx, cfg, src, scr, log)

@@ -55,6 +55,19 @@ func (f *fakeSource) Screenshot(ctx context.Context, doc string) ([]byte, error)
 	return nil, errors.New("no screenshots here")
 }
 
+// At answers the Window's frame on the screen's quarter of positive
+// coordinates, and no window elsewhere.
+func (f *fakeSource) At(ctx context.Context, x, y float64) (*mapping.Hit, error) {
+	cur, err := f.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if x < 0 || y < 0 {
+		return mapping.HitAt(cur.Root, x, y, mapping.OffWindows, nil), nil
+	}
+	return mapping.HitAt(cur.Root, x, y, mapping.InWindowFrame, []string{"w1"}), nil
+}
+
 func (f *fakeSource) Close() error { f.closed = true; return nil }
 
 // opener returns an openSource that hands out f.

@@ -38,6 +38,9 @@ func (f failedSource) App(context.Context) (mapping.App, error) { return mapping
 // Screenshot answers the failure.
 func (f failedSource) Screenshot(context.Context, string) ([]byte, error) { return nil, f.err }
 
+// At answers the failure.
+func (f failedSource) At(context.Context, float64, float64) (*mapping.Hit, error) { return nil, f.err }
+
 // Watch never calls changed.
 func (f failedSource) Watch(changed func()) (stop func()) { return func() {} }
 
@@ -175,6 +178,15 @@ func (r *relaunching) Screenshot(ctx context.Context, doc string) ([]byte, error
 		return nil, err
 	}
 	return src.Screenshot(ctx, doc)
+}
+
+// At asks the started source, or answers why there is none.
+func (r *relaunching) At(ctx context.Context, x, y float64) (*mapping.Hit, error) {
+	src, err := r.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return src.At(ctx, x, y)
 }
 
 // Watch watches the started source. Before it has started, it keeps

@@ -1,4 +1,4 @@
-// boxScript (locate2_measure.go): called on an element, its box and the clip
+// boxScript (measure.go): called on an element, its box and the clip
 // around it in the frame's viewport. {{page}} is page.js.
 function(content, page) {
   const el = this;

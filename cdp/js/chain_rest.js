@@ -1,2 +1,2 @@
-// chainRestScript (read6_pointer.go): the chain kept under {{key}} in {{store}}.
+// chainRestScript (pointer.go): the chain kept under {{key}} in {{store}}.
 ({{store}} || {})['{{key}}'] || []

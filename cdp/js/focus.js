@@ -1,4 +1,4 @@
-// focusScript (read6_focus.go): the chain of the element with keyboard focus,
+// focusScript (focus.go): the chain of the element with keyboard focus,
 // deepest first. {{chain}} is chain.js.
 (() => {
   let el = document.activeElement;

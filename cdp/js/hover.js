@@ -1,4 +1,4 @@
-// hoverScript (read6_pointer.go): the chain of hovered elements, deepest first.
+// hoverScript (pointer.go): the chain of hovered elements, deepest first.
 // {{chain}} is chain.js.
 (() => {
   const last = (root) => { const l = root.querySelectorAll(':is(*):hover'); return l.length ? l[l.length - 1] : null; };

@@ -1,4 +1,4 @@
-// onScreenScript (read7_budget.go): the elements a person sees in the
+// onScreenScript (budget.go): the elements a person sees in the
 // document's viewport, sampled with elementsFromPoint.
 (() => {
   const w = innerWidth, h = innerHeight, out = new Set();

@@ -1,4 +1,4 @@
-// pageScript (locate2_measure.go): what locate needs of a top frame's window and
+// pageScript (measure.go): what locate needs of a top frame's window and
 // page area.
 (() => {
   const k = [outerWidth, outerHeight, innerWidth, innerHeight, devicePixelRatio].join();

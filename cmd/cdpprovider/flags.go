@@ -20,6 +20,7 @@ Usage:
   cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
   cdpprovider watch   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
   cdpprovider find    TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [flags]
+  cdpprovider at      X Y [--json] [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [flags]
   cdpprovider doctor  [--user-data-dir DIR]
   cdpprovider version
   cdpprovider help [command]
@@ -29,10 +30,11 @@ Commands:
   current  read current once and print it (an outline, or JSON with --json)
   watch    print current, and again on every change, until Ctrl-C
   find     print the elements of current whose title, value or description holds TEXT (exit status 1: none)
+  at       print the element at the point X Y of the screen, in screen points
   doctor   say what it sees of the browsers here, and what to do to read one
   version  print the name and version
 
-Without --connect or --launch, serve, current, watch and find read the browser you use
+Without --connect or --launch, serve, current, watch, find and at read the browser you use
 (--connect auto): the one whose person allowed remote debugging at
 chrome://inspect/#remote-debugging (found by its DevToolsActivePort file),
 or that was started with a debugging port (found by its command line);
@@ -47,6 +49,7 @@ var commands = map[string]string{
 	provider.Current:      "read current once and print it: an outline a person can read, or the JSON with --json",
 	provider.Watch:        "print current, and again on every change the browser tells of, until Ctrl-C: redrawn in place on a terminal, one outline (or --json line) per change elsewhere",
 	provider.Find:         "read current once and print the elements whose title, value or description holds TEXT, and/or of a role, one a line with where they are in the tree",
+	provider.At:           "read current once and print what the person would hit at the point X Y of the screen (screen points, as locate answers): the innermost element there with its ancestors, a window's frame, or no window",
 	provider.Doctor:       "say what it sees of the browsers on this machine, and the one next step that makes one readable",
 	provider.PrintVersion: "print the name and version",
 }
@@ -78,6 +81,12 @@ func parseArgs(args []string, stderr io.Writer) (provider.Config, error) {
 
 	cfg := provider.Config{Command: name}
 	fs := newFlagSet(name, &cfg, stderr)
+	if name == provider.At {
+		// X and Y come first; a negative one would read as a flag.
+		if pt, ok := point(rest); ok {
+			cfg.Point, rest = pt, rest[2:]
+		}
+	}
 	urls, err := parseInterspersed(fs, rest)
 	if err != nil {
 		return provider.Config{}, err // fs printed it
@@ -96,6 +105,13 @@ func parseArgs(args []string, stderr io.Writer) (provider.Config, error) {
 		case cfg.Role == "":
 			return provider.Config{}, usageError(fs, stderr, `find needs a TEXT to look for, --role ROLE, or both`)
 		}
+	}
+	if name == provider.At && cfg.Point == nil {
+		pt, ok := point(urls)
+		if !ok {
+			return provider.Config{}, usageError(fs, stderr, "at needs the point X Y: two numbers, in screen points as locate answers them (the top-left of the primary screen is 0 0)")
+		}
+		cfg.Point, urls = pt, urls[2:]
 	}
 	cfg.URLs = urls
 	if err := cfg.Validate(); err != nil {
@@ -117,6 +133,8 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 			args = " [--connect auto|URL | --launch [URL ...]] [flags]"
 		case provider.Find:
 			args = " TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [URL ...]] [flags]"
+		case provider.At:
+			args = " X Y [--json] [--connect auto|URL | --launch [URL ...]] [flags]"
 		case provider.Doctor:
 			args = " [--user-data-dir DIR]"
 		}
@@ -133,7 +151,15 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 				"\nExit status 0 when an element matches, 1 when none does (nothing printed; with --json the\n"+
 				"JSON of no matches), 2 for a usage error or a browser that could not be read.\n")
 		}
-		if name == provider.Serve || name == provider.Current || name == provider.Watch || name == provider.Find {
+		if name == provider.At {
+			fmt.Fprint(stderr, "\nX Y is a point of the screen in screen points, as locate answers (the top-left of the primary\n"+
+				"screen is 0 0; xdotool getmouselocation gives the pointer's on X11 at scale 1). It prints the\n"+
+				"innermost element there in the window on top (the focused window, then the one activated last),\n"+
+				"by the page's own hit test, through iframes: its line of the outline, then \"in:\" and its\n"+
+				"ancestors. A point on a window's tab strip, toolbar or border prints that window's frame; a\n"+
+				"point on no window says so. With --launch, the URLs to open follow X Y.\n")
+		}
+		if name == provider.Serve || name == provider.Current || name == provider.Watch || name == provider.Find || name == provider.At {
 			fmt.Fprint(stderr, "\nWithout --connect or --launch, the browser you use is found (--connect auto).\n")
 			fmt.Fprint(stderr, "\nWith --launch and no URL, the browser opens the built-in demo page.\n")
 			if name == provider.Serve {
@@ -143,7 +169,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 					"used), serve starts all the same and every read answers why; a failed launch is tried\n"+
 					"again on a read 10 s after the last try.\n")
 			}
-			if name == provider.Current || name == provider.Find {
+			if name == provider.Current || name == provider.Find || name == provider.At {
 				fmt.Fprintf(stderr, "With --launch, %s reads once the pages have loaded (waiting at most %v).\n", name, provider.LoadWait)
 			}
 			if name == provider.Current || name == provider.Watch {
@@ -190,7 +216,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	case provider.Serve:
 		fs.StringVar(&cfg.HTTP, "http", "", "serve MCP over Streamable HTTP at http://`HOST:PORT`/mcp instead of on stdin/stdout, to several clients at once (port 0: any free port; loopback only unless --allow-remote)")
 		fs.StringVar(&cfg.TokenFile, "token-file", "", "with --http: the bearer token every request must carry, read from this `file` (default: a random one, printed on stderr at start)")
-		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, and ui_find, for hosts whose model is given tools only")
+		fs.BoolVar(&cfg.Tools, "tools", false, "also offer current and locate as the read-only tools ui_current and ui_locate, and ui_find and ui_at, for hosts whose model is given tools only")
 		fs.Func("rest-after", "rest this long after a host's last read when none is subscribed: no background work in the browser until the next read,\n"+
 			"which reads the shown pages whole (`duration`, e.g. 30s or 5m; default 30s; never: stay awake)", func(v string) error {
 			if v == "never" {
@@ -213,6 +239,8 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		fs.BoolVar(&cfg.Regex, "regex", false, "TEXT is a regular expression (RE2 syntax, case ignored unless it has (?-i)) rather than a substring")
 		fs.IntVar(&cfg.Limit, "limit", 0, "print only the first `N` matches, in reading order, then a line (+M more) (0: all)")
 		fs.BoolVar(&cfg.JSON, "json", false, `print the matches as one JSON object, {"matches": [{"id", "role", "title", ..., "in": [{"role", "title"}]}], "more": M}`)
+	case provider.At:
+		fs.BoolVar(&cfg.JSON, "json", false, `print what is there as one JSON object, {"x", "y", "where": "page"|"window-frame"|"none", "element": {"id", "role", "title", ..., "in": [{"role", "title"}]}}`)
 	case provider.Watch:
 		fs.BoolVar(&cfg.JSON, "json", false, "print one compact JSON answer per line, one per change, instead of the outline")
 		depthFlag(fs, cfg)
@@ -232,6 +260,19 @@ func depthFlag(fs *flag.FlagSet, cfg *provider.Config) {
 		cfg.Depth = &n
 		return nil
 	})
+}
+
+// point reads the first two arguments as the point X Y.
+func point(args []string) ([]float64, bool) {
+	if len(args) < 2 {
+		return nil, false
+	}
+	x, errX := strconv.ParseFloat(args[0], 64)
+	y, errY := strconv.ParseFloat(args[1], 64)
+	if errX != nil || errY != nil {
+		return nil, false
+	}
+	return []float64{x, y}, true
 }
 
 // parseInterspersed parses flags that may come before, between or after

@@ -120,6 +120,20 @@ func TestParseArgs(t *testing.T) {
 			want: provider.Config{Command: "find", Role: "Link", LogLevel: "info"},
 		},
 		{
+			args: []string{"at", "120", "340.5"},
+			want: provider.Config{Command: "at", Point: []float64{120, 340.5}, LogLevel: "info"},
+		},
+		{
+			// Negative coordinates are not flags; --json after them.
+			args: []string{"at", "-5", "-7", "--json"},
+			want: provider.Config{Command: "at", Point: []float64{-5, -7}, JSON: true, LogLevel: "info"},
+		},
+		{
+			// Flags first, then X Y, then the URLs of --launch.
+			args: []string{"at", "--launch", "1", "2", "http://a.test/"},
+			want: provider.Config{Command: "at", Launch: true, Point: []float64{1, 2}, URLs: []string{"http://a.test/"}, LogLevel: "info"},
+		},
+		{
 			args: []string{"doctor", "--user-data-dir", "/tmp/p"},
 			want: provider.Config{Command: "doctor", UserDataDir: "/tmp/p", LogLevel: "info"},
 		},
@@ -170,6 +184,12 @@ func TestParseArgsErrors(t *testing.T) {
 		{[]string{"serve", "--launch", "--http", "8377"}, "give host:port"},
 		{[]string{"serve", "--launch", "--token-file", "/run/tok"}, "--token-file needs --http"},
 		{[]string{"find"}, "find needs a TEXT to look for, --role ROLE, or both"},
+		{[]string{"at"}, "at needs the point X Y"},
+		{[]string{"at", "12"}, "at needs the point X Y"},
+		{[]string{"at", "left", "top"}, "at needs the point X Y"},
+		{[]string{"at", "NaN", "1"}, "at needs the point X Y"},
+		{[]string{"at", "1", "2", "--depth", "2"}, "flag provided but not defined: -depth"},
+		{[]string{"at", "1", "2", "http://a.test/"}, "need --launch"},
 		{[]string{"find", "--launch", "--regex"}, "find needs a TEXT to look for, --role ROLE, or both"},
 		{[]string{"find", "x", "--role", "button"}, `did you mean "Button"?`},
 		{[]string{"find", "a(b", "--regex"}, "not a regular expression"},
