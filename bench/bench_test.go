@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -261,6 +262,7 @@ func BenchmarkRead(b *testing.B) {
 			b.Run("changed-1s", func(b *testing.B) { benchChanged(b, w, time.Second) })
 			b.Run("changed-100ms", func(b *testing.B) { benchChanged(b, w, 100*time.Millisecond) })
 			b.Run("locate", func(b *testing.B) { benchLocate(b, w) })
+			b.Run("at", func(b *testing.B) { benchAt(b, w) })
 			b.Run("after-load", func(b *testing.B) { benchAfterLoad(b, w) })
 			w.close()
 			b.Run("raw-again", func(b *testing.B) { benchRaw(b, pg) })
@@ -665,6 +667,64 @@ func benchLocate(b *testing.B, w *warm) {
 	r.locate = s.median()
 	s.report(b, r.raw)
 }
+
+// benchAt times at on the unchanged page: at the centre of spread
+// buttons and links, each answer checked to be the element or one inside
+// it.
+func benchAt(b *testing.B, w *warm) {
+	p := w.provider(b)
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		b.Fatalf("Current: %v", err)
+	}
+	type point struct {
+		id   string
+		x, y float64
+	}
+	var pts []point
+	for e := range elemtest.All(cur.Root) {
+		if e.Role != "Button" && e.Role != "Link" {
+			continue
+		}
+		loc, err := p.Locate(ctx, e.ID)
+		if err != nil {
+			b.Fatalf("Locate %s: %v", e.ID, err)
+		}
+		if v := loc.Visible; loc.State == mapping.OnScreen && v != nil && v.Width >= 4 && v.Height >= 4 {
+			pts = append(pts, point{e.ID, v.X + v.Width/2, v.Y + v.Height/2})
+		}
+	}
+	if len(pts) == 0 {
+		b.Fatal("no button or link on screen")
+	}
+	var s samples
+	i := 0
+	for b.Loop() {
+		for range atsPerOp {
+			pt := pts[i%len(pts)]
+			i++
+			ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+			t0 := time.Now()
+			h, err := p.At(ctx, pt.x, pt.y)
+			s.add(time.Since(t0))
+			cancel()
+			if err != nil {
+				b.Fatalf("At %v,%v: %v", pt.x, pt.y, err)
+			}
+			if el := h.Match.Element; el == nil || el.ID != pt.id && !slices.ContainsFunc(h.Match.Ancestors, func(a *mapping.Element) bool { return a.ID == pt.id }) {
+				b.Fatalf("At %v,%v, the centre of %s: %+v", pt.x, pt.y, pt.id, h)
+			}
+		}
+	}
+	r := results.row(w.pg.Name)
+	r.at = s.median()
+	s.report(b, r.raw)
+}
+
+// atsPerOp is how many ats one benchmark operation makes.
+const atsPerOp = 20
 
 // locatesPerOp is how many locates one benchmark operation makes: a
 // locate takes a millisecond or two, so a median of a few would say little.
