@@ -83,6 +83,15 @@
 // frame's isolated world, the page zoom alongside), and composes the
 // answers into screen points (place, with mapping's geometry).
 //
+// # The path of at
+//
+// Provider.At (at.go) reads as a host's read does, then hitTest takes the
+// windows from the one on top (stackWindows), finds the one whose bounds
+// hold the point, maps the point into its page area (pageArea, with
+// mapping's geometry) and asks each frame's isolated world for the
+// element there (at.js), going on into the document of an <iframe> hit;
+// mapping.HitAt takes the first of the candidates the answer holds.
+//
 // # Beside the read
 //
 // watch.go tells a subscribed host of changes (Provider.Watch, the
