@@ -258,7 +258,8 @@ func (m Match) MarshalJSON() ([]byte, error) {
 }
 
 // WriteMatches writes matches one a line, each the outline's line of its
-// element (Outline, without the indent), then " in: " and its ancestors
+// element in full (Outline, without the indent; a Text's too, with its
+// role and id, and its url whole), then " in: " and its ancestors
 // as OutlineIn names them, then, when it was located, " @ " and where it
 // is:
 //
