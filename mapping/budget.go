@@ -12,9 +12,49 @@ import (
 // whether it has more than b.MaxElements elements or its compact JSON is
 // longer than b.MaxBytes. It lets a caller gather what only a cut needs
 // (the elements on screen) only when there will be one. Its cost is one
-// pass over the tree, measuring each element without encoding it.
+// pass over the tree, measuring each element without encoding it and
+// allocating nothing (every read asks it, of every element), stopped as
+// soon as the tree is over.
 func OverBudget(root *Element, b Budget) bool {
-	return root != nil && flatten(root).over(b)
+	if root == nil {
+		return false
+	}
+	m := measure{b: b}
+	return m.over(root)
+}
+
+// measure counts the elements and the compact JSON bytes of a tree, as
+// flatTree.over does, against a budget.
+type measure struct {
+	b           Budget
+	count, size int
+}
+
+// over adds e and its subtree, and reports whether the tree measured so
+// far exceeds the budget: then it stops.
+func (m *measure) over(e *Element) bool {
+	m.count++
+	if m.b.MaxElements > 0 && m.count > m.b.MaxElements {
+		return true
+	}
+	if m.b.MaxBytes > 0 {
+		m.size += ownSize(e)
+		if e.Omitted > 0 {
+			m.size += omittedField + len(strconv.Itoa(e.Omitted))
+		}
+		if len(e.Children) > 0 {
+			m.size += childrenField + len(e.Children) - 1
+		}
+		if m.size > m.b.MaxBytes {
+			return true
+		}
+	}
+	for _, c := range e.Children {
+		if m.over(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // applyBudget cuts the tree under root when it has more than

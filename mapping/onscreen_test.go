@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -92,13 +93,34 @@ func TestApplyBudgetOnScreenWithinBudget(t *testing.T) {
 }
 
 // TestOverBudgetAgreesWithApplyBudget checks OverBudget against the cut on
-// the budgets of TestApplyBudgetKeepsWhatMatters and on one that fits.
+// the budgets of TestApplyBudgetKeepsWhatMatters, on one that fits, and
+// on the exact element count and JSON length of the tree and one less.
 func TestOverBudgetAgreesWithApplyBudget(t *testing.T) {
-	for _, b := range []Budget{{MaxElements: 50, MaxBytes: 8 << 20}, {MaxElements: 50000, MaxBytes: 2000}, DefaultBudget} {
+	whole := bigTree(30, 20, nil)
+	js, err := json.Marshal(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var count func(e *Element)
+	count = func(e *Element) {
+		n++
+		for _, c := range e.Children {
+			count(c)
+		}
+	}
+	count(whole)
+	for _, b := range []Budget{
+		{MaxElements: 50, MaxBytes: 8 << 20}, {MaxElements: 50000, MaxBytes: 2000}, DefaultBudget,
+		{MaxElements: n}, {MaxElements: n - 1}, {MaxBytes: len(js)}, {MaxBytes: len(js) - 1},
+	} {
 		root := bigTree(30, 20, nil)
 		over := OverBudget(root, b)
 		if cut := ApplyBudget(root, b); cut != over {
 			t.Errorf("%+v: OverBudget = %v, ApplyBudget cut = %v", b, over, cut)
+		}
+		if want := b.MaxElements > 0 && n > b.MaxElements || b.MaxBytes > 0 && len(js) > b.MaxBytes; over != want {
+			t.Errorf("%+v: OverBudget = %v on %d elements, %d bytes of JSON", b, over, n, len(js))
 		}
 	}
 }
