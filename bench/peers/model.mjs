@@ -8,7 +8,7 @@
 //
 //   node model.mjs --cdp http://127.0.0.1:PORT --provider /path/to/cdpprovider --out DIR
 //                  [--page NAME=URL ...] [--find-page NAME] [--find-text TEXT] [--find-n 15]
-//                  [--work DIR]
+//                  [--find-wait 10000] [--work DIR]
 //
 // Both servers run as a host runs them, spawned and spoken to over stdio
 // by the MCP TypeScript SDK's client, on the same browser: Playwright MCP
@@ -31,11 +31,16 @@
 // misses: counted per page, the first ones kept in the JSON, and the
 // script exits with status 3.
 //
-// ui_find: on --find-page (none: ui_find is not timed), one warm-up call, then
+// ui_find: on --find-page (none: ui_find is not timed), after the page's
+// reads, --find-wait ms (the provider walks a page after its first read
+// to keep its tree, at 50k for seconds; the time asked of is that of an
+// unchanged page answered from the kept tree), one warm-up call, then
 // --find-n calls of ui_find {"text": --find-text} in a row, each timed
 // (the client's round trip, from the request to the decoded answer). Each
 // answer must hold a Heading line with the text and an id, or the run
-// fails. The default text, "Section 584:", is the heading of the last
+// fails. The provider's CPU time over the timed calls (from /proc), a
+// call's share, is given too: it is what the calls cost whatever else the
+// machine runs. The default text, "Section 584:", is the heading of the last
 // section of the generated p50k page: the search walks the whole tree.
 
 import { createRequire } from 'node:module';
@@ -62,11 +67,12 @@ const PAGES = values('--page').map((p) => {
 const FIND_PAGE = value('--find-page');
 const FIND_TEXT = value('--find-text', 'Section 584:');
 const FIND_N = Number(value('--find-n', '15'));
+const FIND_WAIT_MS = Number(value('--find-wait', '10000'));
 const SETTLE_MS = 500; // after the load, before the snapshot
 const TIMEOUT_MS = 5 * 60 * 1000; // of one call
 const BIN = new URL('./node_modules/.bin/', import.meta.url).pathname;
 
-if (!CDP || !PROVIDER || !OUT || !PAGES.length || PAGES.some((p) => !p.name || !p.url) || !(FIND_N >= 1)) {
+if (!CDP || !PROVIDER || !OUT || !PAGES.length || PAGES.some((p) => !p.name || !p.url) || !(FIND_N >= 1) || !(FIND_WAIT_MS >= 0)) {
   console.error(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).join('\n'));
   process.exit(2);
 }
@@ -190,6 +196,7 @@ function client(label, command, args) {
       transport.stderr?.pipe(stderr);
       this.client = new Client({ name: 'cdpprovider-model', version: '1' });
       await this.client.connect(transport);
+      this.pid = transport.pid;
       this.server = { ...this.client.getServerVersion(), command: [path.basename(command), ...args].join(' ') };
     },
     async tool(name, args) {
@@ -259,17 +266,35 @@ async function timeFind(ours, page) {
     const ok = text.split('\n').some((l) => /^Heading /.test(l) && l.includes(FIND_TEXT) && / #\S+/.test(l));
     if (!ok) throw new Error(`ui_find on ${page}: no Heading with "${FIND_TEXT}" and an id in ${text.slice(0, 500)}`);
   };
+  await sleep(FIND_WAIT_MS); // the provider's walk of the page, which keeps its tree, ends
   check(await ours.tool('ui_find', args)); // warm-up
   const times = [];
+  const cpu0 = cpuMs(ours.pid);
   for (let i = 0; i < FIND_N; i++) {
     const a = now();
     const text = await ours.tool('ui_find', args);
     times.push(now() - a);
     check(text);
   }
-  const r = { page, args, n: FIND_N, median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)) };
-  console.error(`ui_find ${page} ${JSON.stringify(args)}\tmedian ${r.median} ms\tmin ${r.min}\tmax ${r.max}`);
+  const cpu = cpuMs(ours.pid) - cpu0;
+  const r = {
+    page, args, n: FIND_N, waitMs: FIND_WAIT_MS, median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)),
+    providerCpuMs: round(cpu / FIND_N), load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+  };
+  console.error(`ui_find ${page} ${JSON.stringify(args)}\tmedian ${r.median} ms\tmin ${r.min}\tmax ${r.max}\tprovider CPU ${r.providerCpuMs} ms a call\tload ${r.load}`);
   return r;
+}
+
+// cpuMs is the CPU time, user and system, the process has used so far,
+// from /proc (Linux); NaN elsewhere.
+function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ, 100 on Linux)
+  } catch {
+    return NaN;
+  }
 }
 
 const kb = (n) => (n / 1024).toFixed(1);
@@ -296,7 +321,8 @@ function table(r) {
   if (r.find) {
     lines.push('');
     lines.push(`ui_find ${JSON.stringify(r.find.args)} on ${r.find.page}, unchanged: median **${r.find.median} ms** ` +
-      `(min ${r.find.min}, max ${r.find.max}, ${r.find.n} calls after a warm-up).`);
+      `(min ${r.find.min}, max ${r.find.max}, ${r.find.n} calls after a warm-up); the provider's CPU time ${r.find.providerCpuMs} ms a call; ` +
+      `load average ${r.find.load}.`);
   }
   return lines.join('\n');
 }
