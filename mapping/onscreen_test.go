@@ -124,3 +124,28 @@ func TestOverBudgetAgreesWithApplyBudget(t *testing.T) {
 		}
 	}
 }
+
+// OverBudget's first walk bounds the JSON by the strings' lengths, each
+// byte as 6 (\u003c). A tree whose every byte of text JSON escapes so
+// meets the bound exactly, and is measured right on either side of it.
+func TestOverBudgetAtTheBound(t *testing.T) {
+	root := &Element{ID: "<>", Role: "&", Title: "\x01<", Value: "\xff", Description: ">", URL: "&&", Level: 2,
+		States: []string{"<", "\x1f"}, Omitted: 3, Children: []*Element{{ID: "<", Role: ">"}, {ID: "&", Role: "\x02"}}}
+	js, err := json.Marshal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := measure{b: Budget{MaxBytes: 1 << 30}, strLen: jsonStringBound}
+	if bound.over(root); bound.size != len(js) {
+		t.Fatalf("the bound is %d bytes, the JSON %d: %s", bound.size, len(js), js)
+	}
+	for _, b := range []Budget{{MaxBytes: len(js)}, {MaxBytes: len(js) - 1}} {
+		over := OverBudget(root, b)
+		if over != (len(js) > b.MaxBytes) {
+			t.Errorf("%+v: OverBudget = %v on %d bytes of JSON", b, over, len(js))
+		}
+		if cut := ApplyBudget(root, b); cut != over {
+			t.Errorf("%+v: OverBudget = %v, ApplyBudget cut = %v", b, over, cut)
+		}
+	}
+}
