@@ -8,7 +8,7 @@
 //
 //   node model.mjs --cdp http://127.0.0.1:PORT --provider /path/to/cdpprovider --out DIR
 //                  [--page NAME=URL ...] [--find-page NAME] [--find-text TEXT] [--find-n 15]
-//                  [--find-wait 10000] [--work DIR]
+//                  [--find-wait 60000] [--work DIR]
 //
 // Both servers run as a host runs them, spawned and spoken to over stdio
 // by the MCP TypeScript SDK's client, on the same browser: Playwright MCP
@@ -32,9 +32,10 @@
 // script exits with status 3.
 //
 // ui_find: on --find-page (none: ui_find is not timed), after the page's
-// reads, --find-wait ms (the provider walks a page after its first read
-// to keep its tree, at 50k for seconds; the time asked of is that of an
-// unchanged page answered from the kept tree), one warm-up call, then
+// reads, a wait until the provider has used less than 50 ms of CPU time
+// in a second, at most --find-wait ms (it walks a page after its first
+// read to keep its tree, at 50k for seconds; the time asked of is that of
+// an unchanged page answered from the kept tree), one warm-up call, then
 // --find-n calls of ui_find {"text": --find-text} in a row, each timed
 // (the client's round trip, from the request to the decoded answer). Each
 // answer must hold a Heading line with the text and an id, or the run
@@ -67,7 +68,7 @@ const PAGES = values('--page').map((p) => {
 const FIND_PAGE = value('--find-page');
 const FIND_TEXT = value('--find-text', 'Section 584:');
 const FIND_N = Number(value('--find-n', '15'));
-const FIND_WAIT_MS = Number(value('--find-wait', '10000'));
+const FIND_WAIT_MS = Number(value('--find-wait', '60000'));
 const SETTLE_MS = 500; // after the load, before the snapshot
 const TIMEOUT_MS = 5 * 60 * 1000; // of one call
 const BIN = new URL('./node_modules/.bin/', import.meta.url).pathname;
@@ -266,7 +267,7 @@ async function timeFind(ours, page) {
     const ok = text.split('\n').some((l) => /^Heading /.test(l) && l.includes(FIND_TEXT) && / #\S+/.test(l));
     if (!ok) throw new Error(`ui_find on ${page}: no Heading with "${FIND_TEXT}" and an id in ${text.slice(0, 500)}`);
   };
-  await sleep(FIND_WAIT_MS); // the provider's walk of the page, which keeps its tree, ends
+  const idle = await settle(ours.pid); // the provider's walk of the page, which keeps its tree, ends
   check(await ours.tool('ui_find', args)); // warm-up
   const times = [];
   const cpu0 = cpuMs(ours.pid);
@@ -279,10 +280,25 @@ async function timeFind(ours, page) {
   const cpu = cpuMs(ours.pid) - cpu0;
   const r = {
     page, args, n: FIND_N, waitMs: FIND_WAIT_MS, median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)),
-    providerCpuMs: round(cpu / FIND_N), load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    providerCpuMs: round(cpu / FIND_N), idleAfterMs: idle, load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
   };
-  console.error(`ui_find ${page} ${JSON.stringify(args)}\tmedian ${r.median} ms\tmin ${r.min}\tmax ${r.max}\tprovider CPU ${r.providerCpuMs} ms a call\tload ${r.load}`);
+  console.error(`ui_find ${page} ${JSON.stringify(args)}\tmedian ${r.median} ms\tmin ${r.min}\tmax ${r.max}\tprovider CPU ${r.providerCpuMs} ms a call\tidle after ${r.idleAfterMs} ms\tload ${r.load}`);
   return r;
+}
+
+// settle waits until the process has used less than 50 ms of CPU time
+// in a second, at most FIND_WAIT_MS, and returns how long it waited (ms),
+// or -1 when it never did.
+async function settle(pid) {
+  const start = now();
+  let last = cpuMs(pid);
+  while (now() - start < FIND_WAIT_MS) {
+    await sleep(1000);
+    const c = cpuMs(pid);
+    if (c - last < 50) return Math.round(now() - start);
+    last = c;
+  }
+  return -1;
 }
 
 // cpuMs is the CPU time, user and system, the process has used so far,
@@ -322,6 +338,7 @@ function table(r) {
     lines.push('');
     lines.push(`ui_find ${JSON.stringify(r.find.args)} on ${r.find.page}, unchanged: median **${r.find.median} ms** ` +
       `(min ${r.find.min}, max ${r.find.max}, ${r.find.n} calls after a warm-up); the provider's CPU time ${r.find.providerCpuMs} ms a call; ` +
+      `${r.find.idleAfterMs < 0 ? 'the provider never rested before' : `the provider rested ${r.find.idleAfterMs} ms after the page's reads`}; ` +
       `load average ${r.find.load}.`);
   }
   return lines.join('\n');

@@ -11,7 +11,7 @@
 #   bash bench/peers/model.sh                        # 30 pages + p10k p50k (a few minutes)
 #   PAGES_LIMIT=5 GEN="p10k" bash bench/peers/model.sh   # fewer pages
 #   FIND_N=30 bash bench/peers/model.sh              # timed ui_find calls (default 15)
-#   FIND_WAIT=20000 bash bench/peers/model.sh        # ms between the 50k page's reads and ui_find's (default 10000)
+#   FIND_WAIT=120000 bash bench/peers/model.sh       # ms at most for the provider to rest before ui_find is timed (default 60000)
 #   PROVIDER=/path/to/cdpprovider bash ...           # a prebuilt provider (default: built from this checkout)
 #   CHROME=/path/to/chromium bash ...
 #
@@ -23,7 +23,7 @@ source "$(dirname "$0")/setup.sh"
 PAGES_LIMIT="${PAGES_LIMIT:-30}"
 GEN="${GEN-p10k p50k}"
 FIND_N="${FIND_N:-15}"
-FIND_WAIT="${FIND_WAIT:-10000}" # ms before ui_find is timed
+FIND_WAIT="${FIND_WAIT:-60000}" # ms at most before ui_find is timed, for the provider to rest
 PROVIDER="${PROVIDER:-}"
 TIMEOUT="${TIMEOUT:-1800}" # seconds, for the whole run
 
