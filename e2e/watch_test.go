@@ -184,8 +184,9 @@ func (p *watchProcess) interrupt(t *testing.T) {
 	}
 }
 
-// statusText matches the status paragraph's text in an outline.
-var statusText = regexp.MustCompile(`Text "(Step \d+|Waiting)"`)
+// statusText matches the status paragraph's text in an outline, where
+// the text of the page is quoted alone.
+var statusText = regexp.MustCompile(`"(Step \d+|Waiting)"`)
 
 // watchSteps drives the page through its steps and checks that watch
 // shows each once: show returns the status text of one block or line,
@@ -276,7 +277,7 @@ func TestWatchJSON(t *testing.T) {
 		}
 		status := ""
 		elemtest.Walk(doc, func(e *mapping.Element, _ []*mapping.Element) {
-			if e.Role == "Text" && statusText.MatchString(`Text "`+e.Title+`"`) {
+			if e.Role == "Text" && statusText.MatchString(`"`+e.Title+`"`) {
 				status = e.Title
 			}
 		})

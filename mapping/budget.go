@@ -12,9 +12,60 @@ import (
 // whether it has more than b.MaxElements elements or its compact JSON is
 // longer than b.MaxBytes. It lets a caller gather what only a cut needs
 // (the elements on screen) only when there will be one. Its cost is one
-// pass over the tree, measuring each element without encoding it.
+// pass over the tree, measuring each element without encoding it and
+// allocating nothing (every read asks it, of every element), stopped as
+// soon as the tree is over.
 func OverBudget(root *Element, b Budget) bool {
-	return root != nil && flatten(root).over(b)
+	if root == nil {
+		return false
+	}
+	// A first walk bounds the JSON by the strings' lengths, without
+	// reading them (JSON writes a byte as 6 at most: \u003c): a tree
+	// within the bound, as nearly every page is, is within the budget.
+	m := measure{b: b, strLen: jsonStringBound}
+	if !m.over(root) {
+		return false
+	}
+	if b.MaxElements > 0 && m.count > b.MaxElements {
+		return true
+	}
+	m = measure{b: b, strLen: jsonStringLen}
+	return m.over(root)
+}
+
+// measure counts the elements and the compact JSON bytes of a tree, as
+// flatTree.over does, against a budget; strLen measures a string.
+type measure struct {
+	b           Budget
+	strLen      func(string) int
+	count, size int
+}
+
+// over adds e and its subtree, and reports whether the tree measured so
+// far exceeds the budget: then it stops.
+func (m *measure) over(e *Element) bool {
+	m.count++
+	if m.b.MaxElements > 0 && m.count > m.b.MaxElements {
+		return true
+	}
+	if m.b.MaxBytes > 0 {
+		m.size += ownSizeBy(e, m.strLen)
+		if e.Omitted > 0 {
+			m.size += omittedField + len(strconv.Itoa(e.Omitted))
+		}
+		if len(e.Children) > 0 {
+			m.size += childrenField + len(e.Children) - 1
+		}
+		if m.size > m.b.MaxBytes {
+			return true
+		}
+	}
+	for _, c := range e.Children {
+		if m.over(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // applyBudget cuts the tree under root when it has more than
@@ -114,14 +165,17 @@ func flatten(root *Element) *flatTree {
 // ownSize returns the length of e's compact JSON without its children and
 // omitted count, as encoding/json writes it (TestOwnSize holds it to
 // that), without encoding: every read measures every element.
-func ownSize(e *Element) int {
-	n := len(`{"id":,"role":}`) + jsonStringLen(e.ID) + jsonStringLen(e.Role)
+func ownSize(e *Element) int { return ownSizeBy(e, jsonStringLen) }
+
+// ownSizeBy is ownSize with the strings measured by strLen.
+func ownSizeBy(e *Element, strLen func(string) int) int {
+	n := len(`{"id":,"role":}`) + strLen(e.ID) + strLen(e.Role)
 	for _, f := range [...]struct {
 		key   int
 		value string
 	}{{len(`,"title":`), e.Title}, {len(`,"value":`), e.Value}, {len(`,"description":`), e.Description}, {len(`,"url":`), e.URL}} {
 		if f.value != "" {
-			n += f.key + jsonStringLen(f.value)
+			n += f.key + strLen(f.value)
 		}
 	}
 	if e.Level != 0 {
@@ -130,7 +184,7 @@ func ownSize(e *Element) int {
 	if len(e.States) > 0 {
 		n += len(`,"states":[]`) + len(e.States) - 1
 		for _, st := range e.States {
-			n += jsonStringLen(st)
+			n += strLen(st)
 		}
 	}
 	return n
@@ -154,6 +208,12 @@ func jsonStringLen(s string) int {
 	}
 	return len(s) + 2
 }
+
+// jsonStringBound is the most jsonStringLen can be for a string of s's
+// length: each byte escaped as \u00XX (a control character, <, >, &, a
+// byte of invalid UTF-8), quotes included. (A line or paragraph
+// separator, 3 bytes, is escaped as 6.)
+func jsonStringBound(s string) int { return 6*len(s) + 2 }
 
 // escapedLen encodes s to measure it.
 func escapedLen(s string) int {

@@ -6,8 +6,12 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Searching an answer, for readers that look for elements rather than
@@ -61,18 +65,115 @@ func TextPattern(text string, regex bool) (*regexp.Regexp, error) {
 
 // Matches reports whether s matches e.
 func (s Search) Matches(e *Element) bool {
-	if s.Role != "" && e.Role != s.Role {
-		return false
-	}
-	if s.Text == nil {
-		return true
-	}
-	for _, text := range []string{e.Title, e.Value, e.Description} {
-		if text != "" && s.Text.MatchString(text) {
+	return s.matcher()(e)
+}
+
+// matcher returns the test of Matches. A search for text that is not a
+// regular expression looks for a literal, case ignored: its expression
+// is (?i) and the text quoted (TextPattern). Such an expression, and any
+// other that is a literal, is matched by a search for the literal (each
+// rune with those that fold to it, as the expression matches it), many
+// times faster than the expression is at a page's thousands of titles;
+// any other expression is matched as it is.
+func (s Search) matcher() func(*Element) bool {
+	text := s.textMatcher()
+	return func(e *Element) bool {
+		if s.Role != "" && e.Role != s.Role {
+			return false
+		}
+		if text == nil {
 			return true
+		}
+		return e.Title != "" && text(e.Title) || e.Value != "" && text(e.Value) || e.Description != "" && text(e.Description)
+	}
+}
+
+// textMatcher returns what reports whether a string matches s.Text, nil
+// when s has no text.
+func (s Search) textMatcher() func(string) bool {
+	if s.Text == nil {
+		return nil
+	}
+	p, err := syntax.Parse(s.Text.String(), syntax.Perl)
+	if err != nil || p.Op != syntax.OpLiteral {
+		return s.Text.MatchString
+	}
+	if p.Flags&syntax.FoldCase == 0 {
+		lit := string(p.Rune)
+		return func(t string) bool { return strings.Contains(t, lit) }
+	}
+	return newFoldLiteral(p.Rune).in
+}
+
+// foldLiteral is a literal whose case is ignored: each of its runes with
+// those that fold to it (unicode.SimpleFold's orbit), which is what a
+// regular expression's (?i) matches for it.
+type foldLiteral struct {
+	orbits [][]rune
+	// first holds the ASCII runes that can start a match; wide tells
+	// whether others can.
+	first [utf8.RuneSelf]bool
+	wide  bool
+}
+
+func newFoldLiteral(runes []rune) *foldLiteral {
+	l := &foldLiteral{orbits: make([][]rune, len(runes))}
+	for i, r := range runes {
+		l.orbits[i] = []rune{r}
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			l.orbits[i] = append(l.orbits[i], f)
+		}
+	}
+	for _, r := range l.orbits[0] {
+		if r < utf8.RuneSelf {
+			l.first[r] = true
+		} else {
+			l.wide = true
+		}
+	}
+	return l
+}
+
+// in reports whether s holds l. Invalid UTF-8 in s is read a byte at a
+// time as utf8.RuneError, as a regular expression reads it.
+func (l *foldLiteral) in(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf:
+			if l.first[c] && l.at(s[i:]) {
+				return true
+			}
+			i++
+		case !l.wide:
+			i++ // no ASCII byte is part of a wider rune
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if slices.Contains(l.orbits[0], r) && l.at(s[i:]) {
+				return true
+			}
+			i += n
 		}
 	}
 	return false
+}
+
+// at reports whether s starts with l.
+func (l *foldLiteral) at(s string) bool {
+	for _, orbit := range l.orbits {
+		if s == "" {
+			return false
+		}
+		r, n := rune(s[0]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s)
+		}
+		if !slices.Contains(orbit, r) {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
 }
 
 // Match is an element a search found, and where it is in the tree; with
@@ -95,10 +196,11 @@ type Match struct {
 // nil, so that its JSON is a list.
 func (s Search) Find(root *Element, limit int) (found []Match, more int) {
 	found = []Match{}
+	matches := s.matcher()
 	var above []*Element
 	var visit func(e *Element)
 	visit = func(e *Element) {
-		if s.Matches(e) {
+		if matches(e) {
 			if limit < 0 || len(found) < limit {
 				found = append(found, Match{Element: e, Ancestors: slices.Clone(above)})
 			} else {
@@ -156,7 +258,8 @@ func (m Match) MarshalJSON() ([]byte, error) {
 }
 
 // WriteMatches writes matches one a line, each the outline's line of its
-// element (Outline, without the indent), then " in: " and its ancestors
+// element in full (Outline, without the indent; a Text's too, with its
+// role and id, and its url whole), then " in: " and its ancestors
 // as OutlineIn names them, then, when it was located, " @ " and where it
 // is:
 //

@@ -160,3 +160,36 @@ func TestMatchJSON(t *testing.T) {
 		t.Errorf("no matches: %s, want an empty list", got)
 	}
 }
+
+// A search for a literal, case ignored or not, is matched without its
+// regular expression (Search.textMatcher), and matches exactly what the
+// expression matches: runes that fold to one another (the Kelvin sign
+// and k, ſ and s), wide runes, invalid UTF-8, a match at either end.
+func TestFindLiteralAsItsExpression(t *testing.T) {
+	texts := []string{
+		"", "a", "Section 584: alpha", "section 58", "SECTION 584:", "xSection 584:y", "Kelvin", "\u212Aelvin", "kELVIN",
+		"ſection", "Straße", "STRASSE", "straſe", "Ünïcödé", "üNÏCÖDÉ", "\xffab\xfe", "a\xffb", "\uFFFDb", "ΣΑΣ", "σας", "ς",
+		"tab\there", "new\nline", "a.b", "axb", "(?i)", "😀 smile", "😀😀", "ǅ", "ǆ", "Ǆ",
+	}
+	patterns := []struct {
+		text  string
+		regex bool
+	}{
+		{"Section 584:", false}, {"section", false}, {"k", false}, {"K", false}, {"\u212A", false}, {"s", false},
+		{"ſ", false}, {"straße", false}, {"ü", false}, {"Ü", false}, {"\uFFFD", false}, {"σ", false},
+		{"ς", false}, {"a.b", false}, {"\t", false}, {"😀", false}, {"ǅ", false}, {"(?i)", false}, {"e", false},
+		{"(?-i)Section", true}, {"(?-i)k", true}, {"SECTION", true}, {"a.b", true}, {"^a", true}, {"b$", true},
+	}
+	for _, p := range patterns {
+		re, err := TextPattern(p.text, p.regex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		match := Search{Text: re}.textMatcher()
+		for _, s := range texts {
+			if got, want := match(s), re.MatchString(s); got != want {
+				t.Errorf("text %q (regex %v) in %q: %v, want %v as its expression %s", p.text, p.regex, s, got, want, re)
+			}
+		}
+	}
+}

@@ -72,15 +72,20 @@ func page(num uint64, children ...*tn) *Frame {
 // leaf is el with no children.
 func leaf(id int, role, name string, props ...any) *tn { return el(ax(id, role, name, props...)) }
 
-// shape is the outline of a tree without ids: what a person reads.
+// shape is a tree without ids, as a person reads what the mapping made:
+// every element's line of the outline in full, Texts too, urls whole,
+// two spaces of indent a level.
 func shape(e *Element) string {
-	var b strings.Builder
-	Outline(&b, e)
 	var out []string
-	for line := range strings.Lines(b.String()) {
-		line = strings.TrimRight(line, "\n")
-		out = append(out, line[:strings.LastIndex(line, " #")])
+	var walk func(e *Element, depth int)
+	walk = func(e *Element, depth int) {
+		line := string(appendLine(nil, e, nil))
+		out = append(out, strings.Repeat("  ", depth)+line[:strings.LastIndex(line, " #")])
+		for _, c := range e.Children {
+			walk(c, depth+1)
+		}
 	}
+	walk(e, 0)
 	return strings.Join(out, "\n")
 }
 

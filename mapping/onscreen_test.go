@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -92,11 +93,57 @@ func TestApplyBudgetOnScreenWithinBudget(t *testing.T) {
 }
 
 // TestOverBudgetAgreesWithApplyBudget checks OverBudget against the cut on
-// the budgets of TestApplyBudgetKeepsWhatMatters and on one that fits.
+// the budgets of TestApplyBudgetKeepsWhatMatters, on one that fits, and
+// on the exact element count and JSON length of the tree and one less.
 func TestOverBudgetAgreesWithApplyBudget(t *testing.T) {
-	for _, b := range []Budget{{MaxElements: 50, MaxBytes: 8 << 20}, {MaxElements: 50000, MaxBytes: 2000}, DefaultBudget} {
+	whole := bigTree(30, 20, nil)
+	js, err := json.Marshal(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var count func(e *Element)
+	count = func(e *Element) {
+		n++
+		for _, c := range e.Children {
+			count(c)
+		}
+	}
+	count(whole)
+	for _, b := range []Budget{
+		{MaxElements: 50, MaxBytes: 8 << 20}, {MaxElements: 50000, MaxBytes: 2000}, DefaultBudget,
+		{MaxElements: n}, {MaxElements: n - 1}, {MaxBytes: len(js)}, {MaxBytes: len(js) - 1},
+	} {
 		root := bigTree(30, 20, nil)
 		over := OverBudget(root, b)
+		if cut := ApplyBudget(root, b); cut != over {
+			t.Errorf("%+v: OverBudget = %v, ApplyBudget cut = %v", b, over, cut)
+		}
+		if want := b.MaxElements > 0 && n > b.MaxElements || b.MaxBytes > 0 && len(js) > b.MaxBytes; over != want {
+			t.Errorf("%+v: OverBudget = %v on %d elements, %d bytes of JSON", b, over, n, len(js))
+		}
+	}
+}
+
+// OverBudget's first walk bounds the JSON by the strings' lengths, each
+// byte as 6 (\u003c). A tree whose every byte of text JSON escapes so
+// meets the bound exactly, and is measured right on either side of it.
+func TestOverBudgetAtTheBound(t *testing.T) {
+	root := &Element{ID: "<>", Role: "&", Title: "\x01<", Value: "\xff", Description: ">", URL: "&&", Level: 2,
+		States: []string{"<", "\x1f"}, Omitted: 3, Children: []*Element{{ID: "<", Role: ">"}, {ID: "&", Role: "\x02"}}}
+	js, err := json.Marshal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := measure{b: Budget{MaxBytes: 1 << 30}, strLen: jsonStringBound}
+	if bound.over(root); bound.size != len(js) {
+		t.Fatalf("the bound is %d bytes, the JSON %d: %s", bound.size, len(js), js)
+	}
+	for _, b := range []Budget{{MaxBytes: len(js)}, {MaxBytes: len(js) - 1}} {
+		over := OverBudget(root, b)
+		if over != (len(js) > b.MaxBytes) {
+			t.Errorf("%+v: OverBudget = %v on %d bytes of JSON", b, over, len(js))
+		}
 		if cut := ApplyBudget(root, b); cut != over {
 			t.Errorf("%+v: OverBudget = %v, ApplyBudget cut = %v", b, over, cut)
 		}

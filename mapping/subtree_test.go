@@ -69,12 +69,12 @@ func TestCut(t *testing.T) {
 		want  string
 	}{
 		{0, "Application \"Chromium\" (+9 omitted) #a\n"},
-		{1, "Application \"Chromium\" #a\n  Window \"Shop \\\"A\\\"\" (+8 omitted) #w\n"},
+		{1, "Application \"Chromium\" #a\n Window \"Shop \\\"A\\\"\" (+8 omitted) #w\n"},
 		{3, `Application "Chromium" #a
-  Window "Shop \"A\"" #w
-    Document "Shop" #d
-      Main (+2 omitted) #m
-      Footer (+3 omitted) #f
+ Window "Shop \"A\"" #w
+  Document "Shop" #d
+   Main (+2 omitted) #m
+   Footer (+3 omitted) #f
 `},
 		{4, before},
 		{-1, before},

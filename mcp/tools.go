@@ -63,7 +63,8 @@ func (s *Server) addTools() {
 			"(role, title, value, states, id). The focus path, the hovered and the selected elements are marked with the states " +
 			"focused, hovered and selected. Without arguments, the same JSON as the resource " + CurrentURI + ": " +
 			"{protocol, instance, root}, root the Application element, each element {id, role, title, value, description, url, " +
-			"level, states, omitted, children}. format \"outline\" answers the same tree in fewer words, one element a line. " +
+			"level, states, omitted, children}. format \"outline\" answers the same tree in fewer words, one element a line, the page's text without ids " +
+			"(" + ToolFind + " gives any element's id). " +
 			"root answers only the subtree of the element with that id (in json, that element's object, not the whole answer). " +
 			"depth cuts the tree that many levels below the root (or the Application); an element whose children were cut " +
 			"says how many elements were left out below it (omitted, or (+N omitted) in the outline). " +
@@ -73,9 +74,11 @@ func (s *Server) addTools() {
 			"properties": map[string]any{
 				"format": map[string]any{
 					"type": "string", "enum": []string{formatJSON, formatOutline}, "default": formatJSON,
-					"description": "json: the answer as JSON. outline: one element a line, indented two spaces a level, " +
+					"description": "json: the answer as JSON. outline: one element a line, indented one space a level, " +
 						`Role "title" = "value" [states] <url> level=N ("description") (+N omitted) #id, each part after the role only ` +
-						"when the element has it; with root, a first line \"in: …\" names the root's ancestors (role and title).",
+						`when the element has it; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
+						`and the texts side by side share a line: "Read the" "manual" "."; a url is relative to the url of the Document above it ` +
+						"(#top, page.html, /about) when it resolves so; with root, a first line \"in: …\" names the root's ancestors (role and title).",
 				},
 				"root": map[string]any{
 					"type": "string",

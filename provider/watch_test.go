@@ -284,8 +284,8 @@ func TestWatchTerminalEndsCleanly(t *testing.T) {
 					t.Errorf("the read stopped by Ctrl-C is shown as a failure:\n%q", got)
 				}
 				for _, want := range []string{
-					styleFocused + `      TextField "Email" [focused] #n2` + reset,
-					styleHovered + `      Button "Pay" [hovered] #n3` + reset,
+					styleFocused + `   TextField "Email" [focused] #n2` + reset,
+					styleHovered + `   Button "Pay" [hovered] #n3` + reset,
 				} {
 					if !strings.Contains(got, want) {
 						t.Errorf("the screen lacks %q:\n%q", want, got)
@@ -489,7 +489,7 @@ func TestWatchDepth(t *testing.T) {
 		if want := `» focused: TextField "Email" #n2   » hovered: Button "Pay" #n3`; lines[1] != want {
 			t.Errorf("pointing line %q, want %q", lines[1], want)
 		}
-		want := `Application "Chromium" [focused] #.a1` + "\n" + `  Window "Page 2" [focused] (+6 omitted) #.w1`
+		want := `Application "Chromium" [focused] #.a1` + "\n" + ` Window "Page 2" [focused] (+6 omitted) #.w1`
 		if got := strings.Join(lines[2:], "\n"); got != want {
 			t.Errorf("outline:\n%s\nwant:\n%s", got, want)
 		}

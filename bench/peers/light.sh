@@ -29,43 +29,7 @@ PROVIDER="${PROVIDER:-}"
 PROVIDER_FLAGS="${PROVIDER_FLAGS:-}"
 REST_FLAGS="${REST_FLAGS:---rest-after 2s}"
 TIMEOUT="${TIMEOUT:-1200}" # seconds, for each subject's whole run
-MANIFEST="$HERE/light-pages.tsv"
 export PROVIDER_FLAGS REST_FLAGS
-
-# fetch_pages brings each package=version of the manifest to $WORK/pages
-# once, and checks every page's sha256.
-fetch_pages() {
-  local pkg ver file sum updated=""
-  mkdir -p "$WORK/debs" "$WORK/pages"
-  while IFS=$'\t' read -r pkg ver file sum; do
-    local stamp="$WORK/pages/.unpacked-$pkg-${ver//:/%3a}"
-    [ -f "$stamp" ] && continue
-    local dir="$WORK/debs/$pkg"
-    rm -rf "$dir" && mkdir -p "$dir"
-    echo "== apt-get download $pkg=$ver"
-    if ! (cd "$dir" && apt-get download -q "$pkg=$ver" >"$WORK/logs/apt.log" 2>&1); then
-      if [ -z "$updated" ] && [ "$(id -u)" = 0 ]; then apt-get update -q >/dev/null 2>&1 || true; updated=1; fi
-      if ! (cd "$dir" && apt-get download -q "$pkg=$ver" >"$WORK/logs/apt.log" 2>&1); then
-        echo "bench/peers: $pkg $ver is not in the archive (Debian has $(apt-cache policy "$pkg" | awk '/Candidate/ {print $2}')); trying that one, the pages' sha256 will tell" >&2
-        (cd "$dir" && apt-get download -q "$pkg" >"$WORK/logs/apt.log" 2>&1) || die "apt-get download $pkg failed (see $WORK/logs/apt.log)"
-      fi
-    fi
-    local deb
-    deb="$(ls "$dir"/*.deb)"
-    dpkg-deb -x "$deb" "$WORK/pages"
-    touch "$WORK/pages/.unpacked-$pkg-$(dpkg-deb -f "$deb" Version | sed 's/:/%3a/g')"
-  done < <(tail -n +2 "$MANIFEST" | grep -v '^#' | awk -F'\t' '!seen[$1 FS $2]++')
-  local bad=0
-  while IFS=$'\t' read -r pkg ver file sum; do
-    local got
-    got="$(sha256sum "$WORK/pages/$file" 2>/dev/null | cut -d' ' -f1 || true)"
-    if [ "$got" != "$sum" ]; then
-      echo "bench/peers: $file of $pkg $ver: sha256 ${got:-(no such file)}, the manifest says $sum" >&2
-      bad=1
-    fi
-  done < <(tail -n +2 "$MANIFEST" | grep -v '^#')
-  [ "$bad" = 0 ] || die "pages differ from light-pages.tsv: the package's version changed (see $WORK/debs). Choose pages anew and update the manifest (bench/LIGHT.md says how)"
-}
 
 npm_ci
 echo "== go build"

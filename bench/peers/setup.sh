@@ -1,7 +1,8 @@
-# Shared by run.sh and light.sh (sourced, not run): the checks, the pinned
-# npm packages, the builds, and starting and stopping the page server and
-# the browser. It sets HERE, ROOT, WORK and OUT, and stops whatever it
-# started when the script that sourced it ends.
+# Shared by run.sh, light.sh and model.sh (sourced, not run): the checks,
+# the pinned npm packages, the builds, starting and stopping the page server
+# and the browser, and the pages of light-pages.tsv. It sets HERE, ROOT, WORK,
+# OUT and MANIFEST, and stops whatever it started when the script that
+# sourced it ends.
 #
 # Needs Go, Node.js (20.19 or later) with npm, and a Chromium: $CHROME, else
 # chromium on PATH. It never downloads a browser.
@@ -10,6 +11,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 WORK="${WORK:-$HERE/.work}"
 OUT="$WORK/out"
+MANIFEST="$HERE/light-pages.tsv"
 export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS=1
 
 die() { echo "bench/peers: $*" >&2; exit 1; }
@@ -85,4 +87,41 @@ stop_chrome() {
   CHROME_PID=""
   [ -n "$PROFILE" ] && rm -rf "$PROFILE"
   PROFILE=""
+}
+
+# fetch_pages brings each package=version of $MANIFEST (light-pages.tsv:
+# real documentation pages from Debian packages, pinned by sha256) to
+# $WORK/pages once, with `apt-get download` into $WORK/debs and dpkg-deb -x
+# (nothing is installed), and checks every page's sha256.
+fetch_pages() {
+  local pkg ver file sum updated=""
+  mkdir -p "$WORK/debs" "$WORK/pages"
+  while IFS=$'\t' read -r pkg ver file sum; do
+    local stamp="$WORK/pages/.unpacked-$pkg-${ver//:/%3a}"
+    [ -f "$stamp" ] && continue
+    local dir="$WORK/debs/$pkg"
+    rm -rf "$dir" && mkdir -p "$dir"
+    echo "== apt-get download $pkg=$ver"
+    if ! (cd "$dir" && apt-get download -q "$pkg=$ver" >"$WORK/logs/apt.log" 2>&1); then
+      if [ -z "$updated" ] && [ "$(id -u)" = 0 ]; then apt-get update -q >/dev/null 2>&1 || true; updated=1; fi
+      if ! (cd "$dir" && apt-get download -q "$pkg=$ver" >"$WORK/logs/apt.log" 2>&1); then
+        echo "bench/peers: $pkg $ver is not in the archive (Debian has $(apt-cache policy "$pkg" | awk '/Candidate/ {print $2}')); trying that one, the pages' sha256 will tell" >&2
+        (cd "$dir" && apt-get download -q "$pkg" >"$WORK/logs/apt.log" 2>&1) || die "apt-get download $pkg failed (see $WORK/logs/apt.log)"
+      fi
+    fi
+    local deb
+    deb="$(ls "$dir"/*.deb)"
+    dpkg-deb -x "$deb" "$WORK/pages"
+    touch "$WORK/pages/.unpacked-$pkg-$(dpkg-deb -f "$deb" Version | sed 's/:/%3a/g')"
+  done < <(tail -n +2 "$MANIFEST" | grep -v '^#' | awk -F'\t' '!seen[$1 FS $2]++')
+  local bad=0
+  while IFS=$'\t' read -r pkg ver file sum; do
+    local got
+    got="$(sha256sum "$WORK/pages/$file" 2>/dev/null | cut -d' ' -f1 || true)"
+    if [ "$got" != "$sum" ]; then
+      echo "bench/peers: $file of $pkg $ver: sha256 ${got:-(no such file)}, the manifest says $sum" >&2
+      bad=1
+    fi
+  done < <(tail -n +2 "$MANIFEST" | grep -v '^#')
+  [ "$bad" = 0 ] || die "pages differ from light-pages.tsv: the package's version changed (see $WORK/debs). Choose pages anew and update the manifest (bench/LIGHT.md says how)"
 }

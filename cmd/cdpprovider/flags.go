@@ -146,8 +146,8 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 			fmt.Fprint(stderr, "\nTEXT is found in the elements' titles, values and descriptions, case ignored; with --regex it\n"+
 				"is a regular expression (RE2 syntax; (?-i) keeps case). --role alone (or with TEXT \"\") finds every\n"+
 				"element of the role. The first argument is TEXT; with --launch, the URLs to open follow it.\n"+
-				"Each match is a line, in reading order: its line of the outline, then \"in:\" and its ancestors'\n"+
-				"roles and titles. A password field's value is never read, so it is never found.\n"+
+				"Each match is a line, in reading order: its line of the outline in full (a Text's too, with its id;\n"+
+				"its address whole), then \"in:\" and its ancestors' roles and titles. A password field's value is never read, so it is never found.\n"+
 				"\nExit status 0 when an element matches, 1 when none does (nothing printed; with --json the\n"+
 				"JSON of no matches), 2 for a usage error or a browser that could not be read.\n")
 		}

@@ -175,7 +175,7 @@ func TestOutline(t *testing.T) {
 	got := elemtest.Outline(big)
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 	last := lines[len(lines)-2]
-	if len(got) > 20000+len("…\n") || lines[len(lines)-1] != "…" || !strings.HasPrefix(last, `  ListItem "x`) || !strings.Contains(last, `" #`) {
+	if len(got) > 20000+len("…\n") || lines[len(lines)-1] != "…" || !strings.HasPrefix(last, ` ListItem "x`) || !strings.Contains(last, `" #`) {
 		t.Errorf("Outline of %d elements: %d bytes ending %q, want at most 20000, whole lines, then …", elemtest.Count(big), len(got), got[max(0, len(got)-80):])
 	}
 }

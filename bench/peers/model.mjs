@@ -1,0 +1,350 @@
+#!/usr/bin/env node
+// What a model is given to read a whole page: the bytes of cdpprovider's
+// outline (ui_current {"format": "outline"}) beside Playwright MCP's
+// browser_snapshot, and whether every named link and every control of the
+// snapshot is in the outline with its id; and how long ui_find takes on an
+// unchanged page. On a browser and page servers that model.sh started.
+// Writes the numbers as JSON and prints a markdown table.
+//
+//   node model.mjs --cdp http://127.0.0.1:PORT --provider /path/to/cdpprovider --out DIR
+//                  [--page NAME=URL ...] [--find-page NAME] [--find-text TEXT] [--find-n 15]
+//                  [--find-wait 60000] [--work DIR]
+//
+// Both servers run as a host runs them, spawned and spoken to over stdio
+// by the MCP TypeScript SDK's client, on the same browser: Playwright MCP
+// (--cdp-endpoint) and `cdpprovider serve --connect CDP --tools`. The
+// browser is left with one tab (cdp.mjs oneTab). Per page, in order:
+// Playwright MCP loads it (browser_navigate), 500 ms, one browser_snapshot,
+// then one ui_current {"format": "outline"} and one ui_current (the
+// protocol's JSON, for reference). Each answer must be about the page (the
+// snapshot names its URL, the outline's Document line holds it in <…>),
+// or the run fails. The bytes are those of the tools' whole text, as the
+// model gets it (UTF-8).
+//
+// The check: every line of the snapshot whose role is link with a
+// non-empty name, or a control role (button, textbox, searchbox, checkbox,
+// radio, combobox, listbox, option, slider, spinbutton, switch, menuitem,
+// menuitemcheckbox, menuitemradio, tab), named or not, must be matched by
+// a line of the outline of the same kind of role (CONTROLS below) and the
+// same name, white space collapsed, that ends with an id (#…). Each
+// outline line matches at most one snapshot line. Unmatched lines are
+// misses: counted per page, the first ones kept in the JSON, and the
+// script exits with status 3.
+//
+// ui_find: on --find-page (none: ui_find is not timed), after the page's
+// reads, a wait until the provider has used less than 50 ms of CPU time
+// in a second, at most --find-wait ms (it walks a page after its first
+// read to keep its tree, at 50k for seconds; the time asked of is that of
+// an unchanged page answered from the kept tree), one warm-up call, then
+// --find-n calls of ui_find {"text": --find-text} in a row, each timed
+// (the client's round trip, from the request to the decoded answer). Each
+// answer must hold a Heading line with the text and an id, or the run
+// fails. The provider's CPU time over the timed calls (from /proc), a
+// call's share, is given too: it is what the calls cost whatever else the
+// machine runs. The default text, "Section 584:", is the heading of the last
+// section of the generated p50k page: the search walks the whole tree.
+
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Browser, oneTab } from './cdp.mjs';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+
+const argv = process.argv.slice(2);
+const values = (name) => argv.flatMap((a, i) => (a === name ? [argv[i + 1]] : []));
+const value = (name, dflt) => values(name).at(-1) ?? dflt;
+
+const CDP = value('--cdp');
+const PROVIDER = value('--provider');
+const OUT = value('--out');
+const WORK = value('--work', OUT);
+const PAGES = values('--page').map((p) => {
+  const i = p.indexOf('=');
+  return { name: p.slice(0, i), url: p.slice(i + 1) };
+});
+const FIND_PAGE = value('--find-page');
+const FIND_TEXT = value('--find-text', 'Section 584:');
+const FIND_N = Number(value('--find-n', '15'));
+const FIND_WAIT_MS = Number(value('--find-wait', '60000'));
+const SETTLE_MS = 500; // after the load, before the snapshot
+const TIMEOUT_MS = 5 * 60 * 1000; // of one call
+const BIN = new URL('./node_modules/.bin/', import.meta.url).pathname;
+
+if (!CDP || !PROVIDER || !OUT || !PAGES.length || PAGES.some((p) => !p.name || !p.url) || !(FIND_N >= 1) || !(FIND_WAIT_MS >= 0)) {
+  console.error(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).join('\n'));
+  process.exit(2);
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+const bytes = (s) => Buffer.byteLength(s, 'utf8');
+const textOf = (r) => (r.content ?? []).map((c) => c.text ?? '').join('\n');
+const norm = (s) => s.replace(/\s+/g, ' ').trim();
+
+// CONTROLS maps each role of the snapshot that is checked to its kind,
+// and each role of the outline to the same kind: a snapshot line is
+// matched by an outline line of its kind.
+const CONTROLS = {
+  link: 'link', button: 'button', textbox: 'textbox', searchbox: 'textbox', checkbox: 'checkbox', radio: 'radio',
+  combobox: 'combobox', listbox: 'listbox', option: 'option', slider: 'slider', spinbutton: 'spinbutton',
+  switch: 'switch', menuitem: 'menuitem', menuitemcheckbox: 'menuitem', menuitemradio: 'menuitem', tab: 'tab',
+};
+const OURS = {
+  Link: 'link', Button: 'button', TextField: 'textbox', TextArea: 'textbox', CheckBox: 'checkbox', RadioButton: 'radio',
+  ComboBox: 'combobox', ListBox: 'listbox', Option: 'option', Slider: 'slider', SpinButton: 'spinbutton',
+  Switch: 'switch', MenuItem: 'menuitem', Tab: 'tab',
+};
+
+// unquote reads the quoted string at the start of s, as JSON or Go's %q
+// writes it, and returns it and the rest of s; null when s does not start
+// with a quote.
+function unquote(s) {
+  if (s[0] !== '"') return null;
+  let out = '';
+  for (let i = 1; i < s.length; i++) {
+    const c = s[i];
+    if (c === '"') return [out, s.slice(i + 1)];
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const e = s[++i];
+    const simple = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', '/': '/', a: '\x07', b: '\b', f: '\f', v: '\v', "'": "'" };
+    if (e in simple) out += simple[e];
+    else if (e === 'x') { out += String.fromCharCode(parseInt(s.slice(i + 1, i + 3), 16)); i += 2; }
+    else if (e === 'u') { out += String.fromCharCode(parseInt(s.slice(i + 1, i + 5), 16)); i += 4; }
+    else if (e === 'U') { out += String.fromCodePoint(parseInt(s.slice(i + 1, i + 9), 16)); i += 8; }
+    else out += e;
+  }
+  return null;
+}
+
+// snapshotItems returns the checked lines of a browser_snapshot: role and
+// name. A snapshot line is "- role "name" [attr]… [ref=eN]…", its name
+// quoted when it has one (JSON's quoting); YAML puts a line in single
+// quotes when it holds ": ". The options of a combobox (a closed <select>'s
+// list, which a person does not see until it opens; the outline gives the
+// ComboBox and its value) are not checked.
+function snapshotItems(text) {
+  const items = [];
+  const above = []; // the roles of the lines above, by indent
+  for (let l of text.split('\n')) {
+    const sq = l.match(/^(\s*- )'(.*)'(:?)$/);
+    if (sq) l = sq[1] + sq[2].replaceAll("''", "'") + sq[3];
+    const m = l.match(/^(\s*)- ([a-z]+)(?: (".*))?$/);
+    if (!m) continue;
+    const depth = m[1].length / 2;
+    above.length = depth;
+    above[depth] = m[2];
+    if (!(m[2] in CONTROLS)) continue;
+    if (m[2] === 'option' && above.slice(0, depth).includes('combobox')) continue;
+    const q = m[3] ? unquote(m[3]) : null;
+    const name = q ? norm(q[0]) : '';
+    if (m[2] === 'link' && !name) continue;
+    items.push({ role: m[2], kind: CONTROLS[m[2]], name, line: l.trim() });
+  }
+  return items;
+}
+
+// outlineItems returns the lines of an outline that can match: kind,
+// title and id. A line is "Role "title" … #id" after its indent.
+function outlineItems(text) {
+  const items = [];
+  for (const l of text.split('\n')) {
+    const m = l.match(/^\s*([A-Z][A-Za-z]*)(?: (".*))?$/);
+    if (!m || !(m[1] in OURS)) continue;
+    const q = m[2] ? unquote(m[2]) : null;
+    const id = l.match(/ #(\S+)$/)?.[1];
+    items.push({ kind: OURS[m[1]], name: q ? norm(q[0]) : '', id, line: l.trim() });
+  }
+  return items;
+}
+
+// match pairs each snapshot item with an outline item of its kind and
+// name that has an id; it returns the snapshot items left unmatched.
+function match(snap, ours) {
+  const pool = new Map();
+  for (const o of ours) {
+    if (!o.id) continue;
+    const k = `${o.kind}\t${o.name}`;
+    pool.set(k, (pool.get(k) ?? 0) + 1);
+  }
+  const misses = [];
+  for (const s of snap) {
+    const k = `${s.kind}\t${s.name}`;
+    const n = pool.get(k) ?? 0;
+    if (n > 0) pool.set(k, n - 1);
+    else misses.push(s);
+  }
+  return misses;
+}
+
+function client(label, command, args) {
+  return {
+    label,
+    async start() {
+      const stderr = fs.createWriteStream(path.join(OUT, `model-${label}.stderr.log`));
+      const transport = new StdioClientTransport({ command, args, cwd: WORK, stderr: 'pipe', env: { ...process.env } });
+      transport.stderr?.pipe(stderr);
+      this.client = new Client({ name: 'cdpprovider-model', version: '1' });
+      await this.client.connect(transport);
+      this.pid = transport.pid;
+      this.server = { ...this.client.getServerVersion(), command: [path.basename(command), ...args].join(' ') };
+    },
+    async tool(name, args) {
+      const r = await this.client.callTool({ name, arguments: args }, undefined, { timeout: TIMEOUT_MS });
+      if (r.isError) throw new Error(`${label} ${name}: ${textOf(r).slice(0, 500)}`);
+      return textOf(r);
+    },
+    async stop() { await this.client?.close(); },
+  };
+}
+
+async function main() {
+  fs.mkdirSync(OUT, { recursive: true });
+  const b = await Browser.connect(CDP);
+  await oneTab(b);
+  const pw = client('pwmcp', path.join(BIN, 'playwright-mcp'), ['--cdp-endpoint', CDP, '--output-dir', path.join(WORK, 'playwright-mcp-output')]);
+  const ours = client('ours', PROVIDER, ['serve', '--connect', CDP, '--tools']);
+  const result = { browser: b.product, when: new Date().toISOString(), pages: [] };
+  let missing = 0;
+  try {
+    await pw.start();
+    await ours.start();
+    result.servers = { pwmcp: pw.server, ours: ours.server };
+    for (const { name, url } of PAGES) {
+      await pw.tool('browser_navigate', { url });
+      await sleep(SETTLE_MS);
+      const snap = await pw.tool('browser_snapshot', {});
+      const outline = await ours.tool('ui_current', { format: 'outline' });
+      const json = await ours.tool('ui_current', {});
+      if (!snap.includes(url)) throw new Error(`${name}: the snapshot does not name ${url}: ${snap.slice(0, 300)}`);
+      if (!outline.includes(`<${url}>`)) throw new Error(`${name}: the outline does not hold <${url}>: ${outline.slice(0, 300)}`);
+      fs.writeFileSync(path.join(OUT, `model-${name.replaceAll("/", "-")}.pwmcp.txt`), snap);
+      fs.writeFileSync(path.join(OUT, `model-${name.replaceAll("/", "-")}.outline.txt`), outline);
+      fs.writeFileSync(path.join(OUT, `model-${name.replaceAll("/", "-")}.json`), json);
+      const want = snapshotItems(snap);
+      const misses = match(want, outlineItems(outline));
+      missing += misses.length;
+      const row = {
+        page: name, url, snapshotBytes: bytes(snap), outlineBytes: bytes(outline), jsonBytes: bytes(json),
+        ratio: round(bytes(outline) / bytes(snap), 3), checked: want.length, misses: misses.length,
+        firstMisses: misses.slice(0, 10).map((m) => m.line),
+      };
+      result.pages.push(row);
+      console.error(`${name}\tsnapshot ${row.snapshotBytes} B\toutline ${row.outlineBytes} B\t${row.ratio}×\tchecked ${row.checked}\tmisses ${row.misses}`);
+      for (const m of row.firstMisses) console.error(`  MISSING ${m}`);
+      if (name === FIND_PAGE) result.find = await timeFind(ours, name);
+    }
+  } finally {
+    await pw.stop();
+    await ours.stop();
+    b.close();
+  }
+  result.missing = missing;
+  fs.writeFileSync(path.join(OUT, 'model.json'), JSON.stringify(result, null, 2) + '\n');
+  console.log(table(result));
+  if (missing) {
+    console.error(`MISSING: ${missing} named links or controls of the snapshots are not in the outline with an id (see model.json)`);
+    process.exitCode = 3;
+  }
+}
+
+// timeFind times ui_find on the page as it is, unchanged since the reads
+// before it.
+async function timeFind(ours, page) {
+  const args = { text: FIND_TEXT };
+  const check = (text) => {
+    const ok = text.split('\n').some((l) => /^Heading /.test(l) && l.includes(FIND_TEXT) && / #\S+/.test(l));
+    if (!ok) throw new Error(`ui_find on ${page}: no Heading with "${FIND_TEXT}" and an id in ${text.slice(0, 500)}`);
+  };
+  const idle = await settle(ours.pid); // the provider's walk of the page, which keeps its tree, ends
+  check(await ours.tool('ui_find', args)); // warm-up
+  const times = [];
+  const cpu0 = cpuMs(ours.pid);
+  for (let i = 0; i < FIND_N; i++) {
+    const a = now();
+    const text = await ours.tool('ui_find', args);
+    times.push(now() - a);
+    check(text);
+  }
+  const cpu = cpuMs(ours.pid) - cpu0;
+  const r = {
+    page, args, n: FIND_N, waitMs: FIND_WAIT_MS, median: round(median(times)), min: round(Math.min(...times)), max: round(Math.max(...times)),
+    providerCpuMs: round(cpu / FIND_N), idleAfterMs: idle, load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+  };
+  console.error(`ui_find ${page} ${JSON.stringify(args)}\tmedian ${r.median} ms\tmin ${r.min}\tmax ${r.max}\tprovider CPU ${r.providerCpuMs} ms a call\tidle after ${r.idleAfterMs} ms\tload ${r.load}`);
+  return r;
+}
+
+// settle waits until the process has used less than 50 ms of CPU time
+// in a second, at most FIND_WAIT_MS, and returns how long it waited (ms),
+// or -1 when it never did.
+async function settle(pid) {
+  const start = now();
+  let last = cpuMs(pid);
+  while (now() - start < FIND_WAIT_MS) {
+    await sleep(1000);
+    const c = cpuMs(pid);
+    if (c - last < 50) return Math.round(now() - start);
+    last = c;
+  }
+  return -1;
+}
+
+// cpuMs is the CPU time, user and system, the process has used so far,
+// from /proc (Linux); NaN elsewhere.
+function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ, 100 on Linux)
+  } catch {
+    return NaN;
+  }
+}
+
+const kb = (n) => (n / 1024).toFixed(1);
+
+// table is the run as markdown: a row a page, then the medians.
+function table(r) {
+  const lines = [
+    '| page | Playwright MCP `browser_snapshot` | cdpprovider outline | outline ÷ snapshot | (protocol JSON) | checked | missing |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const p of r.pages) {
+    lines.push(`| ${p.page} | ${kb(p.snapshotBytes)} KiB | ${kb(p.outlineBytes)} KiB | ${p.ratio.toFixed(2)}× | ${kb(p.jsonBytes)} KiB | ${p.checked} | ${p.misses} |`);
+  }
+  const groups = [['all pages', r.pages], ['Debian documentation', r.pages.filter((p) => !/^p\d/.test(p.page))], ['generated', r.pages.filter((p) => /^p\d/.test(p.page))]];
+  lines.push('');
+  lines.push('| median over | pages | outline ÷ snapshot | (protocol JSON ÷ snapshot) | missing |');
+  lines.push('|---|---|---|---|---|');
+  for (const [label, ps] of groups) {
+    if (!ps.length) continue;
+    const ratio = median(ps.map((p) => p.outlineBytes / p.snapshotBytes));
+    const jr = median(ps.map((p) => p.jsonBytes / p.snapshotBytes));
+    lines.push(`| ${label} | ${ps.length} | **${ratio.toFixed(2)}×** | ${jr.toFixed(2)}× | ${ps.reduce((s, p) => s + p.misses, 0)} |`);
+  }
+  if (r.find) {
+    lines.push('');
+    lines.push(`ui_find ${JSON.stringify(r.find.args)} on ${r.find.page}, unchanged: median **${r.find.median} ms** ` +
+      `(min ${r.find.min}, max ${r.find.max}, ${r.find.n} calls after a warm-up); the provider's CPU time ${r.find.providerCpuMs} ms a call; ` +
+      `${r.find.idleAfterMs < 0 ? 'the provider never rested before' : `the provider rested ${r.find.idleAfterMs} ms after the page's reads`}; ` +
+      `load average ${r.find.load}.`);
+  }
+  return lines.join('\n');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
