@@ -193,7 +193,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 // names: an event's nodes, whose names and children tell what Chrome said,
 // do not fit a log. The trace is reset once the test's deferred calls
 // have run (the provider closed: its reads tell it too).
-func traceWarm(t *testing.T) func(format string, args ...any) {
+func traceWarm(t testing.TB) func(format string, args ...any) {
 	t.Helper()
 	var mu sync.Mutex
 	var trace []string
@@ -386,7 +386,7 @@ type user struct {
 	fore int // the tab in front
 }
 
-func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
+func newUser(t testing.TB, ctx context.Context, debugURL string) *user {
 	t.Helper()
 	ep, err := browsers.ParseEndpoint(debugURL, false, nil, nil)
 	if err != nil {
@@ -415,7 +415,7 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 
 func (u *user) close() { u.c.Close() }
 
-func (u *user) session(t *testing.T, id target.ID) *wire.Session {
+func (u *user) session(t testing.TB, id target.ID) *wire.Session {
 	t.Helper()
 	if s := u.sess[id]; s != nil {
 		return s
@@ -428,7 +428,7 @@ func (u *user) session(t *testing.T, id target.ID) *wire.Session {
 	return u.sess[id]
 }
 
-func (u *user) eval(t *testing.T, s *wire.Session, expr string) string {
+func (u *user) eval(t testing.TB, s *wire.Session, expr string) string {
 	t.Helper()
 	r, err := cdproto.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
 	if err != nil {
@@ -468,7 +468,7 @@ func (u *user) front(t *testing.T, i int) {
 }
 
 // waitLoaded waits for tab i's document and its iframes to finish loading.
-func (u *user) waitLoaded(t *testing.T, i int) {
+func (u *user) waitLoaded(t testing.TB, i int) {
 	t.Helper()
 	s := u.session(t, u.tabs[i])
 	deadline := time.Now().Add(time.Minute) // a bound for a page that never loads, not a wait
@@ -486,7 +486,7 @@ func (u *user) waitLoaded(t *testing.T, i int) {
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits
 // are retried.
-func (u *user) waitNewDocument(t *testing.T, s *wire.Session) {
+func (u *user) waitNewDocument(t testing.TB, s *wire.Session) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {
