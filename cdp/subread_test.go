@@ -9,6 +9,7 @@ import (
 	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -118,4 +119,56 @@ func moveOver(t *testing.T, ctx context.Context, u *user, s *wire.Session, id st
 		t.Fatal(err)
 	}
 	waitEval(t, u, s, `document.getElementById('`+id+`').matches(':hover') ? 'yes' : 'no'`, "yes")
+}
+
+// A small document whose frame's document before was read after changes
+// rereadsToWalk times is walked at its load, with no read asking: the
+// host that read the one reads the next as it changes too. One whose
+// document before was not read after a change is not.
+func TestSmallDocumentWalkedAtLoadWhenReadsFollowedTheOneBefore(t *testing.T) {
+	url := serve(t, map[string]string{"/a": sectionsPage("A", 10), "/b": sectionsPage("B", 10), "/c": sectionsPage("C", 10)})
+	ctx, p, u := launchFor(t, url+"/a", Options{RestAfter: -1})
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a := sessionOf(t, p, u.tabs[0]).ax.Load()
+	frame := cdproto.FrameID(u.tabs[0])
+	us := u.session(t, u.tabs[0])
+	for i := range 2 {
+		u.eval(t, us, `document.querySelector('h2').textContent = 'A, changed `+string(rune('0'+i))+`'; ''`)
+		if _, err := p.Current(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) != "" }); err != nil {
+		t.Fatalf("the small document read twice after changes was not walked: %v", err)
+	}
+	loaderOf := func() cdproto.LoaderID {
+		tree, err := cdproto.Call(ctx, us, page.GetFrameTree, cdproto.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tree.FrameTree.Frame.LoaderID
+	}
+	navigate := func(path string) cdproto.LoaderID {
+		u.eval(t, us, `window.__reloaded = true; location.href = '`+path+`'; ''`)
+		u.waitNewDocument(t, us)
+		u.waitLoaded(t, 0)
+		return loaderOf()
+	}
+
+	// The person goes to /b: walked after its load, no read asking.
+	loader := navigate("/b")
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
+		t.Fatalf("the small document after one read as it changed was not walked at its load: %v", err)
+	}
+	// Then to /c: /b was not read after a change, so /c is not walked.
+	small := p.answers.Small.Load()
+	loader = navigate("/c")
+	if err := waitFor(ctx, func() bool { return p.answers.Small.Load() > small }); err != nil {
+		t.Fatalf("the load of /c was not fetched: %v", err)
+	}
+	if a.WalkedDocument(frame) == loader || a.WalkAsked(frame) {
+		t.Error("the small document after one not read as it changed was walked at its load")
+	}
 }

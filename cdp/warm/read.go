@@ -113,6 +113,12 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 	}
 	a.traceRead(how, t, seen)
 	t.mutations = seen.Mutations
+	if last := t.lastRead; last.OK && (last.Watcher != seen.Watcher || last.Mutations != seen.Mutations || last.Interactions != seen.Interactions) {
+		a.mu.Lock()
+		a.rereadAfterChange(frame, loader)
+		a.mu.Unlock()
+	}
+	t.lastRead = seen
 	if settling {
 		t.kept, t.mixed = 0, false
 	}
@@ -388,11 +394,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	}
 	if f != nil && f.loader == loader { // read whole again: it changed since
 		a.mu.Lock()
-		if r := a.rereads[frame]; r.loader == loader {
-			a.rereads[frame] = reread{loader, r.n + 1}
-		} else {
-			a.rereads[frame] = reread{loader, 1}
-		}
+		a.rereadAfterChange(frame, loader)
 		a.mu.Unlock()
 	}
 	if !seen.OK {

@@ -175,7 +175,7 @@ func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 	if a.walking[frame] || a.trees[frame] != nil || a.resting {
 		return
 	}
-	if r := a.rereads[frame]; a.size[frame] < a.WalkFrom && (r.loader != loader || r.n < rereadsToWalk) {
+	if a.smallUnwalked(frame, loader) {
 		a.counts.Small.Add(1)
 		if Tracing() {
 			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, a.size[frame], a.WalkFrom)
