@@ -288,3 +288,70 @@ func BenchmarkReadCommands(b *testing.B) {
 		b.Logf("walk: %d calls", calls)
 	})
 }
+
+// The first read after a rest, against a raw getFullAXTree made right
+// after it (light.mjs's rested subject): for each page, the person loads
+// it while the provider rests, then a host reads; the commands that read
+// sends the page, by method (-v), and the read's time over the raw
+// call's, median.
+//
+//	go test ./cdp/ -run '^$' -bench WakeRead -benchtime 1x -v
+func BenchmarkWakeRead(b *testing.B) {
+	pages := map[string]string{}
+	const n = 6
+	for i := range n {
+		pages[fmt.Sprintf("/p%d", i)] = sectionsPage(fmt.Sprintf("Page %d", i), 20+i*30)
+	}
+	url := serve(b, pages)
+	ctx, p, u := launchFor(b, url+"/p0", Options{RestAfter: 100 * time.Millisecond})
+	if _, err := p.Current(ctx); err != nil {
+		b.Fatal(err)
+	}
+	p.mu.Lock()
+	conn := p.conn
+	p.mu.Unlock()
+	us := u.session(b, u.tabs[0])
+	total := map[string]uint64{}
+	var ratios []float64
+	reads := 0
+	for range b.N {
+		for i := range n {
+			u.eval(b, us, `window.__reloaded = true; ''`)
+			if _, err := cdproto.Call(ctx, us, page.Navigate, page.NavigateParams{URL: fmt.Sprintf("%s/p%d", url, (i+1)%n)}); err != nil {
+				b.Fatal(err)
+			}
+			u.waitNewDocument(b, us)
+			u.waitLoaded(b, 0)
+			if err := waitFor(ctx, func() bool { r, _, _ := p.Resting(); return r }); err != nil {
+				b.Fatal(err)
+			}
+			before := conn.Traffic()
+			t0 := time.Now()
+			if _, err := p.Current(ctx); err != nil {
+				b.Fatal(err)
+			}
+			read := time.Since(t0)
+			after := conn.Traffic()
+			t0 = time.Now()
+			if _, err := warm.FullAXTree(ctx, us, accessibility.GetFullAXTreeParams{}); err != nil {
+				b.Fatal(err)
+			}
+			raw := time.Since(t0)
+			ratios = append(ratios, float64(read)/float64(raw))
+			reads++
+			for m, c := range after.Calls {
+				total[m] += c - before.Calls[m]
+			}
+			b.Logf("read %v, raw %v: %.2f", read.Round(100*time.Microsecond), raw.Round(100*time.Microsecond), float64(read)/float64(raw))
+		}
+	}
+	var lines []string
+	for _, m := range slices.Sorted(maps.Keys(total)) {
+		if total[m] > 0 {
+			lines = append(lines, fmt.Sprintf("%-40s %.2f a read", m, float64(total[m])/float64(reads)))
+		}
+	}
+	slices.Sort(ratios)
+	b.Logf("first read after rest ÷ raw, median %.2f; commands to the page:\n%s", ratios[len(ratios)/2], strings.Join(lines, "\n"))
+	b.ReportMetric(ratios[len(ratios)/2], "read/raw")
+}
