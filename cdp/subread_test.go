@@ -122,9 +122,10 @@ func moveOver(t *testing.T, ctx context.Context, u *user, s *wire.Session, id st
 }
 
 // A small document whose frame's document before was read after changes
-// rereadsToWalk times is walked at its load, with no read asking: the
-// host that read the one reads the next as it changes too. One whose
-// document before was not read after a change is not.
+// rereadsToWalk times is walked at its load, with no read asking and no
+// getFullAXTree first: the host that read the one reads the next as it
+// changes too, and a read meanwhile waits for the walk. One whose
+// document before was not read after a change is not walked.
 func TestSmallDocumentWalkedAtLoadWhenReadsFollowedTheOneBefore(t *testing.T) {
 	url := serve(t, map[string]string{"/a": sectionsPage("A", 10), "/b": sectionsPage("B", 10), "/c": sectionsPage("C", 10)})
 	ctx, p, u := launchFor(t, url+"/a", Options{RestAfter: -1})
@@ -157,10 +158,32 @@ func TestSmallDocumentWalkedAtLoadWhenReadsFollowedTheOneBefore(t *testing.T) {
 		return loaderOf()
 	}
 
-	// The person goes to /b: walked after its load, no read asking.
+	// The person goes to /b: walked at its load, no read asking, and not
+	// read whole first: a host's read as the walk goes waits for it.
+	p.mu.Lock()
+	conn := p.conn
+	p.mu.Unlock()
+	fulls := conn.Traffic().Calls["Accessibility.getFullAXTree"]
 	loader := navigate("/b")
+	if err := waitFor(ctx, func() bool { return a.WalkAsked(frame) || a.WalkedDocument(frame) == loader }); err != nil {
+		t.Fatalf("the small document after one read as it changed was not walked at its load: %v", err)
+	}
+	answers := p.Answers()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Answers().Minus(answers); got.Kept() != 1 || got.All() != 1 {
+		t.Errorf("the read as the walk at the load went: %v, want it answered from the walked tree", got)
+	}
+	if outline := strings.Join(outlineOf(cur.Root), "\n"); !strings.Contains(outline, "Part 9") || !strings.Contains(outline, `"B"`) {
+		t.Errorf("the read after the load does not show /b:\n%s", outline)
+	}
 	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
 		t.Fatalf("the small document after one read as it changed was not walked at its load: %v", err)
+	}
+	if n := conn.Traffic().Calls["Accessibility.getFullAXTree"] - fulls; n != 0 {
+		t.Errorf("the small document walked at its load was read whole %d times", n)
 	}
 	// Then to /c: /b was not read after a change, so /c is not walked.
 	small := p.answers.Small.Load()
