@@ -34,10 +34,10 @@ import (
 // whether the page is shown (v 1) or hidden (0): a change of that is a
 // tab switch, which starts a read in the background (readAhead).
 //
-// It also tells whether the focus and hover chains are the ones the
-// provider read last in the document (kept under a token, readChain),
-// the same elements in the same order: then a read takes what it made of
-// them then (chainFor) instead of reading them again. The elements are
+// It also tells whether the focus and hover chains are empty, or the
+// ones the provider read last in the document (kept under a token,
+// readChain), the same elements in the same order: then a read takes
+// what it made of them then (chainFor) instead of reading them again. The elements are
 // compared, not guessed from events: a change that no event tells (a
 // focused element removed, the layout moved under the pointer) makes a
 // chain of other elements, and it is read again.
@@ -58,9 +58,13 @@ type pageState struct {
 	ok           bool  // the script answered
 	// focusKept and hoverKept are the tokens of the focus and hover
 	// chains the provider read last in the document when they are still
-	// the same elements (0: not, or none read).
-	focusKept, hoverKept uint64
+	// the same elements (0: not, or none read; noChain: there is none).
+	focusKept, hoverKept int64
 }
+
+// noChain is pageState.focusKept or hoverKept when nothing is focused, or
+// nothing hovered: the chain is empty, and needs no call.
+const noChain = -1
 
 // readPageState runs stateScript in a frame's isolated world.
 func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageState {
@@ -69,8 +73,8 @@ func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageS
 		return pageState{}
 	}
 	return pageState{
-		focusKept:    uint64(v[7]),
-		hoverKept:    uint64(v[8]),
+		focusKept:    int64(v[7]),
+		hoverKept:    int64(v[8]),
 		watcher:      int64(v[6]),
 		pointer:      v[0],
 		mutations:    int64(v[1]),

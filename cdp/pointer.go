@@ -141,17 +141,21 @@ var (
 // chainTokens numbers the chains the provider keeps in isolated worlds.
 var chainTokens atomic.Uint64
 
-// chainFor returns the chain of a frame: what the provider made of it at
-// its last read there when the page's watchers say (kept, from the page
-// state read in this read: pageState.focusKept or hoverKept) that it is
-// still those elements, else readChain. A chain of the same elements has
+// chainFor returns the chain of a frame: none when the page state read
+// in this read says there is none (kept is noChain: pageState.focusKept
+// or hoverKept), what the provider made of it at its last read there
+// when the page state says that it is still those elements, else
+// readChain. A chain of the same elements has
 // the same backend node ids: the ids stay with a DOM node for its life.
-func chainFor(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript, kept uint64) *chainRead {
-	if kept != 0 {
+func chainFor(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript, kept int64) *chainRead {
+	if kept == noChain {
+		return &chainRead{} // none: what readChain finds of an empty one
+	}
+	if kept > 0 {
 		s.chainsMu.Lock()
 		cr := s.chains[chainKey{frame, cs.key}]
 		s.chainsMu.Unlock()
-		if cr != nil && cr.token == kept {
+		if cr != nil && int64(cr.token) == kept {
 			return cr
 		}
 	}

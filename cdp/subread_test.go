@@ -15,10 +15,11 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// A read asks the page for its focus chain only when the focused element
-// is not the one of the last read, and for its hover chain only when the
-// hovered elements are not: the page's watchers compare the chains with
-// those kept at the last read, element by element. A focus move reads the
+// A read asks the page for its focus chain only when an element has focus
+// and it is not the one of the last read, and for its hover chain only
+// when elements are hovered and they are not those of the last read: the
+// page state script finds the chains, and compares them with those kept
+// at the last read, element by element. A focus move reads the
 // focus chain alone; a pointer move the hover chain alone; a read with
 // neither reads no chain (counted at the transport: each chain read
 // releases its object group). A change that no focus event tells (the
@@ -36,6 +37,9 @@ func TestChainsAreReadOnlyWhenTheyChanged(t *testing.T) {
 	p.mu.Lock()
 	conn := p.conn
 	p.mu.Unlock()
+	if n := conn.Traffic().Calls["Runtime.releaseObjectGroup"]; n != 0 {
+		t.Errorf("the first read, nothing focused or hovered, read %d chains, want none", n)
+	}
 	// states are the deepest elements in a state (the focused element's
 	// ancestors are focused too).
 	states := func(cur *mapping.Current, state string) []string {

@@ -34,10 +34,12 @@
   } else if (s.wake) {
     s.wake();
   }
-  // kept tells, for the focus and the hover chains, the token of the
-  // chain the provider kept last (chain_keep.js) when the chain is now
-  // the same elements, in the same order; else 0.
+  // kept tells, for the focus and the hover chains, -1 when there is
+  // none (nothing focused, nothing hovered), the token of the chain the
+  // provider kept last (chain_keep.js) when the chain is now the same
+  // elements, in the same order; else 0.
   const kept = (key, chain) => {
+    if (!chain.length) return -1;
     const st = {{store}} || {}, k = st[key];
     if (!k || !st[key + 'Token'] || k.length !== chain.length) return 0;
     for (let j = 0; j < k.length; j++) if (k[j] !== chain[j]) return 0;
