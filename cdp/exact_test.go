@@ -36,8 +36,15 @@ import (
 // every document): zero differences, ids included. The seed is random per
 // run and printed on failure.
 
-func TestWarmTreeIsExact1k(t *testing.T)  { testWarmTreeIsExact(t, 30, 500, 50, 6) }
-func TestWarmTreeIsExact10k(t *testing.T) { testWarmTreeIsExact(t, 300, 500, 20, 6) }
+func TestWarmTreeIsExact1k(t *testing.T)  { testWarmTreeIsExact(t, 30, 500, 50, 6, -1) }
+func TestWarmTreeIsExact10k(t *testing.T) { testWarmTreeIsExact(t, 300, 500, 20, 6, -1) }
+
+// TestWarmTreeIsExact1kSmall is the 1k test with the default WalkFrom:
+// its documents are small, read whole until reads followed their changes
+// twice, then walked, and walked instead of fetched at their loads, since
+// the test reads after every change (docs/warm-tree.md, At rest, and in
+// proportion).
+func TestWarmTreeIsExact1kSmall(t *testing.T) { testWarmTreeIsExact(t, 30, 300, 30, 2, 0) }
 
 // mutationKinds are what the page's mutate() can do (tab switches and
 // navigations are done by the test), each with its weight: navigations
@@ -63,8 +70,8 @@ func weighted(w map[string]int) []string {
 // The page has sections sections; the test makes steps mutations, or
 // raceSteps under the race detector. minKept is the least share of the
 // documents the warm reads read, in tenths, that the kept trees must
-// have answered.
-func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) {
+// have answered. walkFrom is the provider's Options.WalkFrom.
+func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walkFrom int) {
 	if raceDetector {
 		// The race detector makes every read many times slower (a cold
 		// read of a 10k page most of all); under it the test looks for
@@ -99,7 +106,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	// failure.
 	traceAX := traceWarm(t)
 
-	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: -1, RestAfter: -1})
+	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: walkFrom, RestAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +190,9 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	}
 	if answered.Changed == 0 {
 		t.Errorf("no read right after a change was answered from the kept trees: %v", answered)
+	}
+	if walkFrom == 0 && counts["nav"] > 0 && p.answers.AtLoad.Load() == 0 {
+		t.Errorf("the pages loaded again %d times, and none was walked at its load instead of fetched", counts["nav"])
 	}
 }
 

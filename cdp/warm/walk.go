@@ -67,10 +67,14 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		// a read meanwhile waits for it (untilWalked).
 		w := a.walks[frame]
 		a.mu.Unlock()
+		if Tracing() {
+			Tracef("[%p] frame %s document %s walked at its load, not fetched: reads followed the document before", a, frame, loader)
+		}
+		a.counts.AtLoad.Add(1)
 		if w != nil {
 			<-w.done
 		}
-		a.beginWalk(frame, loader, loaded)
+		a.beginWalk(frame, loader, true, loaded)
 		return
 	}
 	if seen.OK && a.fetching[frame] == nil {
@@ -184,7 +188,7 @@ func (a *Trees) StartWalks() {
 // startWalk begins the subscribing walk of a frame's document in the
 // background, unless one is under way.
 func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
-	a.beginWalk(frame, loader, false)
+	a.beginWalk(frame, loader, false, false)
 }
 
 // walkOnly reports whether a small document that just loaded in a frame
@@ -202,9 +206,9 @@ func (a *Trees) walkOnly(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
 }
 
 // beginWalk is startWalk; a walk atLoad is one walkOnly chose, which
-// reads wait for, and once it is kept OnLoadFetched is told, as of a
-// fetch after a load.
-func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad bool) {
+// reads wait for; once one is kept, OnLoadFetched is told when announce
+// says its document's loadComplete came, as of a fetch after a load.
+func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad, announce bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.walking[frame] || a.trees[frame] != nil || a.resting {
@@ -234,7 +238,7 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad
 			done.Took = time.Since(w.start)
 			a.OnWalked(frame, done)
 		}
-		if kept && atLoad && a.OnLoadFetched != nil {
+		if kept && atLoad && announce && a.OnLoadFetched != nil {
 			a.OnLoadFetched(frame)
 		}
 	}()
