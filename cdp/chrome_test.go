@@ -12,7 +12,7 @@ import (
 // Without one, a local run skips naming $CHROME; under CI=true it fails,
 // since .ci/run installs chromium and a skip there would hide a broken
 // install.
-func testChrome(t *testing.T) string {
+func testChrome(t testing.TB) string {
 	t.Helper()
 	path, err := browsers.FindChrome("")
 	if err == nil {

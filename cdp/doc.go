@@ -46,7 +46,8 @@
 //     by the watchers' signals in watch.go, and while the document's walk
 //     runs reads it whole or waits for the walk, whichever should be
 //     sooner), value texts, frame owners, focus and hover chains read
-//     ahead).
+//     ahead, or taken from the last read when the page state found them
+//     the same elements: chainFor in pointer.go).
 //  4. the assembly (assemble.go, down.go): assembleTabs makes what each
 //     window shows: readDocument and assemble stitch a tab's frames into
 //     one doc tree and number the documents, reading late a frame the

@@ -36,8 +36,15 @@ import (
 // every document): zero differences, ids included. The seed is random per
 // run and printed on failure.
 
-func TestWarmTreeIsExact1k(t *testing.T)  { testWarmTreeIsExact(t, 30, 500, 50, 6) }
-func TestWarmTreeIsExact10k(t *testing.T) { testWarmTreeIsExact(t, 300, 500, 20, 6) }
+func TestWarmTreeIsExact1k(t *testing.T)  { testWarmTreeIsExact(t, 30, 500, 50, 6, -1) }
+func TestWarmTreeIsExact10k(t *testing.T) { testWarmTreeIsExact(t, 300, 500, 20, 6, -1) }
+
+// TestWarmTreeIsExact1kSmall is the 1k test with the default WalkFrom:
+// its documents are small, read whole until reads followed their changes
+// twice, then walked, and walked instead of fetched at their loads, since
+// the test reads after every change (docs/warm-tree.md, At rest, and in
+// proportion).
+func TestWarmTreeIsExact1kSmall(t *testing.T) { testWarmTreeIsExact(t, 30, 300, 30, 2, 0) }
 
 // mutationKinds are what the page's mutate() can do (tab switches and
 // navigations are done by the test), each with its weight: navigations
@@ -63,8 +70,8 @@ func weighted(w map[string]int) []string {
 // The page has sections sections; the test makes steps mutations, or
 // raceSteps under the race detector. minKept is the least share of the
 // documents the warm reads read, in tenths, that the kept trees must
-// have answered.
-func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) {
+// have answered. walkFrom is the provider's Options.WalkFrom.
+func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walkFrom int) {
 	if raceDetector {
 		// The race detector makes every read many times slower (a cold
 		// read of a 10k page most of all); under it the test looks for
@@ -99,7 +106,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	// failure.
 	traceAX := traceWarm(t)
 
-	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: -1, RestAfter: -1})
+	p, err := NewProvider(Options{Connect: b.DebugURL(), WalkFrom: walkFrom, RestAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,6 +191,9 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 	if answered.Changed == 0 {
 		t.Errorf("no read right after a change was answered from the kept trees: %v", answered)
 	}
+	if walkFrom == 0 && counts["nav"] > 0 && p.answers.AtLoad.Load() == 0 {
+		t.Errorf("the pages loaded again %d times, and none was walked at its load instead of fetched", counts["nav"])
+	}
 }
 
 // traceWarm collects what the warm trees tell their trace (warm.SetTrace:
@@ -193,7 +203,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept int) 
 // names: an event's nodes, whose names and children tell what Chrome said,
 // do not fit a log. The trace is reset once the test's deferred calls
 // have run (the provider closed: its reads tell it too).
-func traceWarm(t *testing.T) func(format string, args ...any) {
+func traceWarm(t testing.TB) func(format string, args ...any) {
 	t.Helper()
 	var mu sync.Mutex
 	var trace []string
@@ -386,7 +396,7 @@ type user struct {
 	fore int // the tab in front
 }
 
-func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
+func newUser(t testing.TB, ctx context.Context, debugURL string) *user {
 	t.Helper()
 	ep, err := browsers.ParseEndpoint(debugURL, false, nil, nil)
 	if err != nil {
@@ -415,7 +425,7 @@ func newUser(t *testing.T, ctx context.Context, debugURL string) *user {
 
 func (u *user) close() { u.c.Close() }
 
-func (u *user) session(t *testing.T, id target.ID) *wire.Session {
+func (u *user) session(t testing.TB, id target.ID) *wire.Session {
 	t.Helper()
 	if s := u.sess[id]; s != nil {
 		return s
@@ -428,7 +438,7 @@ func (u *user) session(t *testing.T, id target.ID) *wire.Session {
 	return u.sess[id]
 }
 
-func (u *user) eval(t *testing.T, s *wire.Session, expr string) string {
+func (u *user) eval(t testing.TB, s *wire.Session, expr string) string {
 	t.Helper()
 	r, err := cdproto.Call(u.ctx, s, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, ReturnByValue: ptr(true), AwaitPromise: ptr(true)})
 	if err != nil {
@@ -468,7 +478,7 @@ func (u *user) front(t *testing.T, i int) {
 }
 
 // waitLoaded waits for tab i's document and its iframes to finish loading.
-func (u *user) waitLoaded(t *testing.T, i int) {
+func (u *user) waitLoaded(t testing.TB, i int) {
 	t.Helper()
 	s := u.session(t, u.tabs[i])
 	deadline := time.Now().Add(time.Minute) // a bound for a page that never loads, not a wait
@@ -486,7 +496,7 @@ func (u *user) waitLoaded(t *testing.T, i int) {
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits
 // are retried.
-func (u *user) waitNewDocument(t *testing.T, s *wire.Session) {
+func (u *user) waitNewDocument(t testing.TB, s *wire.Session) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {

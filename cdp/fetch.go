@@ -262,10 +262,10 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	var wg, chains sync.WaitGroup
 	// The chains do not depend on the tree: they are read meanwhile.
 	if r.focused && (isTop || ff.state.focus) {
-		chains.Go(func() { ff.focus = readChain(ctx, o.sess, f.ID, focusChain) })
+		chains.Go(func() { ff.focus = chainFor(ctx, o.sess, f.ID, focusChain, ff.state.focusKept) })
 	}
 	if isTop || ff.state.pointer > 0 {
-		chains.Go(func() { ff.hover = readChain(ctx, o.sess, f.ID, hoverChain) })
+		chains.Go(func() { ff.hover = chainFor(ctx, o.sess, f.ID, hoverChain, ff.state.hoverKept) })
 	}
 	if g.wait != nil {
 		done := make(chan struct{})

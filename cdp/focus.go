@@ -45,7 +45,7 @@ func readFocus(ctx context.Context, d *doc) focusPath {
 		f.docs = append(f.docs, d)
 		cr := d.focus
 		if cr == nil {
-			cr = readChain(ctx, d.sess, d.frameID, focusChain)
+			cr = chainFor(ctx, d.sess, d.frameID, focusChain, d.state.focusKept)
 		}
 		chain, child, _ := cutChain(ctx, d, cr)
 		if child == nil {

@@ -171,7 +171,7 @@ func browserWith(t *testing.T, url string) (context.Context, *user, *Provider) {
 
 // serve serves the pages, by path, on loopback and returns the server's
 // URL.
-func serve(t *testing.T, pages map[string]string) string {
+func serve(t testing.TB, pages map[string]string) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	for path, html := range pages {

@@ -33,7 +33,15 @@ import (
 // the change came in the session's events (warm.Trees.OnSignal), and
 // whether the page is shown (v 1) or hidden (0): a change of that is a
 // tab switch, which starts a read in the background (readAhead).
-var stateScript = fill(jsTemplate("state.js"), "bindingName", bindingName)
+//
+// It also tells whether the focus and hover chains are empty, or the
+// ones the provider read last in the document (kept under a token,
+// readChain), the same elements in the same order: then a read takes
+// what it made of them then (chainFor) instead of reading them again. The elements are
+// compared, not guessed from events: a change that no event tells (a
+// focused element removed, the layout moved under the pointer) makes a
+// chain of other elements, and it is read again.
+var stateScript = fill(jsTemplate("state.js"), "bindingName", bindingName, "focus", focusScript, "hover", hoverScript, "store", chainStore)
 
 // pageState is what stateScript returns for one document.
 type pageState struct {
@@ -48,15 +56,25 @@ type pageState struct {
 	visible      bool  // document.visibilityState is visible
 	focus        bool  // document.hasFocus()
 	ok           bool  // the script answered
+	// focusKept and hoverKept are the tokens of the focus and hover
+	// chains the provider read last in the document when they are still
+	// the same elements (0: not, or none read; noChain: there is none).
+	focusKept, hoverKept int64
 }
+
+// noChain is pageState.focusKept or hoverKept when nothing is focused, or
+// nothing hovered: the chain is empty, and needs no call.
+const noChain = -1
 
 // readPageState runs stateScript in a frame's isolated world.
 func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageState {
-	var v [7]float64
+	var v [9]float64
 	if err := evalIn(ctx, s, frame, stateScript, &v); err != nil {
 		return pageState{}
 	}
 	return pageState{
+		focusKept:    int64(v[7]),
+		hoverKept:    int64(v[8]),
 		watcher:      int64(v[6]),
 		pointer:      v[0],
 		mutations:    int64(v[1]),

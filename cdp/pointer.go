@@ -2,6 +2,11 @@ package cdp
 
 import (
 	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -72,7 +77,7 @@ func findPointer(ctx context.Context, topDocs []*doc) pointerAt {
 func hoverIn(ctx context.Context, d *doc, descend bool) (at pointerAt, ok bool) {
 	cr := d.hover
 	if cr == nil {
-		cr = readChain(ctx, d.sess, d.frameID, hoverChain)
+		cr = chainFor(ctx, d.sess, d.frameID, hoverChain, d.state.hoverKept)
 	}
 	chain, child, ok := cutChain(ctx, d, cr)
 	switch {
@@ -99,6 +104,12 @@ type chainRead struct {
 	sess  *session
 	frame cdproto.FrameID
 	rest  string // the script that returns the chain kept (chainScript.rest)
+	// token names the chain as kept in the isolated world (chainKeep.js);
+	// 0 when it is not kept there.
+	token uint64
+
+	mu          sync.Mutex
+	ancestorIDs []cdproto.BackendNodeID // the ancestors, once all were described; guarded by mu
 }
 
 // chainStore is where the isolated world keeps the chains read last, one
@@ -127,27 +138,75 @@ var (
 	hoverChain = newChainScript(hoverScript, "hover")
 )
 
+// chainTokens numbers the chains the provider keeps in isolated worlds.
+var chainTokens atomic.Uint64
+
+// chainFor returns the chain of a frame: none when the page state read
+// in this read says there is none (kept is noChain: pageState.focusKept
+// or hoverKept), what the provider made of it at its last read there
+// when the page state says that it is still those elements, else
+// readChain. A chain of the same elements has
+// the same backend node ids: the ids stay with a DOM node for its life.
+func chainFor(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript, kept int64) *chainRead {
+	if kept == noChain {
+		return &chainRead{} // none: what readChain finds of an empty one
+	}
+	if kept > 0 {
+		s.chainsMu.Lock()
+		cr := s.chains[chainKey{frame, cs.key}]
+		s.chainsMu.Unlock()
+		if cr != nil && int64(cr.token) == kept {
+			return cr
+		}
+	}
+	return readChain(ctx, s, frame, cs)
+}
+
 // readChain runs a chain script, which returns an array of elements
 // deepest first, in the isolated world of a frame; it keeps the array
-// there under its key and describes its first element.
+// there under its key, with a new token, and describes its first
+// element. The session remembers the answer under that token (chainFor).
 func readChain(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript) *chainRead {
 	group := newObjectGroup()
 	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	el, err := evalObject(ctx, s, frame, cs.keep, group, false)
-	if err != nil || el.ObjectID == "" || el.Subtype != "node" {
+	token := chainTokens.Add(1)
+	el, err := evalObject(ctx, s, frame, strings.Replace(cs.keep, "/*token*/0", strconv.FormatUint(token, 10), 1), group, false)
+	if err != nil {
 		return &chainRead{}
 	}
-	cr := &chainRead{ok: true, sess: s, frame: frame, rest: cs.rest}
-	if n, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID}); err == nil && n.Node != nil {
+	cr := &chainRead{sess: s, frame: frame, rest: cs.rest, token: token}
+	if el.ObjectID != "" && el.Subtype == "node" {
+		cr.ok = true
+		n, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: el.ObjectID})
+		if err != nil || n.Node == nil {
+			cr.token = 0 // not to be taken again: described, it may well be found
+			return cr
+		}
 		cr.first = n.Node.BackendNodeID
 	}
+	s.chainsMu.Lock()
+	if s.chains == nil {
+		s.chains = map[chainKey]*chainRead{}
+	}
+	s.chains[chainKey{frame, cs.key}] = cr
+	s.chainsMu.Unlock()
 	return cr
 }
 
 // ancestors returns the ancestors of the deepest element, in order (0 for
-// one that could not be described).
+// one that could not be described), asked for once: a chain taken again
+// (chainFor) is the same elements.
 func (cr *chainRead) ancestors(ctx context.Context) []cdproto.BackendNodeID {
-	return elementIDs(ctx, cr.sess, cr.frame, cr.rest, 1)
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if cr.ancestorIDs != nil {
+		return cr.ancestorIDs
+	}
+	ids := elementIDs(ctx, cr.sess, cr.frame, cr.rest, 1)
+	if ids != nil && !slices.Contains(ids, 0) {
+		cr.ancestorIDs = ids
+	}
+	return ids
 }
 
 // cutChain returns the chain of d's elements up to the first one d's

@@ -29,7 +29,7 @@ func sectionsPage(title string, n int) string {
 // launchFor launches a browser showing url, and returns a provider with
 // opts on it and a user of it, all closed when the test ends; args go to
 // the browser. What the warm trees did is logged if the test fails.
-func launchFor(t *testing.T, url string, opts Options, args ...string) (context.Context, *Provider, *user) {
+func launchFor(t testing.TB, url string, opts Options, args ...string) (context.Context, *Provider, *user) {
 	t.Helper()
 	path := testChrome(t)
 	traceWarm(t) // first: its cleanup runs after the provider's
@@ -53,7 +53,7 @@ func launchFor(t *testing.T, url string, opts Options, args ...string) (context.
 }
 
 // sessionOf returns the provider's session of a tab and its connection.
-func sessionOf(t *testing.T, p *Provider, tab target.ID) *session {
+func sessionOf(t testing.TB, p *Provider, tab target.ID) *session {
 	t.Helper()
 	p.mu.Lock()
 	defer p.mu.Unlock()

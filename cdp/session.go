@@ -20,6 +20,12 @@ type session struct {
 	worldsMu sync.Mutex
 	worlds   map[cdproto.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
 
+	chainsMu sync.Mutex
+	// chains are the focus and hover chains read last in each frame,
+	// each under the token it is kept with in the isolated world
+	// (chainFor); guarded by chainsMu.
+	chains map[chainKey]*chainRead
+
 	// ax keeps the warm trees of the session's documents (package warm),
 	// once a read has asked for them (axOf); the read loop hands it the
 	// session's Accessibility events (onSessionEvent).
@@ -31,8 +37,21 @@ type session struct {
 // one (world).
 func (s *session) forgetWorld(frame cdproto.FrameID) {
 	s.worldsMu.Lock()
-	defer s.worldsMu.Unlock()
 	delete(s.worlds, frame)
+	s.worldsMu.Unlock()
+	s.chainsMu.Lock()
+	for k := range s.chains {
+		if k.frame == frame {
+			delete(s.chains, k)
+		}
+	}
+	s.chainsMu.Unlock()
+}
+
+// chainKey names the chain of one kind (chainScript.key) in a frame.
+type chainKey struct {
+	frame cdproto.FrameID
+	key   string
 }
 
 // fetchingLoaded reports whether the page is busy with the provider's own

@@ -103,18 +103,26 @@ func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*tar
 // answering anything for a moment: wire.Session.FirstCall) is marked
 // down, not failed: the tab is reported all the same.
 func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) error {
+	// The window (the browser's) and the page state (the page's) are
+	// asked at once: a round trip less before the document is read.
+	var state sync.WaitGroup
+	if t.down = t.sess.Unavailable(); t.down == nil {
+		state.Go(func() {
+			t.sess.FirstCall(ctx, func(ctx context.Context) error {
+				t.state = readPageState(ctx, t.sess, cdproto.FrameID(t.info.TargetID))
+				return nil
+			})
+		})
+	}
 	w, err := cdproto.Call(ctx, c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
+	state.Wait()
 	if err != nil {
 		return err
 	}
 	t.window, t.bounds = int64(w.WindowID), w.Bounds
-	if t.down = t.sess.Unavailable(); t.down != nil {
+	if t.down != nil {
 		return nil
 	}
-	t.sess.FirstCall(ctx, func(ctx context.Context) error {
-		t.state = readPageState(ctx, t.sess, cdproto.FrameID(t.info.TargetID))
-		return nil
-	})
 	if t.state.ok {
 		// Known now, a later change of it told by the watchers is a tab
 		// switch (readAhead).

@@ -1,6 +1,7 @@
 // stateScript (pagestate.go): installs the provider's passive watchers
 // in a document's isolated world once, and returns what they saw.
-// {{bindingName}} is the Runtime binding the watchers call (watch.go).
+// {{bindingName}} is the Runtime binding the watchers call (watch.go);
+// {{focus}} and {{hover}} are focus.js and hover.js, {{store}} chainStore.
 (() => {
   let s = globalThis.__cdpprovider;
   if (!s) {
@@ -33,5 +34,17 @@
   } else if (s.wake) {
     s.wake();
   }
-  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i, s.id || 0];
+  // kept tells, for the focus and the hover chains, -1 when there is
+  // none (nothing focused, nothing hovered), the token of the chain the
+  // provider kept last (chain_keep.js) when the chain is now the same
+  // elements, in the same order; else 0.
+  const kept = (key, chain) => {
+    if (!chain.length) return -1;
+    const st = {{store}} || {}, k = st[key];
+    if (!k || !st[key + 'Token'] || k.length !== chain.length) return 0;
+    for (let j = 0; j < k.length; j++) if (k[j] !== chain[j]) return 0;
+    return st[key + 'Token'];
+  };
+  return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i, s.id || 0,
+    kept('focus', {{focus}}), kept('hover', {{hover}})];
 })()

@@ -40,6 +40,9 @@ type Counts struct {
 	// Small counts the walks not started because the document was
 	// smaller than Trees.WalkFrom: it is read whole when it changed.
 	Small atomic.Int64
+	// AtLoad counts the walks begun at a document's load instead of its
+	// fetch (walkOnly).
+	AtLoad atomic.Int64
 }
 
 // Walk is what one walk of a document did.

@@ -113,6 +113,12 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 	}
 	a.traceRead(how, t, seen)
 	t.mutations = seen.Mutations
+	if last := t.lastRead; last.OK && (last.Watcher != seen.Watcher || last.Mutations != seen.Mutations || last.Interactions != seen.Interactions) {
+		a.mu.Lock()
+		a.rereadAfterChange(frame, loader)
+		a.mu.Unlock()
+	}
+	t.lastRead = seen
 	if settling {
 		t.kept, t.mixed = 0, false
 	}
@@ -354,8 +360,16 @@ func (t *tree) twinParents() []accessibility.NodeID {
 func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader)
 	a.mu.Lock()
-	bg := a.fetching[frame]
+	bg, w := a.fetching[frame], a.walks[frame]
 	a.mu.Unlock()
+	if w != nil && w.atLoad && w.loader == loader { // walked at its load, not fetched (walkOnly)
+		if kept, err := a.awaitLoadWalk(ctx, frame, w); err != nil {
+			return nil, 0, err
+		} else if kept {
+			a.counts.Awaited.Add(1)
+			return a.Nodes(ctx, frame, loader, seen)
+		}
+	}
 	if bg != nil && bg.loader == loader { // fetched in the background after its load
 		select {
 		case <-bg.done:
@@ -388,11 +402,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	}
 	if f != nil && f.loader == loader { // read whole again: it changed since
 		a.mu.Lock()
-		if r := a.rereads[frame]; r.loader == loader {
-			a.rereads[frame] = reread{loader, r.n + 1}
-		} else {
-			a.rereads[frame] = reread{loader, 1}
-		}
+		a.rereadAfterChange(frame, loader)
 		a.mu.Unlock()
 	}
 	if !seen.OK {
@@ -452,6 +462,34 @@ func (a *Trees) awaitWalk(ctx context.Context, frame cdproto.FrameID, loader cdp
 	defer a.mu.Unlock()
 	t := a.trees[frame]
 	return t != nil && t.loader == loader, nil
+}
+
+// loadWalkWait bounds how long a read waits for the walk of a small
+// document that began at its load with no fetch (walkOnly); a few
+// hundred milliseconds at 2,000 nodes. A document that turned out big
+// is read whole after it.
+const loadWalkWait = time.Second
+
+// awaitLoadWalk waits for the walk w of a frame's document, begun at its
+// load with no fetch (walkOnly), for at most loadWalkWait; the walk goes
+// at full width meanwhile. It reports whether it ended with the
+// document's tree kept.
+func (a *Trees) awaitLoadWalk(ctx context.Context, frame cdproto.FrameID, w *walkRun) (bool, error) {
+	a.awaiting.Add(1)
+	defer a.awaiting.Add(-1)
+	bound := time.NewTimer(loadWalkWait)
+	defer bound.Stop()
+	select {
+	case <-w.done:
+	case <-bound.C:
+		return false, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.trees[frame]
+	return t != nil && t.loader == w.loader, nil
 }
 
 // fetched is a document's last getFullAXTree while its walk is not done,

@@ -43,6 +43,9 @@ type tree struct {
 	// kept is the sequence number of the last event or signal before the
 	// walk's tree was kept; 0 once a read has settled it (unsettled).
 	kept uint64
+	// lastRead is what the page's watchers had seen at the tree's last
+	// read: a read that finds more is one after a change (rereads).
+	lastRead Activity
 	// touched is the sequence number of the last nodesUpdated event that
 	// changed a node of this tree.
 	touched uint64
@@ -174,25 +177,64 @@ type Trees struct {
 	// document's last getFullAXTree) a document must have to be walked:
 	// a smaller one is read whole whenever it changed, which costs the
 	// page less than a walk and every event of it would, until reads
-	// have read it whole after a change rereadsToWalk times (rereads). 0
-	// walks every document. Set it before the first read.
+	// have read it whole after a change rereadsToWalk times (rereads),
+	// or at its load when reads did so for the frame's document before.
+	// 0 walks every document. Set it before the first read.
 	WalkFrom int
-	// rereads counts, per frame, the reads of its document that read it
-	// whole again after a change; guarded by mu.
+	// rereads counts, per frame, the reads of its document that came
+	// after a change (read whole again, or from the kept tree with the
+	// watchers' counts changed since the read before); guarded by mu.
 	rereads map[cdproto.FrameID]reread
 }
 
-// reread is how many times reads read a document whole after a change.
+// reread is how many times reads read a document after a change, and
+// how many times they did the frame's document before.
 type reread struct {
 	loader cdproto.LoaderID
 	n      int
+	// prev is n of the frame's document before this one.
+	prev int
 }
 
 // rereadsToWalk is how many reads of a small document after changes
 // make it worth a walk: a host that reads a page as it changes (one
 // subscribed, reading at every notification) pays less for the walk and
-// its events than for a getFullAXTree at each read.
+// its events than for a getFullAXTree at each read. A frame whose
+// document was read that often has its next document walked at its
+// load: the host that read the one reads the next as it changes too,
+// and a walk then spares the whole reads that would come first.
 const rereadsToWalk = 2
+
+// rereadOf returns the count of reads after a change of a frame's
+// document, the count of the document before moved to prev when the
+// frame has a new one; holding mu.
+func (a *Trees) rereadOf(frame cdproto.FrameID, loader cdproto.LoaderID) reread {
+	r := a.rereads[frame]
+	if r.loader != loader {
+		r = reread{loader: loader, prev: r.n}
+		a.rereads[frame] = r
+	}
+	return r
+}
+
+// rereadAfterChange counts a read of a frame's document after a change;
+// holding mu.
+func (a *Trees) rereadAfterChange(frame cdproto.FrameID, loader cdproto.LoaderID) {
+	r := a.rereadOf(frame, loader)
+	r.n++
+	a.rereads[frame] = r
+}
+
+// smallUnwalked reports whether a frame's document stays unwalked: it is
+// smaller than WalkFrom, and neither it nor the frame's document before
+// was read after changes rereadsToWalk times; holding mu.
+func (a *Trees) smallUnwalked(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
+	if a.size[frame] >= a.WalkFrom {
+		return false
+	}
+	r := a.rereadOf(frame, loader)
+	return r.n < rereadsToWalk && r.prev < rereadsToWalk
+}
 
 // versions numbers the states of the warm trees.
 var versions atomic.Uint64

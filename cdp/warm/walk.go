@@ -62,6 +62,21 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 	if t := a.trees[frame]; t != nil && t.since <= a.loaded[frame] {
 		delete(a.trees, frame) // the document before
 	}
+	if seen.OK && a.walkOnly(frame, loader) {
+		// Reads follow this frame's changes: the walk alone, no fetch;
+		// a read meanwhile waits for it (untilWalked).
+		w := a.walks[frame]
+		a.mu.Unlock()
+		if Tracing() {
+			Tracef("[%p] frame %s document %s walked at its load, not fetched: reads followed the document before", a, frame, loader)
+		}
+		a.counts.AtLoad.Add(1)
+		if w != nil {
+			<-w.done
+		}
+		a.beginWalk(frame, loader, true, loaded)
+		return
+	}
 	if seen.OK && a.fetching[frame] == nil {
 		f := &fetching{loader: loader, done: make(chan struct{})}
 		a.fetching[frame] = f
@@ -93,6 +108,9 @@ type walkRun struct {
 	loader cdproto.LoaderID // of the document walked
 	start  time.Time
 	pace   pace
+	// atLoad says the walk began at the document's load with no fetch
+	// (walkOnly): reads wait for it.
+	atLoad bool
 }
 
 // pace is how a walk goes: the nodes it has, and how many it got in how
@@ -170,12 +188,33 @@ func (a *Trees) StartWalks() {
 // startWalk begins the subscribing walk of a frame's document in the
 // background, unless one is under way.
 func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
+	a.beginWalk(frame, loader, false, false)
+}
+
+// walkOnly reports whether a small document that just loaded in a frame
+// is walked at once without a fetch first: the frame's document before
+// was read after changes rereadsToWalk times (smallUnwalked), so the
+// host reads this one as it changes too, and the walk, which it needs,
+// answers its reads as soon as a fetch would have, less the fetch; a
+// read meanwhile waits for the walk (untilWalked). Holding mu.
+func (a *Trees) walkOnly(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
+	if a.WalkFrom == 0 || a.size[frame] >= a.WalkFrom {
+		return false
+	}
+	r := a.rereadOf(frame, loader)
+	return r.prev >= rereadsToWalk
+}
+
+// beginWalk is startWalk; a walk atLoad is one walkOnly chose, which
+// reads wait for; once one is kept, OnLoadFetched is told when announce
+// says its document's loadComplete came, as of a fetch after a load.
+func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad, announce bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.walking[frame] || a.trees[frame] != nil || a.resting {
 		return
 	}
-	if r := a.rereads[frame]; a.size[frame] < a.WalkFrom && (r.loader != loader || r.n < rereadsToWalk) {
+	if a.smallUnwalked(frame, loader) {
 		a.counts.Small.Add(1)
 		if Tracing() {
 			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, a.size[frame], a.WalkFrom)
@@ -185,7 +224,7 @@ func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 	a.walking[frame] = true
 	since := a.seq + 1
 	ctx, stop := context.WithCancel(context.Background())
-	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now()}
+	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now(), atLoad: atLoad}
 	a.walks[frame] = w
 	go func() {
 		t, err := a.walk(ctx, frame, &w.pace)
@@ -194,9 +233,13 @@ func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 		if err == nil {
 			asFetched = a.fetchMatching(frame, loader, t)
 		}
-		if done, kept := a.keepWalked(frame, w, t, err, since, loader, asFetched); kept && a.OnWalked != nil {
+		done, kept := a.keepWalked(frame, w, t, err, since, loader, asFetched)
+		if kept && a.OnWalked != nil {
 			done.Took = time.Since(w.start)
 			a.OnWalked(frame, done)
+		}
+		if kept && atLoad && announce && a.OnLoadFetched != nil {
+			a.OnLoadFetched(frame)
 		}
 	}()
 }
@@ -235,6 +278,9 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	// orphans, are for this tree (apply).
 	t.born, t.pace = versions.Add(1), nil // the updates that follow are not the walk's
 	a.trees[frame] = t
+	if _, ok := a.size[frame]; !ok || w.atLoad { // not fetched: the walk tells its size
+		a.size[frame] = len(t.nodes)
+	}
 	delete(a.fetched, frame)
 	return done, true
 }
