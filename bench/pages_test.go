@@ -123,12 +123,14 @@ func TestSummary(t *testing.T) {
 	defer func() { results = saved }()
 	results = &table{rows: map[string]*row{}}
 	ms := time.Millisecond
-	*results.row("10k") = row{nodes: 9904, elements: 3555, raw: 500 * ms, rawFirst: 500 * ms, cold: 550 * ms, coldRatio: 1.1, warm: 60 * ms, changed: 80 * ms, changedFast: 200 * ms, changedNew: 150 * ms, afterLoad: 40 * ms, locate: 1500 * time.Microsecond, rawAgain: 520 * ms, loadCPU: 120 * ms, loadCPUWalked: 410 * ms}
+	*results.row("10k") = row{nodes: 9904, elements: 3555, raw: 500 * ms, rawFirst: 500 * ms, cold: 550 * ms, coldRatio: 1.1, warm: 60 * ms, changed: 80 * ms, changedFast: 200 * ms, changedNew: 150 * ms, afterLoad: 40 * ms, locate: 1500 * time.Microsecond, at: 16 * ms, rawAgain: 520 * ms, loadCPU: 120 * ms, loadCPUWalked: 410 * ms}
 	*results.row("50k") = row{raw: 2000 * ms, warm: 300 * ms, hwm: 160}
 	var b strings.Builder
 	printSummary(&b)
 	for _, want := range []string{
-		"| 10k | 9,904 | 3,555 | 500 ms | 500 ms (1.00×) | 550 ms (1.10×) | 60.0 ms (0.12×) | 80.0 ms (0.16×) | 200 ms (0.40×) | 150 ms (0.30×) | 40.0 ms (0.08×) | 1.50 ms | 520 ms (1.04×) | – | – |",
+		"| 10k | 9,904 | 3,555 | 500 ms | 500 ms (1.00×) | 550 ms (1.10×) | 60.0 ms (0.12×) | 80.0 ms (0.16×) | 200 ms (0.40×) | 150 ms (0.30×) | 40.0 ms (0.08×) | 1.50 ms | 16.0 ms | 520 ms (1.04×) | – | – |",
+		"| 50k | – | – | 2,000 ms | – | – | 300 ms (0.15×) | – | – | – | – | – | – | – | – | 160 MB |",
+		"| at median at 10k ≤ 15 ms | 16.00 ms | **no** |",
 		"| cold read at 10k ≤ 1.0× raw (a session's first call) | 1.10× | **no** |",
 		"| first read 1 s after a load at 10k ≤ 0.1× raw | 0.08× | yes |",
 		"| unchanged page read again at 10k ≤ 0.15× raw (warm tree or last fetch) | 0.12× | yes |",
