@@ -17,6 +17,15 @@ import (
 // errTooBig stops an update that would fetch more than incremental.
 var errTooBig = errors.New("the change is too big to fetch node by node")
 
+// errUnsettled stops a fetch that found nodes' children changed under
+// it more than maxAgain times: a page that changes as fast as it is
+// fetched is read whole.
+var errUnsettled = errors.New("the page changed under the fetch again and again")
+
+// maxAgain is how many nodes one fetchBelow fetches below again, their
+// children changed since (fetchBelow).
+const maxAgain = 64
+
 // incremental is the most nodes an update fetches below a changed node
 // before it reads the document whole instead.
 const incremental = 1500
@@ -357,6 +366,11 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 	for _, id := range parents {
 		queued[id] = true
 	}
+	// below holds the nodes whose children this fetch has (their answer
+	// came, or came in their parent's); again counts the nodes fetched
+	// below a second time.
+	below := make(map[accessibility.NodeID]bool, len(parents))
+	again := 0
 	inflight := 0
 	var first error
 	last := time.Now() // of the answer before
@@ -396,12 +410,36 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 		if p := t.nodes[r.parent]; limit == 0 && p != nil && (direct != len(p.ChildIDs) || !all(p.ChildIDs, got)) {
 			t.mixed = true // the parent's children changed since it was fetched
 		}
+		below[r.parent] = true
 		for _, n := range r.nodes {
 			if t.nodes[n.NodeID] == nil {
 				t.fresh = true
 			}
 			t.nodes[n.NodeID] = n
-			if !hasChildrenToFetch(n) || queued[n.NodeID] {
+			if !hasChildrenToFetch(n) {
+				continue
+			}
+			if queued[n.NodeID] {
+				// A node answered again, from another parent (an element
+				// moved while the walk went on, keeping its node), with
+				// children the tree lacks: they came after its own answer,
+				// and Chrome sends no event for nodes never fetched. Fetch
+				// below it again.
+				if !below[n.NodeID] || t.holds(n.ChildIDs, got) {
+					continue
+				}
+				if again++; again > maxAgain {
+					first = cmp.Or(first, errUnsettled)
+					continue
+				}
+				if limit == 0 {
+					t.mixed = true // the page changed during the walk
+				}
+				if Tracing() {
+					Tracef("  %s answered again with children %v the tree lacks: fetched below again", n.NodeID, n.ChildIDs)
+				}
+				delete(below, n.NodeID)
+				queue = append(queue, n.NodeID)
 				continue
 			}
 			queued[n.NodeID] = true
@@ -414,6 +452,7 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 			if all(n.ChildIDs, got) {
 				a.counts.Spared.Add(1)
 				t.spared++
+				below[n.NodeID] = true
 				continue
 			}
 			queue = append(queue, n.NodeID)
@@ -428,6 +467,16 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 		}
 	}
 	return first
+}
+
+// holds reports whether every id is a node of the tree or in answer.
+func (t *tree) holds(ids []accessibility.NodeID, answer map[accessibility.NodeID]bool) bool {
+	for _, id := range ids {
+		if t.nodes[id] == nil && !answer[id] {
+			return false
+		}
+	}
+	return true
 }
 
 // all reports whether every id is in set.
