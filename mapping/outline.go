@@ -28,9 +28,10 @@ import (
 //     one line (strconv.CanBackquote), is written as those titles, each
 //     between backquotes, in the run of texts it stands in.
 //   - A Paragraph, ListItem, Figure, Image or Text with nothing but its
-//     role and id has no line: its children are written in its place, at
-//     its depth; a run of texts ends before and after them, so each such
-//     paragraph or list item starts a line of its own.
+//     role and id (a ListItem's level aside: the nesting of its List,
+//     which the indent shows) has no line: its children are written in
+//     its place, at its depth; a run of texts ends before and after
+//     them, so each such paragraph or list item starts a line of its own.
 //
 // So a paragraph with a link and inline code reads
 //
@@ -132,14 +133,23 @@ var foldedRoles = map[string]bool{"Paragraph": true, "ListItem": true, "Figure":
 
 // bare reports whether e has nothing but its role, id and children.
 func bare(e *Element) bool {
+	return e.Level == 0 && bareButLevel(e)
+}
+
+// bareButLevel reports whether e has nothing but its role, id, children
+// and level.
+func bareButLevel(e *Element) bool {
 	return e.Title == "" && e.Value == "" && e.Description == "" && e.URL == "" &&
-		e.Level == 0 && len(e.States) == 0 && e.Omitted == 0
+		len(e.States) == 0 && e.Omitted == 0
 }
 
 // folded reports whether an outline writes e's children in its place,
-// without a line for e.
+// without a line for e: an element of foldedRoles with nothing but its
+// role and id, a level aside (the level of a ListItem, the only one of
+// them that has one, is the depth of its List among Lists, which the
+// outline's indent shows).
 func folded(e *Element) bool {
-	return foldedRoles[e.Role] && bare(e)
+	return foldedRoles[e.Role] && bareButLevel(e)
 }
 
 // inlineCode reports whether e is code an outline writes in the run of

@@ -10,7 +10,7 @@ func TestOutline(t *testing.T) {
 		Children: []*Element{
 			{ID: "n1", Role: "Heading", Title: `Say "hi"`, Level: 1},
 			{ID: "n2", Role: "TextField", Title: "Name", Value: "Ada", Description: "Your full name", States: []string{"focused", "required"}},
-			{ID: "n3", Role: "List", Children: []*Element{{ID: "n4", Role: "ListItem", Level: 2}}},
+			{ID: "n3", Role: "Tree", Children: []*Element{{ID: "n4", Role: "TreeItem", Level: 2}}},
 		}}
 	var b strings.Builder
 	if err := Outline(&b, root); err != nil {
@@ -19,8 +19,8 @@ func TestOutline(t *testing.T) {
 	want := `Document "Shop" [focused] <https://shop.example/> (+2 omitted) #d1
  Heading "Say \"hi\"" level=1 #n1
  TextField "Name" = "Ada" [focused required] ("Your full name") #n2
- List #n3
-  ListItem level=2 #n4
+ Tree #n3
+  TreeItem level=2 #n4
 `
 	if got := b.String(); got != want {
 		t.Errorf("Outline:\n%s\nwant:\n%s", got, want)
@@ -112,8 +112,9 @@ func TestOutlineURLs(t *testing.T) {
 }
 
 // A Paragraph, ListItem, Figure, Image or Text with nothing but its role
-// and id has no line: its children are written in its place, at its
-// depth, each such element's text starting a line of its own. The same
+// and id (a ListItem's level aside) has no line: its children are written
+// in its place, at its depth, each such element's text starting a line
+// of its own. The same
 // roles with anything more (a title, a state, what a cut left out), the
 // other roles with nothing more (List, Row, Cell, Main), and the root have
 // their line and id.
@@ -129,7 +130,10 @@ func TestOutlineFolds(t *testing.T) {
 		{ID: "l", Role: "List", Children: []*Element{
 			{ID: "i1", Role: "ListItem", Children: []*Element{p("p4", text("First"))}},
 			{ID: "i2", Role: "ListItem", Children: []*Element{text("Second")}},
-			{ID: "i3", Role: "ListItem", Level: 2, Children: []*Element{text("Nested")}},
+			{ID: "i3", Role: "ListItem", Children: []*Element{text("Third"), {ID: "l2", Role: "List", Children: []*Element{
+				{ID: "i4", Role: "ListItem", Level: 2, Children: []*Element{text("Nested")}},
+				{ID: "i5", Role: "ListItem", Level: 2, Title: "Named", Children: []*Element{text("Named item")}},
+			}}}},
 		}},
 		{ID: "f", Role: "Figure", Children: []*Element{
 			{ID: "img", Role: "Image"},
@@ -153,8 +157,11 @@ func TestOutlineFolds(t *testing.T) {
  List #l
   "First"
   "Second"
-  ListItem level=2 #i3
+  "Third"
+  List #l2
    "Nested"
+   ListItem "Named" level=2 #i5
+    "Named item"
  Image "A chart" #cap
  "Figure 1"
  Table #tb
