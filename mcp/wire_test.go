@@ -61,7 +61,7 @@ func TestWireTools(t *testing.T) {
 				`outline: one element a line, indented one space a level, Role \"title\" = \"value\" [states] <url> level=N (\"description\") (+N omitted) #id, ` +
 				`each part after the role only when the element has it; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
 				`and the texts side by side share a line: \"Read the\" \"manual\" \".\"; inline code is its text between backquotes in that line: \"Call\" ` + "`open()`" + `; ` +
-				`a Paragraph, ListItem, Figure, Image or Text with nothing but its role and id has no line, its children in its place; ` +
+				`a Paragraph, ListItem, Figure, Image or Text with nothing but its role and id (a ListItem's level aside) has no line, its children in its place; ` +
 				`a url is relative to the url of the Document above it ` +
 				`(#top, page.html, /about) when it resolves so; with root, a first line \"in: …\" names the root's ancestors (role and title)."},` +
 				`"root":{"type":"string","description":"An element id from ui_current: answer only that element and its descendants. ` +
