@@ -164,8 +164,8 @@ func TestToolCurrentArguments(t *testing.T) {
 	}
 	var button, remove string
 	for line := range strings.Lines(outline) {
-		if strings.HasPrefix(strings.TrimSpace(line), `"`) {
-			continue // the text of the page: quoted titles of Texts, no ids
+		if strings.HasPrefix(strings.TrimSpace(line), `"`) || strings.HasPrefix(strings.TrimSpace(line), "`") {
+			continue // the text of the page: quoted titles of Texts (and inline Code), no ids
 		}
 		_, id, ok := strings.Cut(strings.TrimSpace(line), " #")
 		for ok && strings.Contains(id, " #") { // a title holding " #"
@@ -201,6 +201,19 @@ func TestToolCurrentArguments(t *testing.T) {
 	}
 	if !strings.Contains(text, `Button "Plain button" #`+button+"\n") {
 		t.Errorf("ui_current root %s outline lacks the button #%s:\n%s", doc.ID, button, text)
+	}
+	// The paragraph, which has nothing but its role and id, has no line in
+	// the outline: its text stands in its place, at its depth. Its id as
+	// root answers its line and its text, under its ancestors.
+	if !strings.Contains(text, "\n \"Plain paragraph.\"\n") || strings.Contains(text, "Paragraph") {
+		t.Errorf("ui_current root %s outline: want the paragraph's text in its place, without a Paragraph line:\n%s", doc.ID, text)
+	}
+	para := elemtest.Find(t, doc, "Paragraph", "")
+	text, isError = callText(t, p.session, "ui_current", map[string]any{"root": para.ID, "format": "outline"})
+	in, rest, _ := strings.Cut(text, "\n")
+	if want := "Paragraph #" + para.ID + "\n \"Plain paragraph.\"\n"; isError || rest != want ||
+		!strings.HasPrefix(in, `in: Application "`) || !strings.HasSuffix(in, ` > Window "Plain page" > Document "Plain page"`) {
+		t.Errorf("ui_current root %s (the paragraph) outline:\n%s\nwant the Application, Window and Document, then:\n%s", para.ID, text, want)
 	}
 	text, _ = callText(t, p.session, "ui_current", map[string]any{"root": doc.ID})
 	var sub mapping.Element

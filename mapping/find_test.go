@@ -193,3 +193,27 @@ func TestFindLiteralAsItsExpression(t *testing.T) {
 		}
 	}
 }
+
+// A match's line is its line in full, for the elements an outline writes
+// without a line too: a bare Paragraph, a Text, an inline Code.
+func TestWriteMatchesFolded(t *testing.T) {
+	root := &Element{ID: "d", Role: "Document", Title: "Doc", URL: "https://x.example/", Children: []*Element{
+		{ID: "p", Role: "Paragraph", Children: []*Element{
+			{ID: "t", Role: "Text", Title: "Call"},
+			{ID: "c", Role: "Code", Children: []*Element{{ID: "ct", Role: "Text", Title: "open()"}}},
+		}},
+	}}
+	found, more := Search{}.Find(root, -1)
+	var b strings.Builder
+	if err := WriteMatches(&b, found, more); err != nil {
+		t.Fatal(err)
+	}
+	want := `Document "Doc" <https://x.example/> #d` + "\n" +
+		`Paragraph #p in: Document "Doc"` + "\n" +
+		`Text "Call" #t in: Document "Doc" > Paragraph` + "\n" +
+		`Code #c in: Document "Doc" > Paragraph` + "\n" +
+		`Text "open()" #ct in: Document "Doc" > Paragraph > Code` + "\n"
+	if b.String() != want {
+		t.Errorf("WriteMatches:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

@@ -9,27 +9,43 @@ import (
 )
 
 // Outline writes the tree under root as an indented outline, for people
-// and for models, one space of indent per depth. Every element has a line
+// and for models, one space of indent per depth. An element has a line
 // of its own:
 //
 //	Role "title" = "value" [state state] <url> level=N ("description") (+N omitted) #id
 //
-// but the text of the page: a Text with a title and nothing else (no
-// value, description, url, level, states or children), not the root, is
-// written as its quoted title alone, without its role and id, and the
-// Texts of a run of such siblings share one line, each quoted, separated
-// by a space:
+// but for three kinds of element below the root, which leave out what
+// carries nothing but a role and an id:
 //
-//	Paragraph #31sVAAN
-//	 "Python is simple to use, but" "very-high-level language" ", it has…"
+//   - The text of the page: a Text with a title and nothing else (no
+//     value, description, url, level, states or children) is written as
+//     its quoted title alone, without its role and id, and the Texts of a
+//     run of such siblings share one line, each quoted, separated by a
+//     space.
+//   - Inline code: a Code with nothing but its role and id (no title,
+//     value, description, url, level, states or omitted) whose children
+//     are all such Texts, each a title that a Go raw string can hold on
+//     one line (strconv.CanBackquote), is written as those titles, each
+//     between backquotes, in the run of texts it stands in.
+//   - A Paragraph, ListItem, Figure, Image or Text with nothing but its
+//     role and id (a ListItem's level aside: the nesting of its List,
+//     which the indent shows) has no line: its children are written in
+//     its place, at its depth; a run of texts ends before and after
+//     them, so each such paragraph or list item starts a line of its own.
+//
+// So a paragraph with a link and inline code reads
+//
+//	"Call" `open()` "to read a" "file" ", as the"
+//	Link "tutorial" <#files> #31sVAAN
+//	"shows."
 //
 // Each part after the role appears only when the element has it. Titles,
 // values and descriptions are quoted as Go strings. A url is written
 // relative to the url of the nearest Document above it in the outline
 // (#top, guide.html, ../index.html, /about) when such a reference resolves
 // to it exactly; a Document's own url, and the url of an element with no
-// Document above it in the outline, are written whole. It returns the
-// first error of w.
+// Document above it in the outline, are written whole. The root always
+// has its line. It returns the first error of w.
 func Outline(w io.Writer, root *Element) error {
 	bw := bufio.NewWriter(w)
 	if root != nil {
@@ -43,11 +59,13 @@ func Outline(w io.Writer, root *Element) error {
 type outliner struct {
 	w       *bufio.Writer
 	scratch []byte
+	inRun   bool // a line of texts is begun: the run's next text goes on it
 }
 
 // tree writes the lines of e and its descendants, e at depth; base is the
 // url of the nearest Document above e, nil when there is none.
 func (o *outliner) tree(e *Element, depth int, base *url.URL) {
+	o.endRun()
 	o.indent(depth)
 	o.scratch = appendLine(o.scratch[:0], e, base)
 	o.w.Write(o.scratch)
@@ -55,23 +73,48 @@ func (o *outliner) tree(e *Element, depth int, base *url.URL) {
 	if e.Role == roleDocument {
 		base = parseBase(e.URL)
 	}
-	for i := 0; i < len(e.Children); {
-		c := e.Children[i]
-		if !plainText(c) {
-			o.tree(c, depth+1, base)
-			i++
-			continue
-		}
-		o.indent(depth + 1)
-		o.scratch = o.scratch[:0]
-		for ; i < len(e.Children) && plainText(e.Children[i]); i++ {
-			if len(o.scratch) > 0 {
-				o.scratch = append(o.scratch, ' ')
+	o.children(e.Children, depth+1, base)
+	o.endRun()
+}
+
+// children writes the lines of cs, children of one element, at depth.
+func (o *outliner) children(cs []*Element, depth int, base *url.URL) {
+	for _, c := range cs {
+		switch {
+		case plainText(c):
+			o.text(depth, strconv.AppendQuote(o.scratch[:0], c.Title))
+		case inlineCode(c):
+			for _, t := range c.Children {
+				o.text(depth, append(append(append(o.scratch[:0], '`'), t.Title...), '`'))
 			}
-			o.scratch = strconv.AppendQuote(o.scratch, e.Children[i].Title)
+		case folded(c):
+			o.endRun()
+			o.children(c.Children, depth, base)
+			o.endRun()
+		default:
+			o.tree(c, depth, base)
 		}
-		o.w.Write(o.scratch)
+	}
+}
+
+// text writes one text of a run, quoted: the first on a line of its own
+// at depth, the next ones after it, a space between.
+func (o *outliner) text(depth int, quoted []byte) {
+	if o.inRun {
+		o.w.WriteByte(' ')
+	} else {
+		o.indent(depth)
+		o.inRun = true
+	}
+	o.w.Write(quoted)
+	o.scratch = quoted[:0]
+}
+
+// endRun ends the line of a run of texts, if one is begun.
+func (o *outliner) endRun() {
+	if o.inRun {
 		o.w.WriteByte('\n')
+		o.inRun = false
 	}
 }
 
@@ -80,6 +123,48 @@ func (o *outliner) indent(depth int) {
 	for range depth {
 		o.w.WriteByte(' ')
 	}
+}
+
+// foldedRoles are the roles of the elements an outline writes no line for
+// when they have nothing but their role and id (folded): what only shapes
+// the text in a page (a paragraph, a list's item, a figure) or carries
+// nothing (an image without a name).
+var foldedRoles = map[string]bool{"Paragraph": true, "ListItem": true, "Figure": true, "Image": true, roleText: true}
+
+// bare reports whether e has nothing but its role, id and children.
+func bare(e *Element) bool {
+	return e.Level == 0 && bareButLevel(e)
+}
+
+// bareButLevel reports whether e has nothing but its role, id, children
+// and level.
+func bareButLevel(e *Element) bool {
+	return e.Title == "" && e.Value == "" && e.Description == "" && e.URL == "" &&
+		len(e.States) == 0 && e.Omitted == 0
+}
+
+// folded reports whether an outline writes e's children in its place,
+// without a line for e: an element of foldedRoles with nothing but its
+// role and id, a level aside (the level of a ListItem, the only one of
+// them that has one, is the depth of its List among Lists, which the
+// outline's indent shows).
+func folded(e *Element) bool {
+	return foldedRoles[e.Role] && bareButLevel(e)
+}
+
+// inlineCode reports whether e is code an outline writes in the run of
+// texts around it: a bare Code whose children are all text of the page
+// (plainText), each a title a Go raw string holds on one line.
+func inlineCode(e *Element) bool {
+	if e.Role != roleCode || !bare(e) || len(e.Children) == 0 {
+		return false
+	}
+	for _, c := range e.Children {
+		if !plainText(c) || !strconv.CanBackquote(c.Title) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainText reports whether e is text of the page and nothing more: a

@@ -10,7 +10,7 @@ func TestOutline(t *testing.T) {
 		Children: []*Element{
 			{ID: "n1", Role: "Heading", Title: `Say "hi"`, Level: 1},
 			{ID: "n2", Role: "TextField", Title: "Name", Value: "Ada", Description: "Your full name", States: []string{"focused", "required"}},
-			{ID: "n3", Role: "List", Children: []*Element{{ID: "n4", Role: "ListItem", Level: 2}}},
+			{ID: "n3", Role: "Tree", Children: []*Element{{ID: "n4", Role: "TreeItem", Level: 2}}},
 		}}
 	var b strings.Builder
 	if err := Outline(&b, root); err != nil {
@@ -19,8 +19,8 @@ func TestOutline(t *testing.T) {
 	want := `Document "Shop" [focused] <https://shop.example/> (+2 omitted) #d1
  Heading "Say \"hi\"" level=1 #n1
  TextField "Name" = "Ada" [focused required] ("Your full name") #n2
- List #n3
-  ListItem level=2 #n4
+ Tree #n3
+  TreeItem level=2 #n4
 `
 	if got := b.String(); got != want {
 		t.Errorf("Outline:\n%s\nwant:\n%s", got, want)
@@ -29,7 +29,8 @@ func TestOutline(t *testing.T) {
 
 // The text of the page is written as its quoted titles, a run of Text
 // siblings on one line, without role and id; a Text with more than a
-// title, and a Text at the root, have a line of their own in full.
+// title, and a Text at the root, have a line of their own in full; a Text
+// with nothing at all has no line, and the run ends at it.
 func TestOutlineText(t *testing.T) {
 	text := func(id, title string) *Element { return &Element{ID: id, Role: "Text", Title: title} }
 	root := &Element{ID: "p", Role: "Paragraph", Children: []*Element{
@@ -49,7 +50,6 @@ func TestOutlineText(t *testing.T) {
  ", \"all\" of it" "twice."
  Text "Hover me" [hovered] #t5
  "Then"
- Text #t7
  "rest."
 `
 	if got := outlineOf(t, root); got != want {
@@ -105,6 +105,114 @@ func TestOutlineURLs(t *testing.T) {
   Link <other.html> #l14
  Document <about:blank> #blank
   Link <about:blank#x> #l15
+`
+	if got := outlineOf(t, root); got != want {
+		t.Errorf("Outline:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A Paragraph, ListItem, Figure, Image or Text with nothing but its role
+// and id (a ListItem's level aside) has no line: its children are written
+// in its place, at its depth, each such element's text starting a line
+// of its own. The same
+// roles with anything more (a title, a state, what a cut left out), the
+// other roles with nothing more (List, Row, Cell, Main), and the root have
+// their line and id.
+func TestOutlineFolds(t *testing.T) {
+	text := func(title string) *Element { return &Element{ID: "t" + title, Role: "Text", Title: title} }
+	p := func(id string, children ...*Element) *Element {
+		return &Element{ID: id, Role: "Paragraph", Children: children}
+	}
+	root := &Element{ID: "m", Role: "Main", Children: []*Element{
+		p("p1", text("One.")),
+		p("p2", text("Two,"), text("too.")),
+		p("p3", text("See"), &Element{ID: "a", Role: "Link", Title: "this", URL: "https://x.example/"}, text(".")),
+		{ID: "l", Role: "List", Children: []*Element{
+			{ID: "i1", Role: "ListItem", Children: []*Element{p("p4", text("First"))}},
+			{ID: "i2", Role: "ListItem", Children: []*Element{text("Second")}},
+			{ID: "i3", Role: "ListItem", Children: []*Element{text("Third"), {ID: "l2", Role: "List", Children: []*Element{
+				{ID: "i4", Role: "ListItem", Level: 2, Children: []*Element{text("Nested")}},
+				{ID: "i5", Role: "ListItem", Level: 2, Title: "Named", Children: []*Element{text("Named item")}},
+			}}}},
+		}},
+		{ID: "f", Role: "Figure", Children: []*Element{
+			{ID: "img", Role: "Image"},
+			{ID: "cap", Role: "Image", Title: "A chart"},
+			text("Figure 1"),
+		}},
+		{ID: "tb", Role: "Table", Children: []*Element{
+			{ID: "r", Role: "Row", Children: []*Element{{ID: "c1", Role: "Cell", Title: "a"}, {ID: "c2", Role: "Cell"}}},
+		}},
+		{ID: "p5", Role: "Paragraph", Description: "a note", Children: []*Element{text("Noted.")}},
+		{ID: "p6", Role: "Paragraph", States: []string{"hovered"}, Children: []*Element{text("Hovered.")}},
+		{ID: "p7", Role: "Paragraph", Omitted: 4},
+		text("After."),
+	}}
+	want := `Main #m
+ "One."
+ "Two," "too."
+ "See"
+ Link "this" <https://x.example/> #a
+ "."
+ List #l
+  "First"
+  "Second"
+  "Third"
+  List #l2
+   "Nested"
+   ListItem "Named" level=2 #i5
+    "Named item"
+ Image "A chart" #cap
+ "Figure 1"
+ Table #tb
+  Row #r
+   Cell "a" #c1
+   Cell #c2
+ Paragraph ("a note") #p5
+  "Noted."
+ Paragraph [hovered] #p6
+  "Hovered."
+ Paragraph (+4 omitted) #p7
+ "After."
+`
+	if got := outlineOf(t, root); got != want {
+		t.Errorf("Outline:\n%s\nwant:\n%s", got, want)
+	}
+	// The root has its line, a bare Paragraph too.
+	if got, want := outlineOf(t, p("p", text("Alone."))), "Paragraph #p\n \"Alone.\"\n"; got != want {
+		t.Errorf("Outline of a Paragraph: %q, want %q", got, want)
+	}
+}
+
+// A bare Code whose children are all text of the page that a Go raw
+// string holds on one line is written as those texts between backquotes,
+// in the run of texts around it; any other Code has its line.
+func TestOutlineInlineCode(t *testing.T) {
+	text := func(title string) *Element { return &Element{ID: "t" + title, Role: "Text", Title: title} }
+	code := func(id string, children ...*Element) *Element {
+		return &Element{ID: id, Role: "Code", Children: children}
+	}
+	root := &Element{ID: "p", Role: "Paragraph", Children: []*Element{
+		text("Call"), code("c1", text("open()")), text("or"), code("c2", text("os."), text("open")), text("."),
+		code("c3", text("a `quoted` name")),
+		code("c4", text("two\nlines")),
+		code("c5", &Element{ID: "l", Role: "Link", Title: "io", URL: "https://x.example/io"}),
+		{ID: "c6", Role: "Code", Title: "named", Children: []*Element{text("x")}},
+		code("c7"),
+		text("end"),
+	}}
+	want := `Paragraph #p
+ "Call" ` + "`open()`" + ` "or" ` + "`os.` `open`" + ` "."
+ Code #c3
+  "a ` + "`quoted`" + ` name"
+ Code #c4
+  "two\nlines"
+ Code #c5
+  Link "io" <https://x.example/io> #l
+ Code "named" #c6
+  "x"
+ Code #c7
+ "end"
 `
 	if got := outlineOf(t, root); got != want {
 		t.Errorf("Outline:\n%s\nwant:\n%s", got, want)

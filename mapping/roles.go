@@ -6,6 +6,7 @@ const (
 	roleGroup    = "Group"
 	roleText     = "Text"
 	roleTextArea = "TextArea"
+	roleCode     = "Code"
 )
 
 // roles is the table of docs/protocol.md §5.4, completed for every role name

@@ -106,6 +106,24 @@ func TestOutlineIn(t *testing.T) {
 	if got := b.String(); got != want {
 		t.Errorf("OutlineIn:\n%s\nwant:\n%s", got, want)
 	}
+	// A Paragraph with nothing but its role and id, which an outline of
+	// its parent writes without a line, has its line as the root, under
+	// its ancestors; cut, it has its line and what was left out.
+	root.Children[0].Children[0].Children[0].Children = append(root.Children[0].Children[0].Children[0].Children,
+		&Element{ID: "p", Role: "Paragraph", Children: []*Element{{ID: "t", Role: "Text", Title: "Thanks."}}})
+	if got, want := outlineOf(t, root.Children[0].Children[0].Children[0]), "Main #m\n Heading \"Cart\" level=1 #h\n Button \"Pay\" #b\n \"Thanks.\"\n"; got != want {
+		t.Errorf("Outline of Main:\n%s\nwant:\n%s", got, want)
+	}
+	p, above := Find(root, "p")
+	b.Reset()
+	OutlineIn(&b, above, p)
+	want = "in: Application \"Chromium\" > Window \"Shop \\\"A\\\"\" > Document \"Shop\" > Main\nParagraph #p\n \"Thanks.\"\n"
+	if got := b.String(); got != want {
+		t.Errorf("OutlineIn of a Paragraph:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := outlineOf(t, Cut(root.Children[0].Children[0].Children[0], 1)), "Main #m\n Heading \"Cart\" level=1 #h\n Button \"Pay\" #b\n Paragraph (+1 omitted) #p\n"; got != want {
+		t.Errorf("Outline of Main cut at 1:\n%s\nwant:\n%s", got, want)
+	}
 	b.Reset()
 	OutlineIn(&b, nil, root)
 	if got := b.String(); got != outlineOf(t, root) {

@@ -50,7 +50,8 @@ func TestWireTools(t *testing.T) {
 				`The focus path, the hovered and the selected elements are marked with the states focused, hovered and selected. ` +
 				`Without arguments, the same JSON as the resource uicontext://current: {protocol, instance, root}, root the Application element, ` +
 				`each element {id, role, title, value, description, url, level, states, omitted, children}. ` +
-				`format \"outline\" answers the same tree in fewer words, one element a line, the page's text without ids (ui_find gives any element's id). ` +
+				`format \"outline\" answers the same tree in fewer words, one element a line, the page's text without ids, ` +
+				`and no line for a paragraph, list item, figure or image that has nothing but its role and id (ui_find gives any element's id). ` +
 				`root answers only the subtree of the element with that id (in json, that element's object, not the whole answer). ` +
 				`depth cuts the tree that many levels below the root (or the Application); an element whose children were cut ` +
 				`says how many elements were left out below it (omitted, or (+N omitted) in the outline). ` +
@@ -59,7 +60,9 @@ func TestWireTools(t *testing.T) {
 				`"format":{"type":"string","enum":["json","outline"],"default":"json","description":"json: the answer as JSON. ` +
 				`outline: one element a line, indented one space a level, Role \"title\" = \"value\" [states] <url> level=N (\"description\") (+N omitted) #id, ` +
 				`each part after the role only when the element has it; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
-				`and the texts side by side share a line: \"Read the\" \"manual\" \".\"; a url is relative to the url of the Document above it ` +
+				`and the texts side by side share a line: \"Read the\" \"manual\" \".\"; inline code is its text between backquotes in that line: \"Call\" ` + "`open()`" + `; ` +
+				`a Paragraph, ListItem, Figure, Image or Text with nothing but its role and id (a ListItem's level aside) has no line, its children in its place; ` +
+				`a url is relative to the url of the Document above it ` +
 				`(#top, page.html, /about) when it resolves so; with root, a first line \"in: …\" names the root's ancestors (role and title)."},` +
 				`"root":{"type":"string","description":"An element id from ui_current: answer only that element and its descendants. ` +
 				`An id no longer in what the user sees fails with gone."},` +
