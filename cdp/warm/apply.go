@@ -215,9 +215,32 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 		if err != nil {
 			return err
 		}
+		// An ancestor can change with no event of its own: focus moving
+		// into an aria-hidden section makes Chrome include the section,
+		// its children with it. An ancestor whose role, ignored or hidden
+		// state flipped has its subtree fetched again, one whose children
+		// changed its children, as an event's node would.
 		for _, m := range r.nodes() {
-			if _, ok := t.nodes[m.NodeID]; ok {
-				t.nodes[m.NodeID] = m
+			prev, ok := t.nodes[m.NodeID]
+			if !ok {
+				continue
+			}
+			t.nodes[m.NodeID] = m
+			switch {
+			case flipped(prev, m):
+				if Tracing() {
+					Tracef("  ancestor %s %s of the focused node flipped: its subtree again", m.NodeID, Role(m))
+				}
+				if err := a.fetchBelow(ctx, t, []accessibility.NodeID{m.NodeID}, incremental); err != nil {
+					return err
+				}
+			case !slices.Equal(prev.ChildIDs, m.ChildIDs):
+				if Tracing() {
+					Tracef("  ancestor %s %s of the focused node has children %v, not %v", m.NodeID, Role(m), m.ChildIDs, prev.ChildIDs)
+				}
+				if err := a.refreshChildren(ctx, t, prev, m); err != nil {
+					return err
+				}
 			}
 		}
 	}

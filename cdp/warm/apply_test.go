@@ -1,0 +1,85 @@
+package warm
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/accessibility"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+)
+
+// ancestry is a Caller for a page where focus moves into an aria-hidden
+// section: the section (3), ignored until then with the focused button
+// (4) its only child in the tree, is included again with a heading (5)
+// beside the button, and no event names it.
+type ancestry struct {
+	t     *testing.T
+	mu    sync.Mutex
+	asked []string
+}
+
+func (c *ancestry) Call(ctx context.Context, method string, params, res any) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	answer := ""
+	switch method {
+	case accessibility.CommandGetAXNodeAndAncestors:
+		c.asked = append(c.asked, "ancestors")
+		answer = `{"nodes":[` + focusedButton + `,` + axJSON("3", "2", "region", "5", "4") + `,` + axJSON("2", "1", "main", "3") + `,` + axJSON("1", "", "RootWebArea", "2") + `]}`
+	case accessibility.CommandGetChildAXNodes:
+		id := params.(accessibility.GetChildAXNodesParams).ID
+		c.asked = append(c.asked, string(id))
+		switch id {
+		case "3":
+			answer = `{"nodes":[` + axJSON("5", "3", "heading") + `,` + focusedButton + `]}`
+		default:
+			c.t.Errorf("children of %s asked for", id)
+			answer = `{"nodes":[]}`
+		}
+	default:
+		c.t.Errorf("unexpected call %s", method)
+	}
+	return jsonv2.Unmarshal([]byte(answer), res)
+}
+
+const focusedButton = `{"nodeId":"4","ignored":false,"role":{"type":"role","value":"button"},"properties":[{"name":"focused","value":{"type":"booleanOrUndefined","value":true}}],"parentId":"3","childIds":[],"backendDOMNodeId":40}`
+
+// Focus moving into an aria-hidden section: Chrome's event names the
+// focused node only; its ancestors, fetched again, show the section
+// included, with children the tree never had. They must be fetched.
+func TestAnAncestorOfTheFocusedNodeThatFlippedIsFetchedAgain(t *testing.T) {
+	c := &ancestry{t: t}
+	a := New(c, nil, nil)
+	decode := func(s string) *accessibility.Node {
+		var n accessibility.Node
+		if err := jsonv2.Unmarshal([]byte(s), &n); err != nil {
+			t.Fatal(err)
+		}
+		return &n
+	}
+	tr := &tree{frame: "F", root: "1", born: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{}}
+	hidden := `{"nodeId":"3","ignored":true,"role":{"type":"role","value":"none"},"parentId":"2","childIds":["4"]}`
+	button := `{"nodeId":"4","ignored":false,"role":{"type":"role","value":"button"},"parentId":"3","childIds":[],"backendDOMNodeId":40}`
+	for _, s := range []string{axJSON("1", "", "RootWebArea", "2"), axJSON("2", "1", "main", "3"), hidden, button} {
+		n := decode(s)
+		tr.nodes[n.NodeID] = n
+	}
+	a.trees["F"] = tr
+	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[`+focusedButton+`]}`))
+	if err := a.apply(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if a.trees["F"] != tr {
+		t.Fatal("the tree was dropped")
+	}
+	var got []string
+	for _, n := range tr.ordered() {
+		got = append(got, string(n.NodeID)+" "+Role(n))
+	}
+	want := []string{"1 RootWebArea", "2 main", "3 region", "5 heading", "4 button"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the tree is %v, want %v (calls %v)", got, want, c.asked)
+	}
+}
