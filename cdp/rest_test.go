@@ -117,7 +117,13 @@ func TestRest(t *testing.T) {
 	}
 	after := conn.Traffic()
 	if n := after.Sent - before.Sent; n != 0 {
-		t.Errorf("the resting provider sent %d commands to pages", n)
+		sent := map[string]uint64{}
+		for m, c := range after.Calls {
+			if d := c - before.Calls[m]; d > 0 {
+				sent[m] = d
+			}
+		}
+		t.Errorf("the resting provider sent %d commands to pages: %v", n, sent)
 	}
 	for method, n := range after.Events {
 		if (strings.HasPrefix(method, "Accessibility.") || method == "Runtime.bindingCalled") && n != before.Events[method] {
