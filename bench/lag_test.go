@@ -39,7 +39,7 @@ type lagReport struct {
 // ends, the page's 5 ms timer is watched (lagMonitor): the longest delay
 // of a timer and how many were late by more than 50 ms. The same is
 // measured for as long with no provider, as the page's own baseline.
-// Issue 27's goal: no task of the provider's longer than 50 ms where
+// The project's goal: no task of the provider's longer than 50 ms where
 // Chrome's calls allow, that is, no timer late by 50 ms during the walk.
 func BenchmarkWalkLag(b *testing.B) {
 	setup(b)

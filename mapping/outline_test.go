@@ -119,7 +119,6 @@ func TestOutlineURLs(t *testing.T) {
 // other roles with nothing more (List, Row, Cell, Main), and the root have
 // their line and id.
 func TestOutlineFolds(t *testing.T) {
-	text := func(title string) *Element { return &Element{ID: "t" + title, Role: "Text", Title: title} }
 	p := func(id string, children ...*Element) *Element {
 		return &Element{ID: id, Role: "Paragraph", Children: children}
 	}
@@ -188,7 +187,6 @@ func TestOutlineFolds(t *testing.T) {
 // string holds on one line is written as those texts between backquotes,
 // in the run of texts around it; any other Code has its line.
 func TestOutlineInlineCode(t *testing.T) {
-	text := func(title string) *Element { return &Element{ID: "t" + title, Role: "Text", Title: title} }
 	code := func(id string, children ...*Element) *Element {
 		return &Element{ID: id, Role: "Code", Children: children}
 	}
@@ -218,3 +216,6 @@ func TestOutlineInlineCode(t *testing.T) {
 		t.Errorf("Outline:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// text is page text with a title alone, its id made of the title.
+func text(title string) *Element { return &Element{ID: "t" + title, Role: "Text", Title: title} }
