@@ -189,6 +189,25 @@ func (p *Provider) fetchLate(ctx context.Context, c *wire.Conn, r *tabRead, id c
 	return r.fetched[id], nil
 }
 
+// forgetGoneFrames forgets the documents of the frames that the frame
+// trees of the tab's sessions, read by r, no longer list (an iframe
+// removed): their element ids answer gone from now on, and what the
+// provider knows of documents is bounded by the frames alive, however
+// many iframes a page makes and removes while the provider is attached
+// (session.forgetFrame lets go of the rest). A session whose frame tree
+// this read did not get keeps its documents. Called with p.mu held.
+func (p *Provider) forgetGoneFrames(r *tabRead) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := p.state
+	for k, n := range st.docs {
+		if frames, ok := r.listed[k.target]; ok && frames[k.frame] == nil {
+			delete(st.docs, k)
+			delete(st.docInfo, n)
+		}
+	}
+}
+
 // forgetHidden cancels the walks the fetch phase asked for the frames the
 // document does not show (a hidden <iframe>): nothing reads them.
 func (r *tabRead) forgetHidden() {

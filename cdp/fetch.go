@@ -49,6 +49,9 @@ type tabRead struct {
 	fetched map[cdproto.FrameID]*frameFetch // guarded by mu
 	owners  map[ownerKey]cdproto.FrameID    // the frames <iframe> elements hold; guarded by mu
 	err     error                           // of the top frame's tree; guarded by mu
+	// listed are the frames each session's frame tree listed, by the
+	// session's target (forgetGoneFrames); guarded by mu.
+	listed map[target.ID]map[cdproto.FrameID]*cdproto.Frame
 	// shown are the fetched frames the document shows; assembly only.
 	shown map[*frameFetch]bool
 }
@@ -201,6 +204,12 @@ func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, p
 	if err != nil {
 		return err
 	}
+	r.mu.Lock()
+	if r.listed == nil {
+		r.listed = map[target.ID]map[cdproto.FrameID]*cdproto.Frame{}
+	}
+	r.listed[o.target] = frames
+	r.mu.Unlock()
 	// The top document's tree is asked for last in its session: Chrome
 	// answers the session's calls in order, and the other frames' few
 	// quick calls would otherwise wait behind the one long one, each a

@@ -216,3 +216,87 @@ func elementsOf(e *mapping.Element, keep func(*mapping.Element) bool) []string {
 	}
 	return out
 }
+
+// A page that makes and removes iframes all day (a rotating
+// advertisement, a widget) leaves nothing of them in the provider: its
+// worlds, chains, warm trees and document numbers are those of the
+// frames alive, and the ids of a removed frame's elements answer gone.
+func TestFramesGoneAreForgotten(t *testing.T) {
+	url := serve(t, map[string]string{
+		"/p": `<!doctype html><title>Rotating</title><main><h1>Host</h1><div id=box><iframe src="/f?0"></iframe></div></main><script>
+let n = 1;
+window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = ''; const f = document.createElement('iframe'); f.src = '/f?' + (n++); b.appendChild(f); return new Promise(r => f.onload = () => r('loaded')); };
+</script>`,
+		"/f": sectionsPage("Advert", 20),
+	})
+	ctx, p, u := launchFor(t, url+"/p", Options{RestAfter: -1})
+	us := u.session(t, u.tabs[0])
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := find(cur.Root, "Button 3")
+	if first == nil {
+		t.Fatal("the iframe's button is not in the answer")
+	}
+	if loc, err := p.Locate(ctx, first.ID); err != nil || loc.State == mapping.Gone {
+		t.Fatalf("locate of the iframe's button: %v, %v", loc, err)
+	}
+	const cycles = 12
+	for range cycles {
+		if got := u.eval(t, us, `cycle()`); got != "loaded" {
+			t.Fatalf("cycle: %q", got)
+		}
+		for range 2 { // read after a change, with the focus in the iframe: its world and chains are made
+			u.eval(t, us, `document.querySelector('iframe').contentDocument.querySelectorAll('button')[3].focus(); ''`)
+			if _, err := p.Current(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ft, err := cdproto.Call(ctx, us, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alive := map[cdproto.FrameID]bool{ft.FrameTree.Frame.ID: true}
+	for _, ch := range ft.FrameTree.ChildFrames {
+		alive[ch.Frame.ID] = true
+	}
+	s := sessionOf(t, p, u.tabs[0])
+	s.worldsMu.Lock()
+	for f := range s.worlds {
+		if !alive[f] {
+			t.Errorf("a world is kept in frame %s, gone", f)
+		}
+	}
+	s.worldsMu.Unlock()
+	s.chainsMu.Lock()
+	for k := range s.chains {
+		if !alive[k.frame] {
+			t.Errorf("a %s chain is kept of frame %s, gone", k.key, k.frame)
+		}
+	}
+	s.chainsMu.Unlock()
+	if held := s.ax.Load().Held(); held > len(alive) {
+		t.Errorf("the warm trees keep something of %d frames after %d iframes came and went; %d are alive", held, cycles, len(alive))
+	}
+	p.mu.Lock()
+	for k := range p.state.docs {
+		if k.target == u.tabs[0] && !alive[k.frame] {
+			t.Errorf("document %s of frame %s, gone, still has a number", k.loader, k.frame)
+		}
+	}
+	p.mu.Unlock()
+	if loc, err := p.Locate(ctx, first.ID); err != nil || loc.State != mapping.Gone {
+		t.Errorf("locate of the first iframe's button, its iframe removed: %v, %v; want gone", loc, err)
+	}
+	cur, err = p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := find(cur.Root, "Button 3"); e == nil {
+		t.Error("the live iframe's button is not in the answer")
+	} else if loc, err := p.Locate(ctx, e.ID); err != nil || loc.State == mapping.Gone {
+		t.Errorf("locate of the live iframe's button: %v, %v", loc, err)
+	}
+}

@@ -129,6 +129,7 @@ func (p *Provider) assembleTabs(ctx context.Context, c *wire.Conn, wins []window
 		}
 		d, err := p.readDocument(ctx, c, r)
 		r.forgetHidden()
+		p.forgetGoneFrames(r)
 		if err != nil {
 			if down := a.sess.Unavailable(); down != nil { // it crashed, froze or opened a dialog meanwhile
 				shown[i].down, shown[i].dialog = p.readDown(a, down, i == focused)

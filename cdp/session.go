@@ -48,6 +48,17 @@ func (s *session) forgetWorld(frame cdproto.FrameID) {
 	s.chainsMu.Unlock()
 }
 
+// forgetFrame forgets all the session keeps of a frame that is gone
+// (Page.frameDetached): its world and chains, and its warm trees. The
+// session's memory is then bounded by the frames alive, however many
+// iframes a page makes and removes while the provider is attached.
+func (s *session) forgetFrame(frame cdproto.FrameID) {
+	s.forgetWorld(frame)
+	if a := s.ax.Load(); a != nil {
+		a.Forget(frame)
+	}
+}
+
 // chainKey names the chain of one kind (chainScript.key) in a frame.
 type chainKey struct {
 	frame cdproto.FrameID

@@ -81,6 +81,16 @@ func (p *Provider) onSessionEvent(s *session, method string, params jsonv2.Value
 		if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) == nil {
 			s.forgetWorld(ev.Frame.ID)
 		}
+	case page.FrameDetached.Method:
+		// The frame is gone from this session (removed, or moved to a
+		// process of its own): nothing kept of it is of use again, and
+		// its id never comes back here.
+		var ev struct {
+			FrameID cdproto.FrameID `json:"frameId"`
+		}
+		if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) == nil && ev.FrameID != "" {
+			s.forgetFrame(ev.FrameID)
+		}
 	case "Runtime.bindingCalled":
 		if !strings.Contains(string(params), `"`+bindingName+`"`) {
 			return

@@ -3,6 +3,8 @@ package warm
 import (
 	"context"
 	"encoding/json"
+	"iter"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -337,6 +339,50 @@ func (a *Trees) Rest() (enabled bool) {
 	a.events, a.orphans = nil, nil
 	enabled, a.enabled = a.enabled, false
 	return enabled
+}
+
+// Forget lets go of everything kept of a frame that is gone from the
+// session (Page.frameDetached: an iframe removed, or its document's
+// frame replaced): its tree, its last full fetch, the walk asked for or
+// under way (stopped, and nothing of it kept, nor of a fetch under way),
+// and what the
+// reads measured and counted of its documents. A frame's id never comes
+// back in the session, so without this a page that makes and removes
+// iframes all day (a rotating advertisement, a widget) would grow the
+// provider's memory with each.
+func (a *Trees) Forget(frame cdproto.FrameID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if w := a.walks[frame]; w != nil {
+		w.stop()
+		w.forgotten = true
+	}
+	if f := a.fetching[frame]; f != nil {
+		f.forgotten = true
+	}
+	delete(a.trees, frame)
+	delete(a.fetched, frame)
+	delete(a.deferred, frame)
+	delete(a.cost, frame)
+	delete(a.size, frame)
+	delete(a.loaded, frame)
+	delete(a.rereads, frame)
+}
+
+// Held is how many frames the trees keep anything of: a tree, a fetch,
+// a walk asked for or under way, a fetch's cost or size, a load, the
+// reads' counts. It is bounded by the frames alive (Forget).
+func (a *Trees) Held() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	frames := map[cdproto.FrameID]bool{}
+	for _, m := range []iter.Seq[cdproto.FrameID]{maps.Keys(a.trees), maps.Keys(a.fetched), maps.Keys(a.deferred),
+		maps.Keys(a.walks), maps.Keys(a.cost), maps.Keys(a.size), maps.Keys(a.loaded), maps.Keys(a.rereads)} {
+		for f := range m {
+			frames[f] = true
+		}
+	}
+	return len(frames)
 }
 
 // Enable turns the Accessibility domain on for the session once: it keeps

@@ -900,3 +900,34 @@ func TestEventsOfAWalkThatEndsAsFetchedAreApplied(t *testing.T) {
 		t.Error("the tree changed by the event still answers the fetch's version")
 	}
 }
+
+// Forget lets go of everything kept of a frame that is gone, and its walk
+// under way ends with nothing kept.
+func TestForgetLetsGoOfAFrameGone(t *testing.T) {
+	c := newGated(t)
+	a := New(c, nil, nil)
+	ctx := context.Background()
+	if _, _, err := a.Nodes(ctx, "F", "L", Activity{OK: true, Watcher: 1}); err != nil {
+		t.Fatal(err)
+	}
+	a.StartWalks()
+	<-c.held // the walk is under way, held at its first paragraph
+	if n := a.Held(); n != 1 {
+		t.Fatalf("before: the trees hold %d frames, want 1", n)
+	}
+	a.mu.Lock()
+	w := a.walks["F"]
+	a.mu.Unlock()
+	if w == nil {
+		t.Fatal("no walk under way")
+	}
+	a.Forget("F")
+	close(c.open)
+	<-w.done
+	if n := a.Held(); n != 0 {
+		t.Errorf("the trees hold %d frames after the only one was forgotten and its walk ended", n)
+	}
+	if a.Walked("F") {
+		t.Error("the walk under way when its frame was forgotten was kept")
+	}
+}

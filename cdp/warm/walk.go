@@ -93,7 +93,7 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		a.mu.Unlock()
 		nodes, err := a.fetchWhole(ctx, frame)
 		a.mu.Lock()
-		if err == nil {
+		if err == nil && !f.forgotten {
 			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
 		}
 		delete(a.fetching, frame)
@@ -120,6 +120,9 @@ type walkRun struct {
 	// atLoad says the walk began at the document's load with no fetch
 	// (walkOnly): reads wait for it.
 	atLoad bool
+	// forgotten says its frame is gone (Forget): its tree is not kept;
+	// guarded by the trees' mu.
+	forgotten bool
 }
 
 // pace is how a walk goes: the nodes it has, and how many it got in how
@@ -160,6 +163,9 @@ func (p *pace) left(size int64, start time.Time) (time.Duration, bool) {
 type fetching struct {
 	loader cdproto.LoaderID
 	done   chan struct{} // closed when it ended, its nodes in fetched
+	// forgotten says its frame is gone (Forget): its nodes are not kept;
+	// guarded by the trees' mu.
+	forgotten bool
 }
 
 // deferWalk asks for the walk of a frame's document once the read that
@@ -270,7 +276,7 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	if Tracing() {
 		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, a.loaded[frame] >= since, asFetched != nil && a.fetched[frame] == asFetched)
 	}
-	if err != nil || a.loaded[frame] >= since {
+	if err != nil || a.loaded[frame] >= since || w.forgotten {
 		return Walk{}, false
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}

@@ -305,6 +305,19 @@ func (c *Conn) detached(params jsonv2.Value) {
 			delete(c.pending, id)
 		}
 	}
+	// Nothing comes for the session any more: what the conn kept of it
+	// goes, so that a connection that lives all day, through many tabs
+	// and iframes attached and gone, keeps only the sessions alive.
+	delete(c.handlers, ev.SessionID)
+	delete(c.answered, ev.SessionID)
+	for k, subs := range c.subs {
+		if k.session == ev.SessionID {
+			for _, s := range subs {
+				s.stop()
+			}
+			delete(c.subs, k)
+		}
+	}
 }
 
 // Session is one CDP session on a Conn: the browser session (id "")
@@ -472,6 +485,9 @@ func (s *Session) Subscribe(method string) (<-chan jsonv2.Value, func()) {
 				s.c.subs[k] = append(subs[:i:i], subs[i+1:]...)
 				break
 			}
+		}
+		if len(s.c.subs[k]) == 0 {
+			delete(s.c.subs, k)
 		}
 		s.c.mu.Unlock()
 		sub.stop()

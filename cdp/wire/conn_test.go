@@ -128,6 +128,56 @@ func TestConnDetachFailsPendingCallsOfThatSession(t *testing.T) {
 	})
 }
 
+// A connection that lives all day keeps nothing of the sessions gone:
+// their event handlers (which hold the provider's session), their
+// subscriptions and their counts go at Target.detachedFromTarget.
+func TestConnForgetsADetachedSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s := c.Session("S9", nil, nil)
+		s.Handle(func(string, jsonv2.Value) {})
+		events, _ := s.Subscribe("Page.frameNavigated")
+		done := make(chan error, 1)
+		go func() {
+			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		req := <-tr.out
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S9", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		// A call of the browser's session, answered after the detach:
+		// the read loop has handled it by then.
+		go func() {
+			_, err := cdproto.Call(ctx, c.Browser(), target.GetTargets, target.GetTargetsParams{})
+			done <- err
+		}()
+		req = <-tr.out
+		tr.in <- &cdpmsg.Message{Method: "Target.detachedFromTarget", Params: jsonv2.Value(`{"sessionId":"S9"}`)}
+		tr.in <- &cdpmsg.Message{ID: req.ID, Result: jsonv2.Value(`{"targetInfos":[]}`)}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		c.mu.Lock()
+		handlers, answered, subs := len(c.handlers), len(c.answered), len(c.subs)
+		c.mu.Unlock()
+		if handlers != 0 || subs != 0 {
+			t.Errorf("after the detach: %d handlers, %d subscriptions kept; want none", handlers, subs)
+		}
+		if answered > 1 { // the browser session's own count
+			t.Errorf("after the detach: %d sessions' answers counted; want the browser's alone", answered)
+		}
+		if _, open := <-events; open {
+			t.Error("the detached session's subscription got an event")
+		}
+	})
+}
+
 func TestConnLossFailsCallsAndSaysWhy(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr := newFakeTransport()
