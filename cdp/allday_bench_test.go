@@ -66,10 +66,11 @@ setInterval(() => { document.getElementById('ad').src = '/ad?' + (n++); }, 100);
 				if err != nil {
 					b.Fatal(err)
 				}
+				opened := r.TargetID
 				if _, err := p.Current(ctx); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := cdproto.Call(ctx, u.c.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: r.TargetID}); err != nil {
+				if _, err := cdproto.Call(ctx, u.c.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: opened}); err != nil {
 					b.Fatal(err)
 				}
 			}

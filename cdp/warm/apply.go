@@ -3,11 +3,13 @@ package warm
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
 
 	"github.com/chromedp/cdproto/accessibility"
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // apply brings the walked trees up to date with the events queued since
@@ -183,7 +185,7 @@ func (a *Trees) drop(t *tree) {
 //     parent fetched again, once the whole event is applied (reparent).
 func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) error {
 	old := t.nodes[n.NodeID]
-	t.nodes[n.NodeID] = n
+	t.put(n)
 	if old == nil {
 		return nil
 	}
@@ -211,40 +213,75 @@ func (a *Trees) update(ctx context.Context, t *tree, n *accessibility.Node) erro
 		}
 	}
 	if axBool(n, accessibility.PropertyNameFocused) && !axBool(old, accessibility.PropertyNameFocused) && n.BackendDOMNodeID != 0 {
-		r, err := call(ctx, a.c, axAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: n.BackendDOMNodeID})
-		if err != nil {
+		if _, err := a.refreshAncestors(ctx, t, n.BackendDOMNodeID); err != nil {
 			return err
 		}
-		// An ancestor can change with no event of its own: focus moving
-		// into an aria-hidden section makes Chrome include the section,
-		// its children with it. An ancestor whose role, ignored or hidden
-		// state flipped has its subtree fetched again, one whose children
-		// changed its children, as an event's node would.
-		for _, m := range r.nodes() {
-			prev, ok := t.nodes[m.NodeID]
-			if !ok {
-				continue
+		t.focusAsked = true
+	}
+	return nil
+}
+
+// refreshAncestors fetches a node and its ancestors again
+// (getAXNodeAndAncestors) and treats each the tree holds as an event's
+// node: one whose role, ignored or hidden state flipped has its subtree
+// fetched again, one whose children changed its children. Focus changes
+// them with no event of their own: focus moving into an aria-hidden
+// section makes Chrome include the section, its children with it, and
+// focus leaving a node for the document (refocus) can leave the node, or
+// that section, ignored again. It reports whether any of them changed.
+func (a *Trees) refreshAncestors(ctx context.Context, t *tree, backend cdproto.BackendNodeID) (bool, error) {
+	r, err := call(ctx, a.c, axAncestors, accessibility.GetAXNodeAndAncestorsParams{BackendNodeID: backend})
+	if err != nil {
+		return false, err
+	}
+	changed := false
+	for _, m := range r.nodes() {
+		prev, ok := t.nodes[m.NodeID]
+		if !ok {
+			continue
+		}
+		t.put(m)
+		if !changed && !reflect.DeepEqual(prev, m) {
+			changed = true
+		}
+		switch {
+		case flipped(prev, m):
+			if Tracing() {
+				Tracef("  %s %s, the focused node or its ancestor, flipped: its subtree again", m.NodeID, Role(m))
 			}
-			t.nodes[m.NodeID] = m
-			switch {
-			case flipped(prev, m):
-				if Tracing() {
-					Tracef("  ancestor %s %s of the focused node flipped: its subtree again", m.NodeID, Role(m))
-				}
-				if err := a.fetchBelow(ctx, t, []accessibility.NodeID{m.NodeID}, incremental); err != nil {
-					return err
-				}
-			case !slices.Equal(prev.ChildIDs, m.ChildIDs):
-				if Tracing() {
-					Tracef("  ancestor %s %s of the focused node has children %v, not %v", m.NodeID, Role(m), m.ChildIDs, prev.ChildIDs)
-				}
-				if err := a.refreshChildren(ctx, t, prev, m); err != nil {
-					return err
-				}
+			if err := a.fetchBelow(ctx, t, []accessibility.NodeID{m.NodeID}, incremental); err != nil {
+				return changed, err
+			}
+		case !slices.Equal(prev.ChildIDs, m.ChildIDs):
+			if Tracing() {
+				Tracef("  %s %s, the focused node or its ancestor, has children %v, not %v", m.NodeID, Role(m), m.ChildIDs, prev.ChildIDs)
+			}
+			if err := a.refreshChildren(ctx, t, prev, m); err != nil {
+				return changed, err
 			}
 		}
 	}
-	return nil
+	return changed, nil
+}
+
+// refocus fetches again the node the tree last knew focused, and its
+// ancestors (refreshAncestors), when the page changed since the tree's
+// last read: Chrome sends no event for a node that focus leaves for the
+// document (blur(), or its element made inert), though the node, included
+// while it had focus, may be ignored now (a div with a listitem role and a
+// tabindex), and an aria-hidden section around it hidden again. A change
+// makes the tree a new version.
+func (a *Trees) refocus(ctx context.Context, t *tree) error {
+	n := t.nodes[t.focused]
+	if n == nil || n.BackendDOMNodeID == 0 {
+		t.focused = ""
+		return nil
+	}
+	changed, err := a.refreshAncestors(ctx, t, n.BackendDOMNodeID)
+	if changed {
+		t.version = versions.Add(1)
+	}
+	return err
 }
 
 // reparent fetches again the children of the parents that nodes of the
@@ -336,7 +373,7 @@ func (a *Trees) refreshChildren(ctx context.Context, t *tree, old, n *accessibil
 	}
 	for _, c := range kids {
 		prev := t.nodes[c.NodeID]
-		t.nodes[c.NodeID] = c
+		t.put(c)
 		if prev == nil {
 			t.fresh = true
 		}

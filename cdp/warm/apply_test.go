@@ -83,3 +83,96 @@ func TestAnAncestorOfTheFocusedNodeThatFlippedIsFetchedAgain(t *testing.T) {
 		t.Errorf("the tree is %v, want %v (calls %v)", got, want, c.asked)
 	}
 }
+
+// blurred is a Caller for a page where focus left a focusable div with a
+// listitem role (3) for the document: Chrome sent no event, and the div,
+// included while it had focus, is ignored now.
+type blurred struct {
+	t     *testing.T
+	mu    sync.Mutex
+	asked []string
+}
+
+func (c *blurred) Call(ctx context.Context, method string, params, res any) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.asked = append(c.asked, method)
+	answer := `{}`
+	switch method {
+	case accessibility.CommandEnable:
+	case accessibility.CommandGetPartialAXTree, accessibility.CommandQueryAXTree: // the barrier
+		answer = `{"nodes":[]}`
+	case accessibility.CommandGetAXNodeAndAncestors:
+		answer = `{"nodes":[{"nodeId":"3","ignored":true,"role":{"type":"role","value":"none"},"parentId":"2","childIds":["4"],"backendDOMNodeId":30},` +
+			axJSON("2", "1", "tablist", "3") + `,` + axJSON("1", "", "RootWebArea", "2") + `]}`
+	case accessibility.CommandGetChildAXNodes:
+		answer = `{"nodes":[` + axJSON("4", "3", "StaticText") + `]}`
+	default:
+		c.t.Errorf("unexpected call %s", method)
+	}
+	return jsonv2.Unmarshal([]byte(answer), res)
+}
+
+// Focus leaving a node for the document (blur()) comes with no event for
+// the node; a read after the page changed asks for the node the tree
+// last knew focused again, and finds it ignored.
+func TestAReadAfterAChangeAsksForTheNodeFocusLeft(t *testing.T) {
+	c := &blurred{t: t}
+	a := New(c, nil, nil)
+	var nodes []*accessibility.Node
+	// (The document's node says focused too, while its frame has focus.)
+	for _, s := range []string{
+		axJSON("2", "1", "tablist", "3"),
+		`{"nodeId":"3","ignored":false,"role":{"type":"role","value":"listitem"},"properties":[{"name":"focused","value":{"type":"booleanOrUndefined","value":true}}],"parentId":"2","childIds":["4"],"backendDOMNodeId":30}`,
+		axJSON("4", "3", "StaticText"),
+		`{"nodeId":"1","ignored":false,"role":{"type":"internalRole","value":"RootWebArea"},"properties":[{"name":"focused","value":{"type":"booleanOrUndefined","value":true}}],"childIds":["2"],"backendDOMNodeId":10}`,
+	} {
+		var n accessibility.Node
+		if err := jsonv2.Unmarshal([]byte(s), &n); err != nil {
+			t.Fatal(err)
+		}
+		nodes = append(nodes, &n)
+	}
+	tr := &tree{frame: "F", loader: "L", root: "1", born: versions.Add(1), version: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{}}
+	for _, n := range nodes {
+		tr.put(n)
+	}
+	if tr.focused != "3" {
+		t.Fatalf("the tree's focused node is %q, want 3", tr.focused)
+	}
+	tr.lastRead = Activity{OK: true, Watcher: 1}
+	a.trees["F"] = tr
+	a.enabled = true
+	before := tr.version
+	// The watchers saw the blur (an interaction), no mutation.
+	got, version, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Watcher: 1, Interactions: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(c.asked, accessibility.CommandGetAXNodeAndAncestors) {
+		t.Fatalf("the node focus left was not asked for again; calls %v", c.asked)
+	}
+	var div *accessibility.Node
+	for _, n := range got {
+		if n.NodeID == "3" {
+			div = n
+		}
+	}
+	if div == nil || !div.Ignored {
+		t.Errorf("the div focus left is %+v in the answer, want it ignored", div)
+	}
+	if version == before {
+		t.Error("the tree changed and kept its version: what was mapped of it would be reused")
+	}
+	if tr.focused != "" {
+		t.Errorf("the tree still knows %q focused", tr.focused)
+	}
+	// Unchanged since: the next read asks nothing of the sort.
+	c.asked = nil
+	if _, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Watcher: 1, Interactions: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(c.asked, accessibility.CommandGetAXNodeAndAncestors) {
+		t.Errorf("an unchanged page's read asked for the focused node again; calls %v", c.asked)
+	}
+}

@@ -96,6 +96,15 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 	a.mu.Lock()
 	t = a.trees[frame]
 	a.mu.Unlock()
+	if t != nil && t.focused != "" && !t.focusAsked && changedSince(t.lastRead, seen) {
+		if err := a.refocus(ctx, t); err != nil {
+			a.drop(t)
+			t = nil
+		}
+	}
+	if t != nil {
+		t.focusAsked = false
+	}
 	if t != nil && t.fresh {
 		t.fresh = false
 		if err := a.settleMoves(ctx, t); err != nil {
@@ -113,7 +122,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 	}
 	a.traceRead(how, t, seen)
 	t.mutations = seen.Mutations
-	if last := t.lastRead; last.OK && (last.Watcher != seen.Watcher || last.Mutations != seen.Mutations || last.Interactions != seen.Interactions) {
+	if changedSince(t.lastRead, seen) {
 		a.mu.Lock()
 		a.rereadAfterChange(frame, loader)
 		a.mu.Unlock()
@@ -124,6 +133,13 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 	}
 	answered.Add(1)
 	return t.ordered(), t.version, nil
+}
+
+// changedSince reports whether the page's watchers saw a change (a
+// mutation, an interaction, a new document) between a tree's last read,
+// last, and now; false when the tree had no read the watchers answered.
+func changedSince(last, now Activity) bool {
+	return last.OK && (last.Watcher != now.Watcher || last.Mutations != now.Mutations || last.Interactions != now.Interactions)
 }
 
 // traceRead tells the trace (SetTrace) how a read of a kept tree was

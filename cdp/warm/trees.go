@@ -51,6 +51,13 @@ type tree struct {
 	// touched is the sequence number of the last nodesUpdated event that
 	// changed a node of this tree.
 	touched uint64
+	// focused is the node Chrome last said has focus (put), "" when
+	// none or the document itself: focus that leaves it for the document
+	// comes with no event for it (refocus).
+	focused accessibility.NodeID
+	// focusAsked says the focused node was asked for again since the
+	// tree's last read (it gained focus: update): refocus need not.
+	focusAsked bool
 	// parents are the nodes whose children are fetched again once the
 	// event being applied is: each an old or new parent of a node the event
 	// moved (reparent).
@@ -339,6 +346,20 @@ func (a *Trees) Rest() (enabled bool) {
 	a.events, a.orphans = nil, nil
 	enabled, a.enabled = a.enabled, false
 	return enabled
+}
+
+// put holds n in the tree, and notes whether it is the focused node (the
+// document's own node, focused too while its frame has focus, aside).
+func (t *tree) put(n *accessibility.Node) {
+	t.nodes[n.NodeID] = n
+	if n.NodeID == t.root {
+		return
+	}
+	if axBool(n, accessibility.PropertyNameFocused) {
+		t.focused = n.NodeID
+	} else if t.focused == n.NodeID {
+		t.focused = ""
+	}
 }
 
 // Forget lets go of everything kept of a frame that is gone from the

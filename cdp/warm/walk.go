@@ -421,7 +421,7 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 			if t.nodes[n.NodeID] == nil {
 				t.fresh = true
 			}
-			t.nodes[n.NodeID] = n
+			t.put(n)
 			if !hasChildrenToFetch(n) {
 				continue
 			}
