@@ -60,6 +60,10 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 	// its tree as the events left it.
 	a.read.Lock()
 	defer a.read.Unlock()
+	// Whether this read's events ask for the focused node again (update)
+	// is this read's alone: an ask of an earlier read's came before the
+	// watchers' counts this read has, and a blur after it.
+	t.focusAsked = false
 	answered, how := &a.counts.Quiet, "kept, unchanged"
 	settling := false
 	if m, ok := a.unsettled(t, seen); ok {
@@ -101,9 +105,6 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 			a.drop(t)
 			t = nil
 		}
-	}
-	if t != nil {
-		t.focusAsked = false
 	}
 	if t != nil && t.fresh {
 		t.fresh = false

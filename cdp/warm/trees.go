@@ -55,8 +55,8 @@ type tree struct {
 	// none or the document itself: focus that leaves it for the document
 	// comes with no event for it (refocus).
 	focused accessibility.NodeID
-	// focusAsked says the focused node was asked for again since the
-	// tree's last read (it gained focus: update): refocus need not.
+	// focusAsked says the focused node was asked for again during the
+	// read under way (it gained focus: update): refocus need not.
 	focusAsked bool
 	// parents are the nodes whose children are fetched again once the
 	// event being applied is: each an old or new parent of a node the event
