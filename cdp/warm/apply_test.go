@@ -176,3 +176,53 @@ func TestAReadAfterAChangeAsksForTheNodeFocusLeft(t *testing.T) {
 		t.Errorf("an unchanged page's read asked for the focused node again; calls %v", c.asked)
 	}
 }
+
+// focusing is a Caller for a page where focus moved by Tab into a div
+// (3): Chrome's event names it, focused.
+type focusing struct {
+	mu        sync.Mutex
+	ancestors int
+}
+
+const focusedDiv = `{"nodeId":"3","ignored":false,"role":{"type":"role","value":"generic"},"properties":[{"name":"focused","value":{"type":"booleanOrUndefined","value":true}}],"parentId":"2","childIds":[],"backendDOMNodeId":30}`
+
+func (c *focusing) Call(ctx context.Context, method string, params, res any) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	answer := `{"nodes":[]}`
+	if method == accessibility.CommandGetAXNodeAndAncestors {
+		c.ancestors++
+		answer = `{"nodes":[` + focusedDiv + `,` + axJSON("2", "1", "main", "3") + `,` + axJSON("1", "", "RootWebArea", "2") + `]}`
+	}
+	return jsonv2.Unmarshal([]byte(answer), res)
+}
+
+// A read whose own events say a node gained focus asks for it and its
+// ancestors once: refocus, which the change since the last read would
+// call for, is spared.
+func TestAReadAsksForTheNodeThatGainedFocusOnce(t *testing.T) {
+	c := &focusing{}
+	a := New(c, nil, nil)
+	tr := &tree{frame: "F", loader: "L", root: "1", born: versions.Add(1), version: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{}}
+	for _, s := range []string{axJSON("1", "", "RootWebArea", "2"), axJSON("2", "1", "main", "3", "4"), axJSON("3", "2", "generic"), axJSON("4", "2", "button")} {
+		var n accessibility.Node
+		if err := jsonv2.Unmarshal([]byte(s), &n); err != nil {
+			t.Fatal(err)
+		}
+		tr.put(&n)
+	}
+	tr.focused = "4" // the button had focus
+	tr.lastRead = Activity{OK: true, Watcher: 1}
+	a.trees["F"] = tr
+	a.enabled = true
+	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[`+focusedDiv+`]}`))
+	if _, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Watcher: 1, Interactions: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if c.ancestors != 1 {
+		t.Errorf("the node that gained focus and its ancestors were asked for %d times, want once", c.ancestors)
+	}
+	if tr.focused != "3" {
+		t.Errorf("the tree knows %q focused, want 3", tr.focused)
+	}
+}
