@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 )
 
@@ -55,12 +54,7 @@ setInterval(() => { document.getElementById('ad').src = '/ad?' + (n++); }, 100);
 	var marks []string
 	for range b.N {
 		for i := range day {
-			u.eval(b, us, `window.__reloaded = true; ''`)
-			if _, err := cdproto.Call(ctx, us, page.Navigate, page.NavigateParams{URL: fmt.Sprintf("%s/p%d", url, (i+1)%pages)}); err != nil {
-				b.Fatal(err)
-			}
-			u.waitNewDocument(b, us)
-			u.waitLoaded(b, 0)
+			u.navigate(b, us, 0, fmt.Sprintf("%s/p%d", url, (i+1)%pages))
 			if i%4 == 0 { // a tab opened, read, closed
 				r, err := cdproto.Call(ctx, u.c.Browser(), target.CreateTarget, target.CreateTargetParams{URL: url + "/p1"})
 				if err != nil {

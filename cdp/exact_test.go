@@ -511,6 +511,18 @@ func (u *user) waitLoaded(t testing.TB, i int) {
 	}
 }
 
+// navigate loads url in tab i (whose session is s) as the address bar
+// does, and waits for the new document to have loaded.
+func (u *user) navigate(tb testing.TB, s *wire.Session, i int, url string) {
+	tb.Helper()
+	u.eval(tb, s, `window.__reloaded = true; ''`)
+	if _, err := cdproto.Call(u.ctx, s, page.Navigate, page.NavigateParams{URL: url}); err != nil {
+		tb.Fatal(err)
+	}
+	u.waitNewDocument(tb, s)
+	u.waitLoaded(tb, i)
+}
+
 // waitNewDocument waits until the document that set window.__reloaded has
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits

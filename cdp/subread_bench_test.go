@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/systeminfo"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
@@ -60,12 +59,7 @@ func BenchmarkSubscribedReads(b *testing.B) {
 	for range b.N {
 		for i := range n + 1 {
 			before, reads0, cpu0 := conn.Traffic(), h.reads(), rendererTime(b, u)
-			u.eval(b, us, `window.__reloaded = true; ''`)
-			if _, err := cdproto.Call(ctx, us, page.Navigate, page.NavigateParams{URL: fmt.Sprintf("%s/p%d", url, (i+1)%n)}); err != nil {
-				b.Fatal(err)
-			}
-			u.waitNewDocument(b, us)
-			u.waitLoaded(b, 0)
+			u.navigate(b, us, 0, fmt.Sprintf("%s/p%d", url, (i+1)%n))
 			browseLikeAPerson(b, ctx, us)
 			h.idle(b)
 			after := conn.Traffic()
@@ -316,12 +310,7 @@ func BenchmarkWakeRead(b *testing.B) {
 	reads := 0
 	for range b.N {
 		for i := range n {
-			u.eval(b, us, `window.__reloaded = true; ''`)
-			if _, err := cdproto.Call(ctx, us, page.Navigate, page.NavigateParams{URL: fmt.Sprintf("%s/p%d", url, (i+1)%n)}); err != nil {
-				b.Fatal(err)
-			}
-			u.waitNewDocument(b, us)
-			u.waitLoaded(b, 0)
+			u.navigate(b, us, 0, fmt.Sprintf("%s/p%d", url, (i+1)%n))
 			if err := waitFor(ctx, func() bool { r, _, _ := p.Resting(); return r }); err != nil {
 				b.Fatal(err)
 			}
