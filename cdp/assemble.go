@@ -9,7 +9,6 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/target"
 
-	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
@@ -116,9 +115,7 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		children:  map[cdproto.BackendNodeID]*doc{},
 	}
 	for _, node := range ff.nodes {
-		switch warm.Role(node) {
-		case "Iframe", "IframePresentational":
-		default:
+		if !roleIs(node, `"Iframe"`, `"IframePresentational"`) {
 			continue
 		}
 		el := node.BackendDOMNodeID

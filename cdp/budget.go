@@ -15,9 +15,15 @@ import (
 // applyBudget applies the element and size budgets to an answer,
 // keeping what is on screen (5.6), which it looks for only when there is
 // a cut to make. It reports whether it cut anything.
-// frames are the documents' frames in b.
-func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc, frames map[*doc]*mapping.Frame) bool {
-	if !mapping.OverBudget(root, p.opts.Budget) {
+// frames are the documents' frames in b. A warm read measures the answer
+// with the measures of the unchanged Documents kept from the read before;
+// a cold read, whose elements are all new, keeps none.
+func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *mapping.Browser, topDocs []*doc, frames map[*doc]*mapping.Frame, cold bool) bool {
+	over := p.state.budgets.OverBudget
+	if cold {
+		over = mapping.OverBudget
+	}
+	if !over(root, p.opts.Budget) {
 		return false
 	}
 	findOnScreen(ctx, topDocs, frames)

@@ -1,8 +1,11 @@
 package cdp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -344,9 +347,24 @@ func frameTree(ctx context.Context, s *session) (map[cdproto.FrameID]*cdproto.Fr
 }
 
 // rangeRoles are the roles whose value a person reads as aria-valuetext
-// when the page gives one.
-var rangeRoles = map[string]bool{
-	"slider": true, "spinbutton": true, "progressbar": true, "meter": true, "scrollbar": true,
+// when the page gives one, written as JSON (roleIs).
+var rangeRoles = []string{`"slider"`, `"spinbutton"`, `"progressbar"`, `"meter"`, `"scrollbar"`}
+
+// roleIs reports whether a node's role is one of roles, each written as
+// JSON. It is asked of every node of each document at each read, so it
+// compares the role's JSON as Chrome writes it (a name as it is); the
+// name is looked up (warm.Role) only for a role written with escapes.
+func roleIs(n *accessibility.Node, roles ...string) bool {
+	if n.Role == nil {
+		return false
+	}
+	raw := n.Role.Value
+	for _, r := range roles {
+		if string(raw) == r {
+			return true
+		}
+	}
+	return bytes.IndexByte(raw, '\\') >= 0 && slices.Contains(roles, strconv.Quote(warm.Role(n)))
 }
 
 // valueTexts returns the aria-valuetext attribute of the range widgets
@@ -358,7 +376,7 @@ var rangeRoles = map[string]bool{
 func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) map[cdproto.BackendNodeID]string {
 	var out map[cdproto.BackendNodeID]string
 	for _, n := range nodes {
-		if n.Ignored || n.BackendDOMNodeID == 0 || !rangeRoles[warm.Role(n)] {
+		if n.Ignored || n.BackendDOMNodeID == 0 || !roleIs(n, rangeRoles...) {
 			continue
 		}
 		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID})

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
@@ -221,24 +222,44 @@ func cutChain(ctx context.Context, d *doc, cr *chainRead) (chain []cdproto.Backe
 	if ch := d.children[cr.first]; cr.first != 0 && ch != nil {
 		return nil, ch, true
 	}
-	inAX := map[cdproto.BackendNodeID]bool{}
-	for _, n := range d.nodes {
-		if n.BackendDOMNodeID != 0 {
-			inAX[n.BackendDOMNodeID] = true
-		}
-	}
 	ids := []cdproto.BackendNodeID{cr.first}
-	if !inAX[cr.first] {
+	has := inTree(d.nodes, ids)
+	if !has[cr.first] {
 		ids = append(ids, cr.ancestors(ctx)...)
+		has = inTree(d.nodes, ids)
 	}
 	for _, id := range ids {
 		if id == 0 {
 			continue
 		}
 		chain = append(chain, id)
-		if inAX[id] {
+		if has[id] {
 			break
 		}
 	}
 	return chain, nil, true
+}
+
+// inTree reports which of a few elements an accessibility tree has. It
+// looks through the nodes once, and stops when it has found them all:
+// an index of every node, made at each read, was half the time of a read
+// of an unchanged 50,000-node document.
+func inTree(nodes []*accessibility.Node, ids []cdproto.BackendNodeID) map[cdproto.BackendNodeID]bool {
+	has := make(map[cdproto.BackendNodeID]bool, len(ids))
+	for _, id := range ids {
+		if id != 0 {
+			has[id] = false
+		}
+	}
+	left := len(has)
+	for _, n := range nodes {
+		if left == 0 {
+			break
+		}
+		if found, wanted := has[n.BackendDOMNodeID]; wanted && !found {
+			has[n.BackendDOMNodeID] = true
+			left--
+		}
+	}
+	return has
 }

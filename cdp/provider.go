@@ -135,6 +135,7 @@ type connState struct {
 	mapped     map[uint64]memo             // document -> its element, for an unchanged next read
 	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (rememberShown)
 	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
+	budgets    mapping.BudgetCache         // the measures of the last warm read's Documents (applyBudget)
 }
 
 // counter hands out numbers that are never reused in a run.

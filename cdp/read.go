@@ -61,7 +61,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// Documents; the answer, cut to the budgets (budget.go).
 	b, frames := p.browserOf(wins, focused, shown, focus, pointer, reused)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
-	cut := p.applyBudget(ctx, root, b, topDocs, frames)
+	cut := p.applyBudget(ctx, root, b, topDocs, frames, cold)
 	// What the next read needs: the elements mapped, the Documents shown.
 	if !cold {
 		p.keepMapped(root, fingerprints, cut)

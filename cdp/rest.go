@@ -8,6 +8,8 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
+
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // Rest: what the provider stops doing in the person's browser while no
@@ -140,6 +142,7 @@ func (p *Provider) letGo() int {
 		s.tellWatchers(ctx, quietWatchers)
 	}
 	clear(st.mapped)
+	st.budgets = mapping.BudgetCache{}
 	return n
 }
 

@@ -16,14 +16,42 @@ import (
 // allocating nothing (every read asks it, of every element), stopped as
 // soon as the tree is over.
 func OverBudget(root *Element, b Budget) bool {
+	var bc BudgetCache
+	return bc.OverBudget(root, b)
+}
+
+// A BudgetCache answers OverBudget, keeping the measure of each Document
+// element for the next read: a document unchanged since the read before
+// is the same element (Frame.Mapped), and an element is never changed
+// once an answer holds it (ApplyBudgetOnScreen copies what it cuts), so
+// its measure is taken again rather than made (the first walk's, which
+// nearly every read ends with). It keeps those of the last read only. The
+// zero value is ready; it is not safe for concurrent use.
+type BudgetCache struct {
+	sizes map[*Element]measured
+	taken int // Documents whose measure was taken again so far, for tests
+}
+
+// measured is what a subtree adds to a measure.
+type measured struct{ count, size int }
+
+// Taken is how many Documents' measures bc took from the read before: for
+// tests and benchmarks, which check that the cache answered.
+func (bc *BudgetCache) Taken() int { return bc.taken }
+
+// OverBudget is [OverBudget], with the measures of the Documents of the
+// read before.
+func (bc *BudgetCache) OverBudget(root *Element, b Budget) bool {
 	if root == nil {
 		return false
 	}
 	// A first walk bounds the JSON by the strings' lengths, without
 	// reading them (JSON writes a byte as 6 at most: \u003c): a tree
 	// within the bound, as nearly every page is, is within the budget.
-	m := measure{b: b, strLen: jsonStringBound}
-	if !m.over(root) {
+	m := measure{b: b, strLen: jsonStringBound, cache: bc, next: map[*Element]measured{}}
+	over := m.over(root)
+	bc.sizes = m.next
+	if !over {
 		return false
 	}
 	if b.MaxElements > 0 && m.count > b.MaxElements {
@@ -39,11 +67,35 @@ type measure struct {
 	b           Budget
 	strLen      func(string) int
 	count, size int
+	// cache holds the Documents' measures of the read before, and next
+	// gathers this read's (nil: none kept).
+	cache *BudgetCache
+	next  map[*Element]measured
 }
 
 // over adds e and its subtree, and reports whether the tree measured so
 // far exceeds the budget: then it stops.
 func (m *measure) over(e *Element) bool {
+	if m.next == nil || e.Role != roleDocument {
+		return m.overOwn(e)
+	}
+	if d, ok := m.cache.sizes[e]; ok {
+		m.cache.taken++
+		m.next[e] = d
+		m.count += d.count
+		m.size += d.size
+		return m.b.MaxElements > 0 && m.count > m.b.MaxElements || m.b.MaxBytes > 0 && m.size > m.b.MaxBytes
+	}
+	count, size := m.count, m.size
+	if m.overOwn(e) {
+		return true
+	}
+	m.next[e] = measured{m.count - count, m.size - size}
+	return false
+}
+
+// overOwn is over, measuring e itself.
+func (m *measure) overOwn(e *Element) bool {
 	m.count++
 	if m.b.MaxElements > 0 && m.count > m.b.MaxElements {
 		return true

@@ -149,3 +149,79 @@ func TestOverBudgetAtTheBound(t *testing.T) {
 		}
 	}
 }
+
+// A BudgetCache answers as OverBudget does, and takes the measure of a
+// Document an answer before held again rather than measuring it: an
+// answer whose two documents are unchanged is measured from them (both
+// taken), one whose document is new measures that one, and a read after
+// it takes the new one. Over a budget the cached measure is over too.
+// (The measures kept are the first walk's, the bound: a tree over the
+// bound is measured exactly, and anew.)
+func TestBudgetCacheTakesUnchangedDocuments(t *testing.T) {
+	answer := func(docs ...*Element) *Element {
+		root := &Element{ID: "a", Role: "Application"}
+		for i, d := range docs {
+			root.Children = append(root.Children, &Element{ID: fmt.Sprintf("w%d", i), Role: "Window",
+				Children: []*Element{{ID: fmt.Sprintf("t%d", i), Role: "Tab", Children: []*Element{d}}}})
+		}
+		return root
+	}
+	one, two := bigTree(30, 20, nil), bigTree(10, 5, nil)
+	js, err := json.Marshal(answer(one, two))
+	if err != nil {
+		t.Fatal(err)
+	}
+	budgets := []Budget{DefaultBudget, {MaxElements: 700}, {MaxElements: 600}, {MaxBytes: len(js)}, {MaxBytes: len(js) - 1}, {MaxBytes: 3000}}
+	for _, b := range budgets {
+		var bc BudgetCache
+		want := OverBudget(answer(one, two), b)
+		if got := bc.OverBudget(answer(one, two), b); got != want {
+			t.Errorf("%+v: first read over %v, want %v", b, got, want)
+		}
+		taken := bc.Taken()
+		if got := bc.OverBudget(answer(one, two), b); got != want {
+			t.Errorf("%+v: the same documents again: over %v, want %v", b, got, want)
+		}
+		within := func(root *Element) bool { m := measure{b: b, strLen: jsonStringBound}; return !m.over(root) }
+		if within(answer(one, two)) && bc.Taken()-taken != 2 {
+			t.Errorf("%+v: the same documents again: %d measures taken, want 2", b, bc.Taken()-taken)
+		}
+		three := bigTree(30, 21, nil)
+		if got, want := bc.OverBudget(answer(one, three), b), OverBudget(answer(one, three), b); got != want {
+			t.Errorf("%+v: a new document: over %v, want %v", b, got, want)
+		}
+		taken = bc.Taken()
+		if got, want := bc.OverBudget(answer(three, two), b), OverBudget(answer(three, two), b); got != want {
+			t.Errorf("%+v: a document of the read before last: over %v, want %v", b, got, want)
+		}
+		if within(answer(one, three)) && within(answer(three, two)) && bc.Taken()-taken != 1 {
+			t.Errorf("%+v: one document of the read before: %d measures taken, want 1 (the other's was not kept)", b, bc.Taken()-taken)
+		}
+	}
+	// A document's measure taken counts: its bytes too. Elements of
+	// empty strings measure the same by the bound as exactly, so the
+	// budget can sit one byte under the two documents' JSON: the first
+	// read, of one document, is within the bound, and the second, with
+	// the other, is over the bound with the first's measure taken, and
+	// over the budget.
+	flat := func() *Element {
+		d := &Element{Role: roleDocument}
+		for range 100 {
+			d.Children = append(d.Children, &Element{})
+		}
+		return d
+	}
+	a, c := flat(), flat()
+	both, err := json.Marshal(answer(a, c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Budget{MaxBytes: len(both) - 1}
+	var bc BudgetCache
+	if bc.OverBudget(answer(a), b) {
+		t.Fatalf("%+v: one document of two is over", b)
+	}
+	if !bc.OverBudget(answer(a, c), b) || bc.Taken() != 1 {
+		t.Errorf("%+v: the two documents, the first's measure taken: within, %d measures taken (want over, and 1)", b, bc.Taken())
+	}
+}
