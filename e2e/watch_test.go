@@ -234,7 +234,11 @@ func matches(t *testing.T, show func(t *testing.T, out string) (string, bool), o
 func TestWatchPipe(t *testing.T) {
 	needEnv(t)
 	s := startStepsServer(t)
-	p := startWatch(t, "--launch", "--chrome", env.chromePath, s.URL+"/")
+	// At debug, a failure's stderr says which changes the provider was
+	// told of and which reads it made (once, in CI, watch printed nothing
+	// for a minute after its first answers, with nothing on stderr to say
+	// why).
+	p := startWatch(t, "--launch", "--chrome", env.chromePath, "--log-level", "debug", s.URL+"/")
 	watchSteps(t, s, p, func(t *testing.T, block string) (string, bool) {
 		lines := strings.Split(block, "\n")
 		if len(lines) < 4 || lines[0] != strings.Repeat("-", 72) || !strings.HasPrefix(lines[1], "Chromium · ") ||
@@ -263,7 +267,7 @@ func TestWatchPipe(t *testing.T) {
 func TestWatchJSON(t *testing.T) {
 	needEnv(t)
 	s := startStepsServer(t)
-	p := startWatch(t, "--launch", "--chrome", env.chromePath, "--json", s.URL+"/")
+	p := startWatch(t, "--launch", "--chrome", env.chromePath, "--log-level", "debug", "--json", s.URL+"/")
 	watchSteps(t, s, p, func(t *testing.T, line string) (string, bool) {
 		cur := checkCurrent(t, []byte(line))
 		var doc, win *mapping.Element
