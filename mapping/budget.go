@@ -15,18 +15,16 @@ import (
 // pass over the tree, measuring each element without encoding it and
 // allocating nothing (every read asks it, of every element), stopped as
 // soon as the tree is over.
-func OverBudget(root *Element, b Budget) bool {
-	var bc BudgetCache
-	return bc.OverBudget(root, b)
-}
+func OverBudget(root *Element, b Budget) bool { return overBudget(root, b, nil) }
 
 // A BudgetCache answers OverBudget, keeping the measure of each Document
 // element for the next read: a document unchanged since the read before
 // is the same element (Frame.Mapped), and an element is never changed
 // once an answer holds it (ApplyBudgetOnScreen copies what it cuts), so
 // its measure is taken again rather than made (the first walk's, which
-// nearly every read ends with). It keeps those of the last read only. The
-// zero value is ready; it is not safe for concurrent use.
+// nearly every read ends with). It keeps those of the last read only, in
+// a map of the answer's Documents, its one allocation. The zero value is
+// ready; it is not safe for concurrent use.
 type BudgetCache struct {
 	sizes map[*Element]measured
 	taken int // Documents whose measure was taken again so far, for tests
@@ -41,16 +39,25 @@ func (bc *BudgetCache) Taken() int { return bc.taken }
 
 // OverBudget is [OverBudget], with the measures of the Documents of the
 // read before.
-func (bc *BudgetCache) OverBudget(root *Element, b Budget) bool {
+func (bc *BudgetCache) OverBudget(root *Element, b Budget) bool { return overBudget(root, b, bc) }
+
+// overBudget is OverBudget, with the Documents' measures of bc when it is
+// not nil.
+func overBudget(root *Element, b Budget, bc *BudgetCache) bool {
 	if root == nil {
 		return false
 	}
 	// A first walk bounds the JSON by the strings' lengths, without
 	// reading them (JSON writes a byte as 6 at most: \u003c): a tree
 	// within the bound, as nearly every page is, is within the budget.
-	m := measure{b: b, strLen: jsonStringBound, cache: bc, next: map[*Element]measured{}}
+	m := measure{b: b, strLen: jsonStringBound}
+	if bc != nil {
+		m.cache, m.next = bc, map[*Element]measured{}
+	}
 	over := m.over(root)
-	bc.sizes = m.next
+	if bc != nil {
+		bc.sizes = m.next
+	}
 	if !over {
 		return false
 	}
