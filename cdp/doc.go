@@ -34,7 +34,9 @@
 //     and its state (readTabState, pagestate.go: the watchers' script in
 //     the isolated world; a page that crashed, waits on a dialog or does
 //     not answer within 1.5 s, wire.Session.FirstCall, is down, not
-//     asked) and /json/list for recency.
+//     asked) and /json/list for recency; the tab a window showed last is
+//     sent its frame tree (and Accessibility.enable) right behind its
+//     state script, unawaited (sendAhead).
 //  2. the windows (tabs.go): groupWindows groups the tabs into windows,
 //     numbers them and picks each window's active tab (pickActive);
 //     focusWindow picks the focused window.

@@ -40,9 +40,10 @@ import (
 type tabRead struct {
 	tab     target.ID
 	sess    *session
-	top     pageState // the top document's, already read with the tab's state
-	cold    bool      // bypass the warm trees
-	focused bool      // the tab of the focused window: its focus is read
+	top     pageState  // the top document's, already read with the tab's state
+	frames  framesWait // the tab's frame tree, sent with its state (sendAhead); nil when not
+	cold    bool       // bypass the warm trees
+	focused bool       // the tab of the focused window: its focus is read
 	live    map[target.ID]*target.Info
 	ax      *warm.Trees // the tab's warm trees
 	// oopifs are the sessions of the tab's out-of-process iframes.
@@ -88,7 +89,7 @@ type frameFetch struct {
 // of several tabs are planned one after another; their fetches then run
 // side by side.
 func (p *Provider) planTab(ctx context.Context, c *wire.Conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
-	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, cold: cold, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
+	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, frames: t.frames, cold: cold, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
 	r.ax = p.axOf(r.sess)
 	for _, ti := range live {
 		if ti.Type != "iframe" || !underTab(ti, r.tab, live) {
@@ -199,9 +200,13 @@ func (p *Provider) fetchSession(ctx context.Context, r *tabRead, o tabSession, p
 		return err
 	}
 	var err error
-	if o.target != r.tab {
+	switch {
+	case o.target != r.tab:
 		err = o.sess.FirstCall(ctx, get)
-	} else {
+	case r.frames != nil:
+		frames, err = r.frames(ctx)
+		p.aheadUsed.Add(1)
+	default:
 		err = get(ctx)
 	}
 	if err != nil {
@@ -327,10 +332,27 @@ func (r *tabRead) findOwner(ctx context.Context, parent tabSession, frame cdprot
 
 // frameTree maps the frames of a session's process by id.
 func frameTree(ctx context.Context, s *session) (map[cdproto.FrameID]*cdproto.Frame, error) {
-	r, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
-	if err != nil {
-		return nil, err
+	return sendFrameTree(ctx, s)(ctx)
+}
+
+// framesWait waits for the answer of a frame tree sent (sendFrameTree).
+type framesWait func(context.Context) (map[cdproto.FrameID]*cdproto.Frame, error)
+
+// sendFrameTree sends Page.getFrameTree and returns at once what waits
+// for its answer: the frames by id (frameTree).
+func sendFrameTree(ctx context.Context, s *session) framesWait {
+	reply := s.Send(ctx, page.CommandGetFrameTree, cdproto.Empty{})
+	return func(ctx context.Context) (map[cdproto.FrameID]*cdproto.Frame, error) {
+		var r page.GetFrameTreeResult
+		if err := reply.Wait(ctx, &r); err != nil {
+			return nil, err
+		}
+		return framesOf(r.FrameTree), nil
 	}
+}
+
+// framesOf lists a frame tree's frames by id.
+func framesOf(tree *page.FrameTree) map[cdproto.FrameID]*cdproto.Frame {
 	m := map[cdproto.FrameID]*cdproto.Frame{}
 	var walk func(t *page.FrameTree)
 	walk = func(t *page.FrameTree) {
@@ -342,8 +364,8 @@ func frameTree(ctx context.Context, s *session) (map[cdproto.FrameID]*cdproto.Fr
 			walk(ch)
 		}
 	}
-	walk(r.FrameTree)
-	return m, nil
+	walk(tree)
+	return m
 }
 
 // rangeRoles are the roles whose value a person reads as aria-valuetext

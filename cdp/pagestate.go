@@ -68,8 +68,14 @@ const noChain = -1
 
 // readPageState runs stateScript in a frame's isolated world.
 func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageState {
+	return readPageStateThen(ctx, s, frame, nil)
+}
+
+// readPageStateThen is readPageState that calls then right after the
+// script is sent (evalObjectThen).
+func readPageStateThen(ctx context.Context, s *session, frame cdproto.FrameID, then func()) pageState {
 	var v [9]float64
-	if err := evalIn(ctx, s, frame, stateScript, &v); err != nil {
+	if err := evalInThen(ctx, s, frame, stateScript, &v, then); err != nil {
 		return pageState{}
 	}
 	return pageState{

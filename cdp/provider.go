@@ -97,6 +97,9 @@ type Provider struct {
 	// reused counts the tabs' documents answered with the element a read
 	// before had mapped (memo.go).
 	reused atomic.Int64
+	// aheadUsed counts the frame trees a read used that were sent behind
+	// the tab's state script (sendAhead).
+	aheadUsed atomic.Int64
 
 	// ahead starts a read in the background when a tab is opened, shown
 	// or hidden, or a page loaded in a tab a read asked for (watch.go).

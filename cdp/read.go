@@ -31,7 +31,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	if err != nil {
 		return nil, nil, p.failure("read the browser's windows and pages", err)
 	}
-	tabs, recent := p.readTabStates(ctx, c, pages)
+	tabs, recent := p.readTabStates(ctx, c, pages, cold)
 	// The windows: their tabs, numbered, each one's active tab, and the
 	// focused window (-1: none).
 	wins := p.groupWindows(tabs, recent)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/browser"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
@@ -67,6 +68,9 @@ type tabState struct {
 	window int64
 	bounds *browser.Bounds
 	state  pageState // of its top document, also used to read it
+	// frames waits for the frame tree sent right behind the state script
+	// (sendAhead); nil when none was.
+	frames framesWait
 	// down says why the tab's page cannot be read now (wire.ErrCrashed,
 	// wire.ErrDialogOpen, wire.ErrNotResponding); the tab is reported all the same.
 	down error
@@ -78,8 +82,14 @@ type tabState struct {
 // and focused: readTabState) in parallel, since each answer is a round
 // trip or two; meanwhile it asks /json/list which tab was activated
 // last. It returns the tabs' states, in the order of pages, and that
-// ranking (recency).
-func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*target.Info) (tabs []*tabState, recent func(target.ID) int) {
+// ranking (recency). A tab that its window showed at the last read is
+// most likely shown now: what the read of its document asks first is
+// sent right behind its state script (sendAhead).
+func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*target.Info, cold bool) (tabs []*tabState, recent func(target.ID) int) {
+	shownLast := make(map[target.ID]bool, len(p.state.lastActive))
+	for _, id := range p.state.lastActive {
+		shownLast[id] = true
+	}
 	tabs = make([]*tabState, len(pages))
 	for i, ti := range pages {
 		t := &tabState{info: ti}
@@ -92,7 +102,7 @@ func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*tar
 		if t.err != nil {
 			continue
 		}
-		wg.Go(func() { t.err = p.readTabState(ctx, c, t) })
+		wg.Go(func() { t.err = p.readTabState(ctx, c, t, shownLast[t.info.TargetID], cold) })
 	}
 	wg.Wait()
 	return tabs, recent
@@ -101,15 +111,21 @@ func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*tar
 // readTabState asks a tab for its window and whether it is visible and
 // focused. A page that cannot answer (crashed, behind a dialog, or not
 // answering anything for a moment: wire.Session.FirstCall) is marked
-// down, not failed: the tab is reported all the same.
-func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) error {
+// down, not failed: the tab is reported all the same. With ahead, what
+// the read of its document asks first is sent right behind the state
+// script (sendAhead).
+func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, ahead, cold bool) error {
 	// The window (the browser's) and the page state (the page's) are
 	// asked at once: a round trip less before the document is read.
 	var state sync.WaitGroup
+	var then func()
+	if ahead {
+		then = func() { t.frames = p.sendAhead(ctx, t.sess, cold) }
+	}
 	if t.down = t.sess.Unavailable(); t.down == nil {
 		state.Go(func() {
 			t.sess.FirstCall(ctx, func(ctx context.Context) error {
-				t.state = readPageState(ctx, t.sess, cdproto.FrameID(t.info.TargetID))
+				t.state = readPageStateThen(ctx, t.sess, cdproto.FrameID(t.info.TargetID), then)
 				return nil
 			})
 		})
@@ -137,6 +153,25 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState) 
 	return nil
 }
 
+// sendAhead sends a tab's page what the read of its document asks first,
+// without waiting: its frame tree and, for a warm read, Accessibility.enable
+// when the domain is not on (warm.Trees.SendEnable). Sent right behind
+// the state script, Chrome runs them right after it, and the read finds
+// their answers come, a round trip sooner than asking when the state
+// script has answered. It returns what waits for the frame tree; when
+// the tab is not shown after all, nobody waits, and the answer is
+// dropped.
+func (p *Provider) sendAhead(ctx context.Context, s *session, cold bool) framesWait {
+	frames := sendFrameTree(ctx, s)
+	if !cold {
+		p.axOf(s).SendEnable(ctx, func() func(context.Context) error {
+			r := s.Send(ctx, accessibility.CommandEnable, cdproto.Empty{})
+			return func(ctx context.Context) error { return r.Wait(ctx, nil) }
+		})
+	}
+	return frames
+}
+
 // window is one browser window of a read: its number, its tabs that
 // answered, each with its number, and its active tab (nil when none can
 // be told).
@@ -156,14 +191,17 @@ type windowTab struct {
 
 // groupWindows groups the tabs that answered into their windows, in the
 // order of the windows' ids, numbers the windows and their tabs, and
-// chooses each window's active tab (pickActive).
+// chooses each window's active tab (pickActive). When every tab said
+// which window it is in, a window none is in is gone, and forgotten.
 func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) []window {
 	st := p.state
 	byWindow := map[int64][]*tabState{}
 	var windowIDs []int64
+	allAnswered := true
 	for _, t := range pages {
 		if t.err != nil {
 			p.log.Debug("skipping a tab that did not answer", "url", t.info.URL, "err", t.err)
+			allAnswered = false
 			continue
 		}
 		if _, ok := byWindow[t.window]; !ok {
@@ -187,6 +225,14 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 			w.tabs = append(w.tabs, windowTab{keyOf(st.tabs, t.info.TargetID, &p.keys), t})
 		}
 		wins = append(wins, w)
+	}
+	if allAnswered {
+		for wid := range st.windows {
+			if byWindow[wid] == nil {
+				delete(st.windows, wid)
+				delete(st.lastActive, wid)
+			}
+		}
 	}
 	return wins
 }

@@ -1,6 +1,7 @@
 package cdp
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/chromedp/cdproto/target"
@@ -44,5 +45,36 @@ func TestPickActive(t *testing.T) {
 		if id != tc.want {
 			t.Errorf("%s: picked %q, want %q", tc.name, id, tc.want)
 		}
+	}
+}
+
+// A window none of whose tabs is left is forgotten (its number, its
+// active tab), so that a provider attached all day keeps only the
+// windows alive; while a tab does not say which window it is in, no
+// window is.
+func TestGoneWindowsAreForgotten(t *testing.T) {
+	p := &Provider{log: discardLogger(), state: &connState{windows: map[int64]uint64{}, tabs: map[target.ID]uint64{}, lastActive: map[int64]target.ID{}}}
+	tab := func(id string, window int64, err error) *tabState {
+		return &tabState{info: &target.Info{TargetID: target.ID(id)}, window: window, state: pageState{visible: true}, err: err}
+	}
+	recent := func(target.ID) int { return 0 }
+	p.groupWindows([]*tabState{tab("a", 1, nil), tab("b", 2, nil)}, recent)
+	if len(p.state.windows) != 2 || len(p.state.lastActive) != 2 {
+		t.Fatalf("two windows read: %d numbered, %d with an active tab", len(p.state.windows), len(p.state.lastActive))
+	}
+	key := p.state.windows[2]
+	p.groupWindows([]*tabState{tab("b", 2, nil), tab("c", 0, errors.New("no answer"))}, recent)
+	if len(p.state.windows) != 2 || len(p.state.lastActive) != 2 {
+		t.Errorf("with a tab that did not say its window, %d windows numbered and %d with an active tab kept, want 2", len(p.state.windows), len(p.state.lastActive))
+	}
+	p.groupWindows([]*tabState{tab("b", 2, nil)}, recent)
+	if _, ok := p.state.windows[1]; ok || len(p.state.windows) != 1 {
+		t.Errorf("window 1 closed: windows numbered %v", p.state.windows)
+	}
+	if _, ok := p.state.lastActive[1]; ok || len(p.state.lastActive) != 1 {
+		t.Errorf("window 1 closed: active tabs kept %v", p.state.lastActive)
+	}
+	if p.state.windows[2] != key {
+		t.Errorf("window 2 renumbered: %d, was %d", p.state.windows[2], key)
 	}
 }

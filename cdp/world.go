@@ -160,7 +160,13 @@ func (s *session) world(ctx context.Context, frame cdproto.FrameID, fresh bool) 
 // evalIn evaluates a side-effect-free expression in the provider's
 // isolated world of a frame and decodes its value into out.
 func evalIn(ctx context.Context, s *session, frame cdproto.FrameID, expr string, out any) error {
-	r, err := evalObject(ctx, s, frame, expr, "", true)
+	return evalInThen(ctx, s, frame, expr, out, nil)
+}
+
+// evalInThen is evalIn that calls then right after the expression is
+// sent, before its answer (evalObject).
+func evalInThen(ctx context.Context, s *session, frame cdproto.FrameID, expr string, out any, then func()) error {
+	r, err := evalObjectThen(ctx, s, frame, expr, "", true, then)
 	if err != nil {
 		return err
 	}
@@ -172,18 +178,34 @@ func evalIn(ctx context.Context, s *session, frame cdproto.FrameID, expr string,
 // context id is kept on the session; when the frame has navigated since,
 // the world is made again once.
 func evalObject(ctx context.Context, s *session, frame cdproto.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
+	return evalObjectThen(ctx, s, frame, expr, group, byValue, nil)
+}
+
+// evalObjectThen is evalObject that calls then (when not nil) right after
+// each try of the expression is sent, before its answer: then may send
+// the session commands that Chrome runs after the expression (Chrome runs
+// a session's commands in the order they come), without a round trip
+// between. When the expression is tried again (in a new world), then is
+// called again after it, and what it sent after the first try must not
+// be used.
+func evalObjectThen(ctx context.Context, s *session, frame cdproto.FrameID, expr, group string, byValue bool, then func()) (*runtime.RemoteObject, error) {
 	for attempt := 0; ; attempt++ {
 		w, err := s.world(ctx, frame, attempt > 0)
 		if err != nil {
 			return nil, err
 		}
-		r, err := cdproto.Call(ctx, s, runtime.Evaluate, runtime.EvaluateParams{
+		reply := s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
 			Expression:    expr,
 			ContextID:     w,
 			ReturnByValue: ptr(byValue),
 			ObjectGroup:   group,
 			Silent:        ptr(true),
 		})
+		if then != nil {
+			then()
+		}
+		r := new(runtime.EvaluateResult)
+		err = reply.Wait(ctx, r)
 		if err != nil && attempt == 0 && ctx.Err() == nil {
 			continue // most likely a context the navigation destroyed
 		}

@@ -134,6 +134,7 @@ type Trees struct {
 	mu       sync.Mutex
 	enabled  bool                                 // Accessibility.enable done; guarded by mu
 	enabling chan struct{}                        // closed when the enable under way ends; guarded by mu
+	sent     bool                                 // an Accessibility.enable was sent (Rest); guarded by mu
 	trees    map[cdproto.FrameID]*tree            // walked documents; guarded by mu
 	walking  map[cdproto.FrameID]bool             // walks under way; guarded by mu
 	fetched  map[cdproto.FrameID]*fetched         // last full fetches of unwalked documents; guarded by mu
@@ -344,7 +345,9 @@ func (a *Trees) Rest() (enabled bool) {
 	clear(a.trees)
 	clear(a.fetched)
 	a.events, a.orphans = nil, nil
-	enabled, a.enabled = a.enabled, false
+	// Sent is what counts: an enable may be under way, or its answer
+	// lost to a read that ended first, and Chrome's domain on all the same.
+	enabled, a.enabled, a.sent = a.sent, false, false
 	return enabled
 }
 
@@ -427,15 +430,46 @@ func (a *Trees) Enable(ctx context.Context) error {
 		}
 		done := make(chan struct{})
 		a.enabling = done
+		a.sent = true
 		a.mu.Unlock()
 		_, err := call(ctx, a.c, accessibility.Enable, cdproto.Empty{})
-		a.mu.Lock()
-		a.enabled = err == nil
-		a.enabling = nil
-		close(done)
-		a.mu.Unlock()
+		a.enableAnswered(err, done)
 		return err
 	}
+}
+
+// SendEnable is Enable for a caller that sends Accessibility.enable
+// itself, right behind a command of its own, so that the session's
+// calls after it need not wait a round trip for it (Chrome runs a
+// session's commands in the order they come): send sends it and returns
+// what waits for its answer. Enable then waits for that answer instead
+// of sending another. It sends nothing when the domain is on, being
+// turned on, or the trees rest.
+func (a *Trees) SendEnable(ctx context.Context, send func() (wait func(context.Context) error)) {
+	a.mu.Lock()
+	if a.enabled || a.enabling != nil || a.resting {
+		a.mu.Unlock()
+		return
+	}
+	done := make(chan struct{})
+	a.enabling = done
+	a.sent = true
+	a.mu.Unlock()
+	wait := send()
+	// The answer is waited for even when the read that sent it ends
+	// first: the state must say what Chrome did. It comes, or the
+	// session ends and fails it.
+	go func() { a.enableAnswered(wait(context.WithoutCancel(ctx)), done) }()
+}
+
+// enabled1 notes the answer of the enable under way, and wakes those
+// waiting for it.
+func (a *Trees) enableAnswered(err error, done chan struct{}) {
+	a.mu.Lock()
+	a.enabled = err == nil
+	a.enabling = nil
+	close(done)
+	a.mu.Unlock()
 }
 
 // decode reads an event's parameters.

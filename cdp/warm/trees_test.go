@@ -931,3 +931,55 @@ func TestForgetLetsGoOfAFrameGone(t *testing.T) {
 		t.Error("the walk under way when its frame was forgotten was kept")
 	}
 }
+
+// enableCounter answers every call at once, counting Accessibility.enable.
+type enableCounter struct{ enables atomic.Int32 }
+
+func (c *enableCounter) Call(_ context.Context, method string, _, _ any) error {
+	if method == accessibility.Enable.Method {
+		c.enables.Add(1)
+	}
+	return nil
+}
+
+// An Accessibility.enable the caller sent itself (SendEnable) is the
+// one Enable waits for: no second is sent, and Enable returns when its
+// answer comes. Rest reports the domain on as soon as the enable was
+// sent, answered or not, so that the caller turns it off again. When the
+// domain is on, SendEnable sends nothing.
+func TestSendEnable(t *testing.T) {
+	ctx := context.Background()
+	c := &enableCounter{}
+	a := New(c, nil, nil)
+	answer := make(chan error)
+	sends := 0
+	send := func() func(context.Context) error {
+		sends++
+		return func(context.Context) error { return <-answer }
+	}
+	a.SendEnable(ctx, send)
+	enabled := make(chan error)
+	go func() { enabled <- a.Enable(ctx) }()
+	select {
+	case err := <-enabled:
+		t.Fatalf("Enable returned (%v) before the answer of the enable sent", err)
+	case answer <- nil:
+	}
+	if err := <-enabled; err != nil {
+		t.Fatal(err)
+	}
+	if n := c.enables.Load(); n != 0 {
+		t.Errorf("Enable sent %d more Accessibility.enable after the one sent ahead", n)
+	}
+	a.SendEnable(ctx, send)
+	if sends != 1 {
+		t.Errorf("SendEnable sent an enable with the domain on (%d sent)", sends)
+	}
+
+	b := New(c, nil, nil)
+	b.SendEnable(ctx, send) // never answered before the rest
+	if !b.Rest() {
+		t.Error("Rest says Accessibility is off while an enable sent is under way")
+	}
+	answer <- nil
+}

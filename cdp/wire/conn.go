@@ -372,35 +372,74 @@ func (s *Session) Call(ctx context.Context, method string, params, res any) erro
 // call is Call; anyway sends the command even to a session that cannot
 // answer now (a probe).
 func (s *Session) call(ctx context.Context, method string, params, res any, anyway bool) error {
+	return s.send(ctx, method, params, anyway).Wait(ctx, res)
+}
+
+// Reply is the answer to come of a command Send wrote.
+type Reply struct {
+	s      *Session
+	method string
+	id     int64
+	reply  chan *cdpmsg.Message
+	why    *error // set, before reply is closed, when failSession fails the call
+	err    error  // why the command was not sent, as Wait returns it
+}
+
+// Send writes the command and returns without waiting for its answer,
+// which Reply.Wait waits for. Chrome runs a session's commands in the
+// order they came, so a command sent after it runs after it: a caller can
+// send the next at once, and save the round trip between them. An answer
+// that nobody waits for is dropped when it comes. On a page session that
+// cannot answer now, it is not sent, and Wait says why.
+func (s *Session) Send(ctx context.Context, method string, params any) *Reply {
+	return s.send(ctx, method, params, false)
+}
+
+func (s *Session) send(ctx context.Context, method string, params any, anyway bool) *Reply {
+	r := &Reply{s: s, method: method}
 	if !anyway && s.id != "" {
 		if err := s.Unavailable(); err != nil {
-			return fmt.Errorf("%s: %w", method, err)
+			r.err = fmt.Errorf("%s: %w", method, err)
+			return r
 		}
 	}
 	var buf jsonv2.Value
 	if params != nil {
 		b, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
 		if err != nil {
-			return err
+			r.err = err
+			return r
 		}
 		buf = b
 	}
-	id := s.c.next.Add(1)
-	reply := make(chan *cdpmsg.Message, 1)
-	var why error
+	r.id = s.c.next.Add(1)
+	r.reply = make(chan *cdpmsg.Message, 1)
+	r.why = new(error)
 	s.c.mu.Lock()
 	if s.c.closed {
 		s.c.mu.Unlock()
-		return s.c.Cause()
+		r.err = s.c.Cause()
+		return r
 	}
-	s.c.pending[id] = pendingCall{session: s.id, reply: reply, why: &why}
+	s.c.pending[r.id] = pendingCall{session: s.id, reply: r.reply, why: r.why}
 	s.c.mu.Unlock()
-	msg := &cdpmsg.Message{ID: id, SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
+	msg := &cdpmsg.Message{ID: r.id, SessionID: s.id, Method: cdpmsg.MethodType(method), Params: buf}
 	s.c.count(s.id, method)
 	if err := s.c.tr.Write(ctx, msg); err != nil {
-		s.forget(id)
-		return fmt.Errorf("%s: %w", method, err)
+		s.forget(r.id)
+		r.err = fmt.Errorf("%s: %w", method, err)
 	}
+	return r
+}
+
+// Wait waits for the command's answer and decodes its result into res
+// (nil: the result is not wanted). A call on the browser session that is
+// not answered in time ends the connection (ErrStalled).
+func (r *Reply) Wait(ctx context.Context, res any) error {
+	if r.err != nil {
+		return r.err
+	}
+	s := r.s
 	wait := ctx
 	if s.id == "" {
 		var cancel context.CancelFunc
@@ -409,22 +448,22 @@ func (s *Session) call(ctx context.Context, method string, params, res any, anyw
 	}
 	select {
 	case <-wait.Done():
-		s.forget(id)
+		s.forget(r.id)
 		if errors.Is(wait.Err(), context.DeadlineExceeded) && ctx.Err() == nil { // only the browser session has a wait of its own
 			s.c.stall()
-			return fmt.Errorf("%s: %w", method, ErrStalled)
+			return fmt.Errorf("%s: %w", r.method, ErrStalled)
 		}
-		return fmt.Errorf("%s: %w", method, ctx.Err())
-	case m, ok := <-reply:
+		return fmt.Errorf("%s: %w", r.method, ctx.Err())
+	case m, ok := <-r.reply:
 		switch {
-		case !ok && why != nil:
-			return fmt.Errorf("%s: %w", method, why)
+		case !ok && *r.why != nil:
+			return fmt.Errorf("%s: %w", r.method, *r.why)
 		case !ok && s.c.isClosed():
-			return fmt.Errorf("%s: %w", method, s.c.Cause())
+			return fmt.Errorf("%s: %w", r.method, s.c.Cause())
 		case !ok:
-			return fmt.Errorf("%s: %w", method, errDetached)
+			return fmt.Errorf("%s: %w", r.method, errDetached)
 		case m.Error != nil:
-			return fmt.Errorf("%s: %w", method, m.Error)
+			return fmt.Errorf("%s: %w", r.method, m.Error)
 		case res != nil:
 			return jsonv2.Unmarshal(m.Result, res, chromedp.DefaultUnmarshalOptions)
 		}

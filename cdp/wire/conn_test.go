@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -262,6 +263,53 @@ func TestConnPostDropsTheAnswer(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if len(c.pending) != 0 {
+			t.Errorf("%d calls still pending", len(c.pending))
+		}
+	})
+}
+
+// Send writes the command at once and returns: the next is written
+// before the first is answered, in order. Each Wait gets its own answer,
+// whatever order the answers come in, and an answer nobody waits for is
+// dropped when it comes.
+func TestConnSendDoesNotWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s := c.Session("S1", nil, nil)
+		first := s.Send(ctx, "Runtime.evaluate", map[string]string{"expression": "1"})
+		second := s.Send(ctx, "Page.getFrameTree", nil)
+		dropped := s.Send(ctx, "Accessibility.enable", nil)
+		var sent []string
+		var ids []int64
+		for range 3 {
+			m := <-tr.out
+			sent = append(sent, string(m.Method))
+			ids = append(ids, m.ID)
+		}
+		if want := []string{"Runtime.evaluate", "Page.getFrameTree", "Accessibility.enable"}; !slices.Equal(sent, want) {
+			t.Fatalf("written %v, want %v", sent, want)
+		}
+		tr.in <- &cdpmsg.Message{ID: ids[1], SessionID: "S1", Result: jsonv2.Value(`{"n":2}`)}
+		tr.in <- &cdpmsg.Message{ID: ids[2], SessionID: "S1", Result: jsonv2.Value(`{}`)}
+		tr.in <- &cdpmsg.Message{ID: ids[0], SessionID: "S1", Result: jsonv2.Value(`{"n":1}`)}
+		var r1, r2 struct {
+			N int `json:"n"`
+		}
+		if err := first.Wait(ctx, &r1); err != nil || r1.N != 1 {
+			t.Errorf("first: %+v, %v", r1, err)
+		}
+		if err := second.Wait(ctx, &r2); err != nil || r2.N != 2 {
+			t.Errorf("second: %+v, %v", r2, err)
+		}
+		synctest.Wait()
+		_ = dropped
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if len(c.pending) != 0 {

@@ -6,7 +6,8 @@
 // chromedp's Transport interface, each message decoded from its own
 // bytes), the connection (conn.go: the browser session and the flat
 // sessions of attached targets multiplexed over it, so that cdproto's
-// typed Call runs on any of them; replies routed by session, events to
+// typed Call runs on any of them, or Send writes a command and leaves its
+// answer to wait for later; replies routed by session, events to
 // each session's handler and subscribers, a deadline on the browser
 // session's calls that drops a stalled connection), dialling in the
 // background and keeping that one dial while a browser asks its person
