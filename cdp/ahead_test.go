@@ -8,8 +8,9 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
-// A read sends the tab that was shown at the read before what the read
-// of its document asks first (its frame tree and, after a rest,
+// A read asks the tab that was shown at the read before for its state
+// beside the list of targets (counted: askedEarly), sends it what the
+// read of its document asks first (its frame tree and, after a rest,
 // Accessibility.enable) right behind its state script, and uses those
 // answers (counted: aheadUsed, and each command sent once). A tab shown
 // in its place is read as before, the commands sent ahead of the other
@@ -53,6 +54,9 @@ func TestReadSendsAhead(t *testing.T) {
 	if n := p.aheadUsed.Load(); n != 0 {
 		t.Fatalf("the first read used %d frame trees sent ahead", n)
 	}
+	if n := p.askedEarly.Load(); n != 0 {
+		t.Fatalf("the first read asked %d tabs beside the list of targets", n)
+	}
 	n := p.aheadUsed.Load()
 	read("second read", "Button 19")
 	if p.aheadUsed.Load() == n {
@@ -63,11 +67,14 @@ func TestReadSendsAhead(t *testing.T) {
 	// the counts are the read's), Accessibility.enable goes ahead too,
 	// once.
 	rest()
-	n = p.aheadUsed.Load()
+	n, early := p.aheadUsed.Load(), p.askedEarly.Load()
 	before := conn.Traffic()
 	read("read after a rest", "Button 19")
 	if d := p.aheadUsed.Load() - n; d != 1 {
 		t.Errorf("the read after a rest used %d frame trees sent ahead, want 1", d)
+	}
+	if d := p.askedEarly.Load() - early; d != 1 {
+		t.Errorf("the read after a rest asked %d tabs beside the list of targets, want 1", d)
 	}
 	if d := sent(before, "Accessibility.enable"); d != 1 {
 		t.Errorf("the read after a rest sent Accessibility.enable %d times, want 1", d)
@@ -83,11 +90,14 @@ func TestReadSendsAhead(t *testing.T) {
 	rest()
 	u.openSecondTab(t, url+"/other")
 	u.front(t, 1)
-	n = p.aheadUsed.Load()
+	n, early = p.aheadUsed.Load(), p.askedEarly.Load()
 	before = conn.Traffic()
 	read("read of a tab shown since", "Button 9")
 	if d := p.aheadUsed.Load() - n; d != 0 {
 		t.Errorf("a read of a tab not shown before used %d frame trees sent ahead", d)
+	}
+	if d := p.askedEarly.Load() - early; d != 1 {
+		t.Errorf("the read asked %d tabs beside the list of targets, want 1 (the tab shown last)", d)
 	}
 	if d := sent(before, "Page.getFrameTree"); d != 2 {
 		t.Errorf("%d frame trees sent, want 2 (ahead in the tab shown last, then in the tab shown)", d)

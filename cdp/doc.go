@@ -29,14 +29,15 @@
 // turns on the target events), then calls read (read.go), which runs the
 // steps in order, each on what the steps before it returned:
 //
-//  1. the tabs (tabs.go): listPages lists the targets (forgetDead drops
-//     the gone ones); readTabStates asks every tab at once for its window
-//     and its state (readTabState, pagestate.go: the watchers' script in
-//     the isolated world; a page that crashed, waits on a dialog or does
-//     not answer within 1.5 s, wire.Session.FirstCall, is down, not
-//     asked) and /json/list for recency; the tab a window showed last is
-//     sent its frame tree (and Accessibility.enable) right behind its
-//     state script, unawaited (sendAhead).
+//  1. the tabs (tabs.go): readTabs lists the targets (listPages;
+//     forgetDead drops the gone ones) and asks every tab at once for its
+//     window and its state (readTabState, pagestate.go: the watchers'
+//     script in the isolated world; a page that crashed, waits on a
+//     dialog or does not answer within 1.5 s, wire.Session.FirstCall, is
+//     down, not asked) and /json/list for recency; the tab a window
+//     showed last is asked beside the list, not after it, and sent its
+//     frame tree (and Accessibility.enable) right behind its state
+//     script, unawaited (sendAhead).
 //  2. the windows (tabs.go): groupWindows groups the tabs into windows,
 //     numbers them and picks each window's active tab (pickActive);
 //     focusWindow picks the focused window.

@@ -100,6 +100,9 @@ type Provider struct {
 	// aheadUsed counts the frame trees a read used that were sent behind
 	// the tab's state script (sendAhead).
 	aheadUsed atomic.Int64
+	// askedEarly counts the tabs a read asked for their state beside the
+	// list of targets, and found listed (readTabs).
+	askedEarly atomic.Int64
 
 	// ahead starts a read in the background when a tab is opened, shown
 	// or hidden, or a page loaded in a tab a read asked for (watch.go).

@@ -27,11 +27,10 @@ import (
 func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.Current, *sight, error) {
 	// The tabs (tabs.go): the page targets and every live target, what
 	// each tab says of itself, and which was activated last.
-	pages, live, err := p.listPages(ctx, c)
+	pages, live, tabs, recent, err := p.readTabs(ctx, c, cold)
 	if err != nil {
 		return nil, nil, p.failure("read the browser's windows and pages", err)
 	}
-	tabs, recent := p.readTabStates(ctx, c, pages, cold)
 	// The windows: their tabs, numbered, each one's active tab, and the
 	// focused window (-1: none).
 	wins := p.groupWindows(tabs, recent)

@@ -2,7 +2,7 @@ package cdp
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"slices"
 	"sync"
 
@@ -77,35 +77,53 @@ type tabState struct {
 	err  error
 }
 
-// readTabStates attaches to every tab serially (it touches the session
-// map), then asks each about itself (its window, whether it is visible
-// and focused: readTabState) in parallel, since each answer is a round
-// trip or two; meanwhile it asks /json/list which tab was activated
-// last. It returns the tabs' states, in the order of pages, and that
-// ranking (recency). A tab that its window showed at the last read is
-// most likely shown now: what the read of its document asks first is
-// sent right behind its state script (sendAhead).
-func (p *Provider) readTabStates(ctx context.Context, c *wire.Conn, pages []*target.Info, cold bool) (tabs []*tabState, recent func(target.ID) int) {
-	shownLast := make(map[target.ID]bool, len(p.state.lastActive))
+// readTabs lists the tabs (listPages) and asks each about itself (its
+// window, whether it is visible and focused: readTabState), all at once,
+// since each answer is a round trip or two; meanwhile it asks /json/list
+// which tab was activated last. It returns the page targets and every
+// live target, the tabs' states in the order of the pages, and that
+// ranking (recency).
+//
+// A tab its window showed at the last read is most likely there and
+// shown now: it is asked at once, beside the list of targets rather than
+// after it, and what the read of its document asks first is sent right
+// behind its state script (sendAhead). The other tabs are attached to
+// serially (it touches the session map) once listed, then asked.
+func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages []*target.Info, live map[target.ID]*target.Info, tabs []*tabState, recent func(target.ID) int, err error) {
+	var wg sync.WaitGroup
+	wg.Go(func() { recent = p.recency(ctx) })
+	early := map[target.ID]*tabState{}
 	for _, id := range p.state.lastActive {
-		shownLast[id] = true
+		if s := p.state.sessions[id]; s != nil && early[id] == nil {
+			t := &tabState{info: &target.Info{TargetID: id}, sess: s} // its info once listed
+			early[id] = t
+			wg.Go(func() { t.err = p.readTabState(ctx, c, t, true, cold) })
+		}
+	}
+	pages, live, err = p.listPages(ctx, c)
+	if err != nil {
+		wg.Wait()
+		return nil, nil, nil, nil, err
 	}
 	tabs = make([]*tabState, len(pages))
 	for i, ti := range pages {
+		if t := early[ti.TargetID]; t != nil {
+			tabs[i] = t
+			p.askedEarly.Add(1)
+			continue
+		}
 		t := &tabState{info: ti}
 		t.sess, t.err = p.attach(ctx, c, p.state, ti.TargetID)
 		tabs[i] = t
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() { recent = p.recency(ctx) })
-	for _, t := range tabs {
-		if t.err != nil {
-			continue
+		if t.err == nil {
+			wg.Go(func() { t.err = p.readTabState(ctx, c, t, false, cold) })
 		}
-		wg.Go(func() { t.err = p.readTabState(ctx, c, t, shownLast[t.info.TargetID], cold) })
 	}
 	wg.Wait()
-	return tabs, recent
+	for i, ti := range pages {
+		tabs[i].info = ti // the early ones' too, now that they are done
+	}
+	return pages, live, tabs, recent, nil
 }
 
 // readTabState asks a tab for its window and whether it is visible and
@@ -148,10 +166,14 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, 
 		if t.down = t.sess.Unavailable(); t.down != nil {
 			return nil
 		}
-		return fmt.Errorf("the tab at %s did not answer", t.info.URL)
+		return errNoState
 	}
 	return nil
 }
+
+// errNoState is why a tab whose page answers calls but not its state
+// script is left out of a read.
+var errNoState = errors.New("the tab's page did not answer the state script")
 
 // sendAhead sends a tab's page what the read of its document asks first,
 // without waiting: its frame tree and, for a warm read, Accessibility.enable
