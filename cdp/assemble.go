@@ -114,14 +114,7 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		hover:     ff.hover,
 		children:  map[cdproto.BackendNodeID]*doc{},
 	}
-	for _, node := range ff.nodes {
-		if !roleIs(node, `"Iframe"`, `"IframePresentational"`) {
-			continue
-		}
-		el := node.BackendDOMNodeID
-		if el == 0 {
-			continue
-		}
+	for _, el := range ff.scan.owners {
 		id := r.ownedFrame(ctx, ff, el)
 		if id == "" {
 			continue // not loaded yet

@@ -53,6 +53,9 @@ type tabRead struct {
 	fetched map[cdproto.FrameID]*frameFetch // guarded by mu
 	owners  map[ownerKey]cdproto.FrameID    // the frames <iframe> elements hold; guarded by mu
 	err     error                           // of the top frame's tree; guarded by mu
+	// scans are the node scans of the documents read, by version
+	// (scanOf); guarded by mu.
+	scans map[uint64]nodeScan
 	// listed are the frames each session's frame tree listed, by the
 	// session's target (forgetGoneFrames); guarded by mu.
 	listed map[target.ID]map[cdproto.FrameID]*cdproto.Frame
@@ -78,6 +81,7 @@ type frameFetch struct {
 	nodes     []*accessibility.Node
 	version   uint64
 	err       error
+	scan      nodeScan // what the read looks for in every node (scanOf)
 	valueText map[cdproto.BackendNodeID]string
 	// focus and hover are the element chains read ahead, when the
 	// document may need them (nil when not read).
@@ -302,7 +306,8 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 		ff.nodes, ff.version, ff.err = o.ax.Nodes(ctx, f.ID, f.LoaderID, ff.state.activity())
 	}
 	if ff.err == nil {
-		wg.Go(func() { ff.valueText = valueTexts(ctx, o.sess, ff.nodes) })
+		ff.scan = p.scanOf(r, ff.nodes, ff.version)
+		wg.Go(func() { ff.valueText = valueTexts(ctx, o.sess, ff.scan.ranges) })
 	}
 	wg.Wait()
 	chains.Wait()
@@ -389,19 +394,66 @@ func roleIs(n *accessibility.Node, roles ...string) bool {
 	return bytes.IndexByte(raw, '\\') >= 0 && slices.Contains(roles, strconv.Quote(warm.Role(n)))
 }
 
+// nodeScan is what a read looks for in every node of a document: the
+// elements that hold its frames (Iframe nodes), in order, and the range
+// widgets (valueTexts).
+type nodeScan struct {
+	owners []cdproto.BackendNodeID
+	ranges []cdproto.BackendNodeID
+}
+
+// scanOf scans a document's nodes (scanNodes), or takes the scan of the
+// read before when the nodes are the same: the warm trees' equal versions
+// mean equal nodes, so an unchanged document's nodes are not looked
+// through again at each read (counted: scansKept). The scans of this
+// read's versions are kept for the next (keepScans); nodes read whole
+// and not kept (version 0) are scanned and not kept.
+func (p *Provider) scanOf(r *tabRead, nodes []*accessibility.Node, version uint64) nodeScan {
+	if version == 0 {
+		return scanNodes(nodes)
+	}
+	sc, ok := p.state.scans[version] // read-only while reads run
+	if ok {
+		p.scansKept.Add(1)
+	} else {
+		sc = scanNodes(nodes)
+	}
+	r.mu.Lock()
+	if r.scans == nil {
+		r.scans = map[uint64]nodeScan{}
+	}
+	r.scans[version] = sc
+	r.mu.Unlock()
+	return sc
+}
+
+// scanNodes finds the nodes a read looks for: the Iframe nodes' elements
+// and the range widgets' (their elements only: a node without one is
+// not asked about).
+func scanNodes(nodes []*accessibility.Node) nodeScan {
+	var sc nodeScan
+	for _, n := range nodes {
+		switch {
+		case n.BackendDOMNodeID == 0:
+		case roleIs(n, `"Iframe"`, `"IframePresentational"`):
+			sc.owners = append(sc.owners, n.BackendDOMNodeID)
+		case !n.Ignored && roleIs(n, rangeRoles...):
+			sc.ranges = append(sc.ranges, n.BackendDOMNodeID)
+		}
+	}
+	return sc
+}
+
 // valueTexts returns the aria-valuetext attribute of the range widgets
-// among nodes that have one, keyed by backend DOM node id (nil when none
-// has). Chrome leaves it out of the accessibility tree's valuetext
+// (their elements: scanNodes) that have one, keyed by backend DOM node id
+// (nil when none has). Chrome leaves it out of the accessibility tree's valuetext
 // property. The attribute is read with DOM.describeNode, which changes
 // nothing in the page and runs no script; a node that cannot be described
 // (removed meanwhile) is left out.
-func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) map[cdproto.BackendNodeID]string {
+func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID) map[cdproto.BackendNodeID]string {
 	var out map[cdproto.BackendNodeID]string
-	for _, n := range nodes {
-		if n.Ignored || n.BackendDOMNodeID == 0 || !roleIs(n, rangeRoles...) {
-			continue
-		}
-		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: n.BackendDOMNodeID})
+	for _, id := range ranges {
+		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: id})
 		if err != nil || d.Node == nil {
 			continue
 		}
@@ -410,7 +462,7 @@ func valueTexts(ctx context.Context, s *session, nodes []*accessibility.Node) ma
 				if out == nil {
 					out = map[cdproto.BackendNodeID]string{}
 				}
-				out[n.BackendDOMNodeID] = d.Node.Attributes[i+1]
+				out[id] = d.Node.Attributes[i+1]
 			}
 		}
 	}

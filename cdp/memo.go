@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -148,6 +149,25 @@ func (p *Provider) rememberShown(root *mapping.Element, topDocs []*doc) {
 		}
 	}
 	st.shown = shown
+}
+
+// keepScans keeps the node scans of this read's documents for the next
+// read (scanOf), and only those. Called with p.mu held.
+func (p *Provider) keepScans(reads []*tabRead) {
+	var scans map[uint64]nodeScan
+	for _, r := range reads {
+		if r == nil {
+			continue
+		}
+		r.mu.Lock()
+		if scans == nil {
+			scans = r.scans
+		} else {
+			maps.Copy(scans, r.scans)
+		}
+		r.mu.Unlock()
+	}
+	p.state.scans = scans
 }
 
 // startWalks starts the walks the read that just ended asked for, now

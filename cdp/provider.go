@@ -103,6 +103,9 @@ type Provider struct {
 	// askedEarly counts the tabs a read asked for their state beside the
 	// list of targets, and found listed (readTabs).
 	askedEarly atomic.Int64
+	// scansKept counts the documents a read did not scan again, their
+	// nodes the same as at the read before (scanOf).
+	scansKept atomic.Int64
 
 	// ahead starts a read in the background when a tab is opened, shown
 	// or hidden, or a page loaded in a tab a read asked for (watch.go).
@@ -142,6 +145,7 @@ type connState struct {
 	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (rememberShown)
 	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
 	budgets    mapping.BudgetCache         // the measures of the last warm read's Documents (applyBudget)
+	scans      map[uint64]nodeScan         // the node scans of the last warm read's documents, by version (scanOf)
 }
 
 // counter hands out numbers that are never reused in a run.

@@ -64,6 +64,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// What the next read needs: the elements mapped, the Documents shown.
 	if !cold {
 		p.keepMapped(root, fingerprints, cut)
+		p.keepScans(reads)
 		p.rememberShown(root, topDocs)
 		p.restUnshown(reads)
 	}

@@ -143,6 +143,7 @@ func (p *Provider) letGo() int {
 	}
 	clear(st.mapped)
 	st.budgets = mapping.BudgetCache{}
+	st.scans = nil
 	return n
 }
 
