@@ -8,11 +8,12 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
-// A read asks the tab that was shown at the read before for its state
+// A read asks the tab whose document the read before read for its state
 // beside the list of targets (counted: askedEarly), sends it what the
 // read of its document asks first (its frame tree and, after a rest,
 // Accessibility.enable) right behind its state script, and uses those
-// answers (counted: aheadUsed, and each command sent once). A tab shown
+// answers (counted: aheadUsed, and each command sent once). The tab of
+// a minimised window, not read, is sent nothing ahead. A tab shown
 // in its place is read as before, the commands sent ahead of the other
 // dropped; and a tab that had Accessibility turned on ahead of a read
 // that did not show it has it turned off again.
@@ -110,5 +111,20 @@ func TestReadSendsAhead(t *testing.T) {
 	}
 	if s := sessionOf(t, p, u.tabs[0]); s.ax.Load() != nil {
 		t.Error("the tab not shown keeps warm trees")
+	}
+
+	// The person minimises the window: its active tab, not read, is
+	// neither asked early nor sent anything ahead at the reads after.
+	u.minimize(t, 1)
+	read("read of the minimised window", "Window")
+	rest()
+	early = p.askedEarly.Load()
+	before = conn.Traffic()
+	read("read of the minimised window after a rest", "Window")
+	if d := p.askedEarly.Load() - early; d != 0 {
+		t.Errorf("a read asked %d tabs of a minimised window beside the list of targets", d)
+	}
+	if d := sent(before, "Accessibility.enable"); d != 0 {
+		t.Errorf("a read turned Accessibility on %d times with no tab shown", d)
 	}
 }

@@ -34,10 +34,10 @@
 //     window and its state (readTabState, pagestate.go: the watchers'
 //     script in the isolated world; a page that crashed, waits on a
 //     dialog or does not answer within 1.5 s, wire.Session.FirstCall, is
-//     down, not asked) and /json/list for recency; the tab a window
-//     showed last is asked beside the list, not after it, and sent its
-//     frame tree (and Accessibility.enable) right behind its state
-//     script, unawaited (sendAhead).
+//     down, not asked) and /json/list for recency; a tab whose
+//     document the last read read is asked beside the list, not after
+//     it, and sent its frame tree (and Accessibility.enable) right
+//     behind its state script, unawaited (sendAhead).
 //  2. the windows (tabs.go): groupWindows groups the tabs into windows,
 //     numbers them and picks each window's active tab (pickActive);
 //     focusWindow picks the focused window.

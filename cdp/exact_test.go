@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -493,6 +494,22 @@ func (u *user) front(t *testing.T, i int) {
 			t.Fatalf("tab %d did not become visible", i)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// minimize minimises the window of tab i, and waits for its page to be
+// hidden.
+func (u *user) minimize(t *testing.T, i int) {
+	t.Helper()
+	w, err := cdproto.Call(u.ctx, u.c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[i]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdproto.Call(u.ctx, u.c.Browser(), browser.SetWindowBounds, browser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &browser.Bounds{WindowState: browser.WindowStateMinimized}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(u.ctx, func() bool { return u.eval(t, u.session(t, u.tabs[i]), `document.visibilityState`) == "hidden" }); err != nil {
+		t.Fatalf("the minimised tab's page is not hidden: %v", err)
 	}
 }
 

@@ -141,6 +141,7 @@ type connState struct {
 	docs       map[docKey]uint64           // document -> number
 	docInfo    map[uint64]*docInfo         // number -> what locate needs
 	lastActive map[int64]target.ID         // window id -> active tab last seen
+	readLast   []target.ID                 // the tabs whose documents the last read read (readTabs asks them first)
 	mapped     map[uint64]memo             // document -> its element, for an unchanged next read
 	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (rememberShown)
 	held       map[uint64]bool             // documents answered from shown because their page cannot be read now

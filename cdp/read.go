@@ -40,6 +40,12 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// for a page that cannot answer, its Document as last shown
 	// (down.go).
 	reads := p.fetchTabs(ctx, c, wins, focused, live, cold)
+	p.state.readLast = p.state.readLast[:0]
+	for _, r := range reads {
+		if r != nil {
+			p.state.readLast = append(p.state.readLast, r.tab)
+		}
+	}
 	shown := p.assembleTabs(ctx, c, wins, focused, reads)
 	topDocs := topDocuments(shown, focused)
 	// The keyboard focus (focus.go) and the pointer (pointer.go), read

@@ -84,16 +84,18 @@ type tabState struct {
 // live target, the tabs' states in the order of the pages, and that
 // ranking (recency).
 //
-// A tab its window showed at the last read is most likely there and
+// A tab whose document the last read read is most likely there and
 // shown now: it is asked at once, beside the list of targets rather than
 // after it, and what the read of its document asks first is sent right
-// behind its state script (sendAhead). The other tabs are attached to
-// serially (it touches the session map) once listed, then asked.
+// behind its state script (sendAhead). (Not the active tab of a
+// minimised window, nor one whose page could not answer: no read of
+// theirs follows.) The other tabs are attached to serially (it touches
+// the session map) once listed, then asked.
 func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages []*target.Info, live map[target.ID]*target.Info, tabs []*tabState, recent func(target.ID) int, err error) {
 	var wg sync.WaitGroup
 	wg.Go(func() { recent = p.recency(ctx) })
 	early := map[target.ID]*tabState{}
-	for _, id := range p.state.lastActive {
+	for _, id := range p.state.readLast {
 		if s := p.state.sessions[id]; s != nil && early[id] == nil {
 			t := &tabState{info: &target.Info{TargetID: id}, sess: s} // its info once listed
 			early[id] = t

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
@@ -362,16 +361,7 @@ func TestReadInTheBackgroundWhenATabIsOpenedOrHidden(t *testing.T) {
 	// The first tab's window is minimised: its page is hidden, and its
 	// watchers say so.
 	done1, _ := p.readsAhead()
-	w, err := cdproto.Call(ctx, u.c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: u.tabs[0]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cdproto.Call(ctx, u.c.Browser(), browser.SetWindowBounds, browser.SetWindowBoundsParams{WindowID: w.WindowID, Bounds: &browser.Bounds{WindowState: browser.WindowStateMinimized}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := waitFor(ctx, func() bool { return u.eval(t, u.session(t, u.tabs[0]), `document.visibilityState`) == "hidden" }); err != nil {
-		t.Fatalf("the minimised tab's page is not hidden: %v", err)
-	}
+	u.minimize(t, 0)
 	// The read the watchers' signal starts, in the background: only the
 	// provider's state tells when it has begun.
 	if err := waitFor(ctx, func() bool { done, _ := p.readsAhead(); return done > done1 }); err != nil {
