@@ -40,12 +40,6 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// for a page that cannot answer, its Document as last shown
 	// (down.go).
 	reads := p.fetchTabs(ctx, c, wins, focused, live, cold)
-	p.state.readLast = p.state.readLast[:0]
-	for _, r := range reads {
-		if r != nil {
-			p.state.readLast = append(p.state.readLast, r.tab)
-		}
-	}
 	shown := p.assembleTabs(ctx, c, wins, focused, reads)
 	topDocs := topDocuments(shown, focused)
 	// The keyboard focus (focus.go) and the pointer (pointer.go), read
@@ -101,12 +95,15 @@ type shownTab struct {
 // (planTab: it touches the provider's state), then fetches them side by
 // side (fetch: every frame of each tab at once). It returns each
 // window's tabRead, nil for a window whose tab is not read: minimised,
-// none active, or one whose page cannot answer.
+// none active, or one whose page cannot answer. The tabs it reads are
+// the next read's to ask first (readLast, readTabs).
 func (p *Provider) fetchTabs(ctx context.Context, c *wire.Conn, wins []window, focused int, live map[target.ID]*target.Info, cold bool) []*tabRead {
 	reads := make([]*tabRead, len(wins))
+	p.state.readLast = p.state.readLast[:0]
 	for i, w := range wins {
 		if a := w.active; a != nil && !w.minimized && a.down == nil {
 			reads[i] = p.planTab(ctx, c, a, live, cold, i == focused)
+			p.state.readLast = append(p.state.readLast, a.info.TargetID)
 		}
 	}
 	var wg sync.WaitGroup

@@ -462,7 +462,7 @@ func (a *Trees) SendEnable(ctx context.Context, send func() (wait func(context.C
 	go func() { a.enableAnswered(wait(context.WithoutCancel(ctx)), done) }()
 }
 
-// enabled1 notes the answer of the enable under way, and wakes those
+// enableAnswered notes the answer of the enable under way, and wakes those
 // waiting for it.
 func (a *Trees) enableAnswered(err error, done chan struct{}) {
 	a.mu.Lock()
