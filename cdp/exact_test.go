@@ -123,16 +123,25 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 
 	var tWarm, tCold, tWalk, tMut time.Duration
 	// How the warm reads were answered, for each document they read: the
-	// comparisons only prove the warm tree when it answered them.
-	var answered warm.Tally
-	compare := func(step int, what string) {
+	// comparisons only prove the warm tree when it answered them. settled
+	// leaves out the reads that came before the walks of the documents a
+	// burst brought (a load, a tab shown again) could have ended: those
+	// are read whole by design, and how many there are depends on the
+	// seed (three tab switches among the race detector's 20 mutations
+	// made up to a third of all reads).
+	var answered, settled warm.Tally
+	compare := func(step int, what string, fresh bool) {
 		t.Helper()
 		traceAX("=== step %d (%s)", step, what)
 		before := p.Answers()
 		t0 := time.Now()
 		warm, err := p.current(ctx, false)
 		tWarm += time.Since(t0)
-		answered = answered.Plus(p.Answers().Minus(before))
+		read := p.Answers().Minus(before)
+		answered = answered.Plus(read)
+		if !fresh {
+			settled = settled.Plus(read)
+		}
 		t0 = time.Now()
 		defer func() { tCold += time.Since(t0) }()
 		if err != nil {
@@ -146,9 +155,9 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 			t.Fatalf("seed %d step %d (%s): the warm read differs from a cold read (-cold +warm):\n%s", seed, step, what, d)
 		}
 	}
-	compare(0, "first read")
+	compare(0, "first read", true)
 	waitWalked(t, ctx, p)
-	compare(0, "walked")
+	compare(0, "walked", false)
 
 	// Mutations come in bursts of one to four. After each burst the test
 	// reads at once, as an agent does after it acted: Chrome may not have
@@ -156,7 +165,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 	// After half of the bursts it also reads again once Chrome must have
 	// sent them, from the events alone.
 	counts := map[string]int{}
-	answered = warm.Tally{}
+	answered, settled = warm.Tally{}, warm.Tally{}
 	// A small document is walked at its load when reads followed the
 	// changes of the one before twice: changedReads counts the bursts
 	// read since the last load that changed the main page (no tab switch
@@ -171,11 +180,15 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 				walkable++
 			}
 			t0 := time.Now()
+			fore := u.fore
 			whats = append(whats, u.mutate(t, kind, rng))
 			tMut += time.Since(t0)
 			counts[kind]++
 			step++
-			walk = walk || kind == "nav" || kind == "tab"
+			// A change of the main page brings its tab back to the front
+			// first (mutate), and a tab shown again is read whole and
+			// walked, as one a "tab" brought.
+			walk = walk || kind == "nav" || u.fore != fore
 			loaded = loaded || kind == "nav"
 			changedMain = changedMain || !slices.Contains([]string{"frame", "crossframe", "hash", "nav", "tab"}, kind)
 		}
@@ -185,12 +198,12 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 		case changedMain:
 			changedReads++
 		}
-		compare(step-1, strings.Join(whats, ", "))
+		compare(step-1, strings.Join(whats, ", "), walk)
 		if rng.IntN(2) == 0 {
 			// Past the window, with room for a busy machine (the suite
 			// runs packages side by side).
 			time.Sleep(warm.Settle + 600*time.Millisecond)
-			compare(step-1, "later: "+strings.Join(whats, ", "))
+			compare(step-1, "later: "+strings.Join(whats, ", "), walk)
 		}
 		if walk {
 			t0 := time.Now()
@@ -201,12 +214,14 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 	t.Logf("time in warm reads %v, cold reads %v, waiting for walks %v, mutating %v", tWarm, tCold, tWalk, tMut)
 	t.Logf("seed %d: %d mutations, zero differences: %v", seed, steps, counts)
 	t.Logf("documents read: %v", answered)
-	// Navigations and tab switches bring documents not walked yet, and a
-	// small document right after a change is read whole when that is
-	// quicker than waiting for Chrome's events; the rest must come from
-	// the kept trees, or the comparisons proved nothing of them.
-	if kept, all := answered.Kept(), answered.All(); kept*10 < all*int64(minKept) {
-		t.Errorf("the kept trees answered %d of %d document reads, want at least %d%%: %v", kept, all, minKept*10, answered)
+	t.Logf("of them, once the walks of the documents before had had their time: %v", settled)
+	// Navigations and tab switches bring documents not walked yet (the
+	// reads of their bursts are left out of settled), and a small
+	// document right after a change is read whole when that is quicker
+	// than waiting for Chrome's events; the rest must come from the kept
+	// trees, or the comparisons proved nothing of them.
+	if kept, all := settled.Kept(), settled.All(); all == 0 || kept*10 < all*int64(minKept) {
+		t.Errorf("the kept trees answered %d of %d document reads once their walks had had their time, want at least %d%%: %v", kept, all, minKept*10, settled)
 	}
 	if answered.Changed == 0 {
 		t.Errorf("no read right after a change was answered from the kept trees: %v", answered)
