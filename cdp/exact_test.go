@@ -223,7 +223,11 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 	if kept, all := settled.Kept(), settled.All(); all == 0 || kept*10 < all*int64(minKept) {
 		t.Errorf("the kept trees answered %d of %d document reads once their walks had had their time, want at least %d%%: %v", kept, all, minKept*10, settled)
 	}
-	if answered.Changed == 0 {
+	// Right after a change: with Chrome's events in at the barrier, or
+	// after waiting for them; either applied them to a kept tree. (Which
+	// of the two a read meets is the machine's timing: among the race
+	// detector's 20 mutations, two or three reads each.)
+	if answered.Changed+answered.Waited == 0 {
 		t.Errorf("no read right after a change was answered from the kept trees: %v", answered)
 	}
 	if walkFrom == 0 && walkable > 0 && p.answers.AtLoad.Load() == 0 {
