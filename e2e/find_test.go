@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -164,5 +167,47 @@ func TestFindCommand(t *testing.T) {
 		if code != 1 || stdout != "" || !strings.Contains(stderr, "cdpprovider: no element matches") {
 			t.Errorf("find %q: exit status %d (want 1), stdout %q, stderr:\n%s", text, code, stdout, stderr)
 		}
+	}
+}
+
+// current, find and at with --server read through a running serve --http
+// --tools: an id that find prints there is one current --root reads
+// around in the next command, and an id that run never issued fails as
+// the tool fails for it.
+func TestCommandsThroughServer(t *testing.T) {
+	needEnv(t)
+	openTab(t, env.rootCtx, env.pageA+"/form.html")
+	p := startHTTPProvider(t, "--connect", env.browser.httpURL(), "--tools")
+	token := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(token, []byte(p.token), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	server := []string{"--server", p.url, "--token-file", token}
+
+	stdout, stderr, code := runBinary(t, nil, append([]string{"find", "Profile form", "--role", "Form", "--json"}, server...)...)
+	var found struct{ Matches []foundMatch }
+	if err := json.Unmarshal([]byte(stdout), &found); err != nil || code != 0 || len(found.Matches) != 1 {
+		t.Fatalf("find --server --json: exit status %d, %v, stdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+	}
+	form := found.Matches[0].ID
+	stdout, stderr, code = runBinary(t, nil, append([]string{"current", "--root", form}, server...)...)
+	lines := strings.Split(stdout, "\n")
+	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[0], `in: Application "`) ||
+		lines[1] != `Form "Profile form" #`+form || !strings.Contains(stdout, `Button "Save" #`) {
+		t.Errorf("current --root %s --server: exit status %d, stdout:\n%s\nstderr:\n%s", form, code, stdout, stderr)
+	}
+	stdout, stderr, code = runBinary(t, nil, append([]string{"current", "--root", form, "--depth", "0"}, server...)...)
+	if code != 0 || !regexp.MustCompile(`^in: .*\nForm "Profile form" \(\+\d+ omitted\) #`+regexp.QuoteMeta(form)+"\n$").MatchString(stdout) {
+		t.Errorf("current --root %s --depth 0 --server: exit status %d, stdout:\n%s\nstderr:\n%s", form, code, stdout, stderr)
+	}
+	// An id of another run (this one's own, from a run of its own).
+	own, _, _ := runBinary(t, nil, "find", "Profile form", "--role", "Form", "--json", "--connect", env.browser.httpURL())
+	var other struct{ Matches []foundMatch }
+	if err := json.Unmarshal([]byte(own), &other); err != nil || len(other.Matches) != 1 {
+		t.Fatalf("find --connect --json: %v, stdout:\n%s", err, own)
+	}
+	stdout, stderr, code = runBinary(t, nil, append([]string{"current", "--root", other.Matches[0].ID}, server...)...)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "ui_current through --server "+p.url+": not-issued: ") {
+		t.Errorf("current --root with another run's id: exit status %d (want 1), stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }

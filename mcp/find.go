@@ -26,7 +26,7 @@ const ToolFind = "ui_find"
 // The limits of ui_find's matches.
 const (
 	findLimit    = 20  // the default
-	maxFindLimit = 200 // the most a call may ask for
+	MaxFindLimit = 200 // the most a call may ask for
 )
 
 // The errors of ui_find's arguments, each saying what the argument is.
@@ -35,7 +35,7 @@ var (
 	textUsage  = ToolFind + "'s text is a string: what to find in the elements' titles, values and descriptions"
 	regexUsage = ToolFind + "'s regex is true or false: whether text is a regular expression"
 	roleUsage  = ToolFind + "'s role is a string: a role name as " + ToolCurrent + " gives it, such as Button, Link or TextField"
-	limitUsage = fmt.Sprintf("%s's limit is a whole number from 1 to %d: how many matches to list (default %d)", ToolFind, maxFindLimit, findLimit)
+	limitUsage = fmt.Sprintf("%s's limit is a whole number from 1 to %d: how many matches to list (default %d)", ToolFind, MaxFindLimit, findLimit)
 	findLocate = ToolFind + "'s locate is true or false: whether to add where each match is on screen"
 )
 
@@ -56,8 +56,8 @@ func (s *Server) addFind() {
 			"description": "Only elements of this role, spelled exactly as " + ToolCurrent + " gives it (Button, Link, TextField, Heading, …).",
 		},
 		"limit": map[string]any{
-			"type": "integer", "minimum": 1, "maximum": maxFindLimit, "default": findLimit,
-			"description": fmt.Sprintf("How many matches to list, the first in reading order; how many more there are is said after them. At most %d.", maxFindLimit),
+			"type": "integer", "minimum": 1, "maximum": MaxFindLimit, "default": findLimit,
+			"description": fmt.Sprintf("How many matches to list, the first in reading order; how many more there are is said after them. At most %d.", MaxFindLimit),
 		},
 	}
 	desc := "Find elements of what the user sees in their browser now, without reading the whole tree: those whose title, value " +
@@ -224,7 +224,7 @@ func findArguments(args map[string]json.RawMessage) (findQuery, *sdk.CallToolRes
 		}
 	}
 	if raw, ok := args["limit"]; ok {
-		if string(raw) == "null" || json.Unmarshal(raw, &q.limit) != nil || q.limit < 1 || q.limit > maxFindLimit {
+		if string(raw) == "null" || json.Unmarshal(raw, &q.limit) != nil || q.limit < 1 || q.limit > MaxFindLimit {
 			return q, failed(ReasonInvalidArguments, limitUsage)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -83,12 +84,28 @@ type Config struct {
 	HTTP string
 	// TokenFile holds the bearer token every HTTP request must carry
 	// (white space around it is dropped). Empty means a random token,
-	// printed on stderr at start. Only with HTTP.
+	// printed on stderr at start. Only with HTTP, or with Server: the
+	// token sent to that provider, which Server needs.
 	TokenFile string
 	// Tools also offers current and locate as the read-only MCP tools
 	// ui_current and ui_locate, and ui_find, for hosts whose model is
 	// given tools only. Off, the server has no tools. Only with Serve.
 	Tools bool
+
+	// Server makes Current, Find and At read through a provider that
+	// serves with HTTP and Tools (serve --http … --tools), at its
+	// endpoint's URL (http://HOST:PORT/mcp, on loopback unless
+	// AllowRemote), by its tools ui_current, ui_find and ui_at, instead
+	// of reading a browser themselves: the ids they print are that run's,
+	// so an id one command prints names the same element in the next
+	// (Root). Not with the browser's flags (Connect, Launch and theirs),
+	// PNG or the answer's settings, which are the serving provider's.
+	Server string
+	// Root makes Current print only the element with this id and what is
+	// below it (Depth levels of it), after a line "in:" with its
+	// ancestors' roles and titles: ui_current's root. Only with Server:
+	// an id names an element only in the run that printed it.
+	Root string
 
 	// NoLocate turns off locate (section 7.3): the template is not
 	// listed and the descriptor does not name it.
@@ -205,11 +222,17 @@ func (c Config) Validate() error {
 		}
 		return nil
 	}
-	if c.Command != Serve && (c.HTTP != "" || c.TokenFile != "" || c.Tools) {
-		return fmt.Errorf("--http, --token-file and --tools are for serve: current reads once and prints")
+	if err := c.validateServer(); err != nil {
+		return err
 	}
-	if c.TokenFile != "" && c.HTTP == "" {
-		return fmt.Errorf("--token-file needs --http: over stdio the host that starts the provider is its only client")
+	if c.Command != Serve && (c.HTTP != "" || c.Tools) {
+		return fmt.Errorf("--http and --tools are for serve: current reads once and prints")
+	}
+	if c.TokenFile != "" && c.HTTP == "" && c.Server == "" {
+		if c.Command == Serve {
+			return fmt.Errorf("--token-file needs --http: over stdio the host that starts the provider is its only client")
+		}
+		return fmt.Errorf("--token-file needs --server: it is the token sent to a provider that serves over HTTP")
 	}
 	if c.HTTP != "" {
 		if err := checkListen(c.HTTP, c.AllowRemote); err != nil {
@@ -237,7 +260,7 @@ func (c Config) Validate() error {
 			return fmt.Errorf("URLs (%s) need --launch: with --connect, open them in the browser yourself", strings.Join(c.URLs, " "))
 		}
 	}
-	if c.Command != Serve { // serve answers its reads with it instead
+	if c.Command != Serve && c.Server == "" { // serve answers its reads with it instead
 		if err := c.checkBrowser(); err != nil {
 			return err
 		}
@@ -282,6 +305,47 @@ func (c Config) Validate() error {
 		case c.NoLocate:
 			return fmt.Errorf("--png draws what locate says: leave out --no-locate")
 		}
+	}
+	return nil
+}
+
+// validateServer checks Server and Root: the commands that take them,
+// the flags that do not go with them, and the endpoint's URL.
+func (c Config) validateServer() error {
+	if c.Root != "" && (c.Command != Current || c.Server == "") {
+		if c.Command != Current {
+			return fmt.Errorf("--root is for current only")
+		}
+		return fmt.Errorf("--root needs --server: each run of the provider mints its own element ids, so an id names an element " +
+			"only in the run that printed it; read through a running serve --http … --tools with --server URL, whose ids last as long as it runs")
+	}
+	if c.Server == "" {
+		return nil
+	}
+	if c.Command != Current && c.Command != Find && c.Command != At {
+		return fmt.Errorf("--server is for current, find and at only")
+	}
+	for _, f := range []struct {
+		set  bool
+		flag string
+	}{
+		{c.Connect != "", "--connect"}, {c.Launch, "--launch"}, {c.UserDataDir != "", "--user-data-dir"},
+		{len(c.Headers) > 0, "--header"}, {c.PNG != "", "--png"}, {c.NoLocate, "--no-locate"}, {c.BundleID != "", "--bundle-id"},
+		{c.MaxText != 0, "--max-text"}, {c.MaxElements != 0, "--max-elements"}, {c.MaxBytes != 0, "--max-bytes"},
+	} {
+		if f.set {
+			return fmt.Errorf("%s and --server together: with --server the provider at that URL reads its browser, with its own settings", f.flag)
+		}
+	}
+	if c.TokenFile == "" {
+		return fmt.Errorf("--server needs --token-file FILE: the bearer token that serve --http was given with its --token-file, or printed at its start")
+	}
+	u, err := url.Parse(c.Server)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("--server %q: give the URL serve --http printed, such as http://127.0.0.1:8123/mcp", c.Server)
+	}
+	if !c.AllowRemote && !browsers.IsLoopback(u.Hostname()) {
+		return fmt.Errorf("--server %q is not on loopback: the token would go over the network; give the URL of a provider on this machine, or pass --allow-remote to send it anyway", c.Server)
 	}
 	return nil
 }

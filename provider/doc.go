@@ -19,6 +19,10 @@
 // themselves, and their subscriptions, are the mcp package's: every
 // client is a session of one mcp.Server on the one browser connection.
 //
+// current, find and at with Config.Server read no browser: they are a
+// client of such a server, by its tools (remote.go), so the ids they
+// print last from one command to the next.
+//
 // It exists because Run needs a home that imports both cdp (which must
 // not import mcp) and mcp (which knows the browser only as a Source),
 // while cmd/cdpprovider only parses flags. It makes no CDP calls of its

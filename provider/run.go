@@ -70,7 +70,8 @@ type world struct {
 // one read that match a text and/or a role (Find; ErrNoMatch when none
 // does), prints current again on every change until ctx ends (Watch), or
 // prints the version
-// (PrintVersion). stdout carries nothing but the protocol, the answers,
+// (PrintVersion). With cfg.Server, Current, Find and At ask the provider
+// serving there, by its tools, instead of a browser. stdout carries nothing but the protocol, the answers,
 // or (serving HTTP) the endpoint's URL.
 //
 // Serve serves whatever happens to the browser: when the browser of
@@ -120,6 +121,10 @@ func runIn(ctx context.Context, cfg Config, stdin io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer func() { err = errors.Join(err, closeLog()) }()
+
+	if cfg.Server != "" { // another provider reads the browser
+		return remote(ctx, cfg, stdout, log)
+	}
 
 	// serve --http listens first: a taken port or an unreadable token
 	// file fails before a browser is launched.

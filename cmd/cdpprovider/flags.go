@@ -18,9 +18,10 @@ const usage = `cdpprovider reports what a person sees in a Chromium-based browse
 Usage:
   cdpprovider serve   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]
   cdpprovider current [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
+  cdpprovider current --server URL --token-file F [--root ID] [--json] [--depth N]
   cdpprovider watch   [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [--json] [--depth N] [--png FILE] [flags]
-  cdpprovider find    TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [flags]
-  cdpprovider at      X Y [--json] [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...]] [flags]
+  cdpprovider find    TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...] | --server URL --token-file F] [flags]
+  cdpprovider at      X Y [--json] [--connect auto|URL | --launch [--headed] [--chrome PATH] [URL ...] | --server URL --token-file F] [flags]
   cdpprovider doctor  [--user-data-dir DIR]
   cdpprovider version
   cdpprovider help [command]
@@ -38,7 +39,8 @@ Without --connect or --launch, serve, current, watch, find and at read the brows
 (--connect auto): the one whose person allowed remote debugging at
 chrome://inspect/#remote-debugging (found by its DevToolsActivePort file),
 or that was started with a debugging port (found by its command line);
-never one that a cdpprovider launched.
+never one that a cdpprovider launched. With --server, current, find and at read through a
+running serve --http … --tools instead, whose element ids last from one command to the next.
 
 Run "cdpprovider COMMAND --help" for a command's flags.
 `
@@ -129,12 +131,14 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		switch name {
 		case provider.Serve:
 			args = " [--connect auto|URL | --launch [URL ...]] [--http HOST:PORT [--token-file F]] [--tools] [flags]"
-		case provider.Current, provider.Watch:
+		case provider.Current:
+			args = " [--connect auto|URL | --launch [URL ...] | --server URL --token-file F [--root ID]] [flags]"
+		case provider.Watch:
 			args = " [--connect auto|URL | --launch [URL ...]] [flags]"
 		case provider.Find:
-			args = " TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [URL ...]] [flags]"
+			args = " TEXT [--role ROLE] [--regex] [--limit N] [--json] [--connect auto|URL | --launch [URL ...] | --server URL --token-file F] [flags]"
 		case provider.At:
-			args = " X Y [--json] [--connect auto|URL | --launch [URL ...]] [flags]"
+			args = " X Y [--json] [--connect auto|URL | --launch [URL ...] | --server URL --token-file F] [flags]"
 		case provider.Doctor:
 			args = " [--user-data-dir DIR]"
 		}
@@ -173,9 +177,13 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 				fmt.Fprintf(stderr, "With --launch, %s reads once the pages have loaded (waiting at most %v).\n", name, provider.LoadWait)
 			}
 			if name == provider.Current || name == provider.Watch {
-				fmt.Fprint(stderr, "\n--depth N prints N levels below the Application. There is no --root: element ids are\n"+
-					"minted anew by each run of the provider, so an id printed by one run names nothing in the\n"+
-					"next. A host's model reads one element's subtree with the tool ui_current's root (serve --tools).\n")
+				fmt.Fprint(stderr, "\n--depth N prints N levels below the Application (with --root, below that element).\n")
+			}
+			if name == provider.Current || name == provider.Find || name == provider.At {
+				fmt.Fprint(stderr, "\nElement ids are minted anew by each run of the provider: an id printed by one run names\n"+
+					"nothing in the next. With --server URL --token-file F, "+name+" reads through a running\n"+
+					"cdpprovider serve --http HOST:PORT --token-file F --tools instead, whose ids last as long as it\n"+
+					"runs, so an id that find or at prints there can be given to current --root.\n")
 			}
 			if name == provider.Watch {
 				fmt.Fprint(stderr, "\nOn a terminal, watch redraws in place: the focused element's line in orange, the\n"+
@@ -212,6 +220,11 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	fs.IntVar(&cfg.MaxText, "max-text", 0, "most characters of one string (0: 4096)")
 	fs.IntVar(&cfg.MaxElements, "max-elements", 0, "most elements of one answer (0: 50000)")
 	fs.IntVar(&cfg.MaxBytes, "max-bytes", 0, "most bytes of one answer's JSON (0: 8 MiB)")
+	if name == provider.Current || name == provider.Find || name == provider.At {
+		fs.StringVar(&cfg.Server, "server", "", "read through the provider serving at this `URL` (serve --http … --tools printed it: http://HOST:PORT/mcp), by its tools,\n"+
+			"instead of reading a browser: its ids are valid from one command to the next (needs --token-file)")
+		fs.StringVar(&cfg.TokenFile, "token-file", "", "with --server: the bearer token to send, read from this `file` (the one serve --http was given, or the token it printed)")
+	}
 	switch name {
 	case provider.Serve:
 		fs.StringVar(&cfg.HTTP, "http", "", "serve MCP over Streamable HTTP at http://`HOST:PORT`/mcp instead of on stdin/stdout, to several clients at once (port 0: any free port; loopback only unless --allow-remote)")
@@ -233,6 +246,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	case provider.Current:
 		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
 		depthFlag(fs, cfg)
+		fs.StringVar(&cfg.Root, "root", "", "with --server: print only the element with this `id` and what is below it, after a line \"in:\" with its ancestors")
 		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
 	case provider.Find:
 		fs.StringVar(&cfg.Role, "role", "", "find only elements of this `role`, spelled as current prints it: Button, Link, TextField, Heading, ...")

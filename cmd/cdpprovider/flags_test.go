@@ -101,6 +101,15 @@ func TestParseArgs(t *testing.T) {
 			want: provider.Config{Command: "serve", Connect: "ws://127.0.0.1:9222", LogLevel: "info"},
 		},
 		{
+			// Through a serving provider, whose ids last from one command to the next.
+			args: []string{"current", "--server", "http://127.0.0.1:8123/mcp", "--token-file", "/run/tok", "--root", "32u5ar", "--depth", "1"},
+			want: provider.Config{Command: "current", Server: "http://127.0.0.1:8123/mcp", TokenFile: "/run/tok", Root: "32u5ar", Depth: new(1), LogLevel: "info"},
+		},
+		{
+			args: []string{"at", "10", "20", "--server", "http://127.0.0.1:8123/mcp", "--token-file", "/run/tok", "--json"},
+			want: provider.Config{Command: "at", Point: []float64{10, 20}, Server: "http://127.0.0.1:8123/mcp", TokenFile: "/run/tok", JSON: true, LogLevel: "info"},
+		},
+		{
 			args: []string{"find", "Sign in", "--role", "Button"},
 			want: provider.Config{Command: "find", Text: "Sign in", Role: "Button", LogLevel: "info"},
 		},
@@ -179,7 +188,13 @@ func TestParseArgsErrors(t *testing.T) {
 		{[]string{"current", "--launch", "--depth", "-1"}, "give a number of levels, 0 or more"},
 		{[]string{"watch", "--launch", "--depth", "all"}, "give a number of levels, 0 or more"},
 		{[]string{"serve", "--launch", "--depth", "2"}, "flag provided but not defined: -depth"},
-		{[]string{"current", "--launch", "--root", "x"}, "flag provided but not defined: -root"},
+		{[]string{"current", "--launch", "--root", "x"}, "--root needs --server"},
+		{[]string{"watch", "--root", "x"}, "flag provided but not defined: -root"},
+		{[]string{"find", "x", "--root", "x"}, "flag provided but not defined: -root"},
+		{[]string{"watch", "--server", "http://127.0.0.1:1/mcp"}, "flag provided but not defined: -server"},
+		{[]string{"current", "--server", "http://127.0.0.1:1/mcp"}, "--server needs --token-file"},
+		{[]string{"find", "x", "--token-file", "/run/tok"}, "--token-file needs --server"},
+		{[]string{"at", "1", "2", "--server", "http://127.0.0.1:1/mcp", "--token-file", "/t", "--launch"}, "--launch and --server together"},
 		{[]string{"serve", "--launch", "--http", "192.168.1.2:8377"}, "--allow-remote"},
 		{[]string{"serve", "--launch", "--http", "8377"}, "give host:port"},
 		{[]string{"serve", "--launch", "--token-file", "/run/tok"}, "--token-file needs --http"},
@@ -232,6 +247,18 @@ func TestHelp(t *testing.T) {
 	for _, f := range []string{"--http", "--token-file", "--tools", "--allow-remote"} {
 		if !strings.Contains(serveHelp.String(), f+" ") && !strings.Contains(serveHelp.String(), f+"\n") {
 			t.Errorf("serve --help lacks %s:\n%s", f, serveHelp.String())
+		}
+	}
+	for _, cmd := range []string{"current", "find", "at"} {
+		var stderr bytes.Buffer
+		parseArgs([]string{cmd, "--help"}, &stderr)
+		for _, f := range []string{"--server", "--token-file"} {
+			if !strings.Contains(stderr.String(), f+" ") {
+				t.Errorf("%s --help lacks %s:\n%s", cmd, f, stderr.String())
+			}
+		}
+		if cmd == "current" && !strings.Contains(stderr.String(), "--root ") {
+			t.Errorf("current --help lacks --root:\n%s", stderr.String())
 		}
 	}
 	for _, cmd := range []string{"current", "watch", "find"} {

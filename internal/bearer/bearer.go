@@ -1,8 +1,8 @@
-// Package bearer is the client's side of serve --http's token, for tests
-// that speak MCP over HTTP to a provider: a transport that sends the
-// token with every request and tells the test when the server has opened
-// its stream of notifications. It is for tests; the program does not use
-// it.
+// Package bearer is the client's side of serve --http's token: a
+// transport that sends the token with every request (current, find and
+// at with --server, and tests that speak MCP over HTTP to a provider),
+// and tells a test when the server has opened its stream of
+// notifications.
 package bearer
 
 import "net/http"
