@@ -50,7 +50,13 @@ func remote(ctx context.Context, cfg Config, stdout io.Writer, log *slog.Logger)
 	}
 	text := toolText(res)
 	if res.IsError {
-		return fmt.Errorf("%s through --server %s: %s", name, cfg.Server, text)
+		err := fmt.Errorf("%s through --server %s: %s", name, cfg.Server, strings.TrimSpace(text))
+		for _, r := range []string{mcp.ReasonGone, mcp.ReasonNotIssued, mcp.ReasonMalformed} {
+			if strings.HasPrefix(text, r+":") { // the tool's advice is for a model; this is a person's
+				return fmt.Errorf("%w\n(find %s prints the ids of that provider's run now)", err, "--server "+cfg.Server)
+			}
+		}
+		return err
 	}
 	switch {
 	case cfg.Command == Find && noMatches(res):

@@ -65,7 +65,8 @@ func TestThroughServer(t *testing.T) {
 		t.Errorf("find nowhere --server = %q, %v; want nothing and ErrNoMatch", out, err)
 	}
 	// An id that is not in what the user sees: the tool's error.
-	if out, err = through(Config{Command: Current, Root: "w9"}); err == nil || !strings.Contains(err.Error(), "gone: element \"w9\"") || out != "" {
+	if out, err = through(Config{Command: Current, Root: "w9"}); err == nil || !strings.Contains(err.Error(), "gone: element \"w9\"") ||
+		!strings.Contains(err.Error(), "(find --server "+r.url+" prints the ids of that provider's run now)") || out != "" {
 		t.Errorf("current --root w9 --server = %q, %v; want the gone error", out, err)
 	}
 	// A wrong token gets no session.
