@@ -1,9 +1,7 @@
 package provider
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,12 +28,8 @@ func at(ctx context.Context, cfg Config, src source, stdout io.Writer, log *slog
 		}
 		return nil
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(h); err != nil {
+	if err := printJSON(stdout, h); err != nil {
 		return fmt.Errorf("print what is at the point: %w", err)
 	}
-	_, err = stdout.Write(b.Bytes())
-	return err
+	return nil
 }

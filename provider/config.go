@@ -312,10 +312,10 @@ func (c Config) Validate() error {
 // validateServer checks Server and Root: the commands that take them,
 // the flags that do not go with them, and the endpoint's URL.
 func (c Config) validateServer() error {
-	if c.Root != "" && (c.Command != Current || c.Server == "") {
-		if c.Command != Current {
-			return fmt.Errorf("--root is for current only")
-		}
+	if c.Root != "" && c.Command != Current {
+		return fmt.Errorf("--root is for current only")
+	}
+	if c.Root != "" && c.Server == "" {
 		return fmt.Errorf("--root needs --server: each run of the provider mints its own element ids, so an id names an element " +
 			"only in the run that printed it; read through a running serve --http … --tools with --server URL, whose ids last as long as it runs")
 	}

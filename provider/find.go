@@ -38,14 +38,8 @@ func find(ctx context.Context, cfg Config, src source, stdout io.Writer, log *sl
 	}
 	found, more := s.Find(cur.Root, limit)
 	if cfg.JSON {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(mapping.Found{Matches: found, More: more}); err != nil {
+		if err := printJSON(stdout, mapping.Found{Matches: found, More: more}); err != nil {
 			return fmt.Errorf("print the matches: %w", err)
-		}
-		if _, err := stdout.Write(b.Bytes()); err != nil {
-			return err
 		}
 	} else if err := mapping.WriteMatches(stdout, found, more); err != nil {
 		return fmt.Errorf("print the matches: %w", err)
@@ -54,4 +48,17 @@ func find(ctx context.Context, cfg Config, src source, stdout io.Writer, log *sl
 		return ErrNoMatch
 	}
 	return nil
+}
+
+// printJSON prints v as one line of JSON, '<', '>' and '&' as they are:
+// what find, at and their --server forms print with --json.
+func printJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
 }

@@ -1,14 +1,13 @@
 package provider
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,27 +50,29 @@ func remote(ctx context.Context, cfg Config, stdout io.Writer, log *slog.Logger)
 	text := toolText(res)
 	if res.IsError {
 		err := fmt.Errorf("%s through --server %s: %s", name, cfg.Server, strings.TrimSpace(text))
-		for _, r := range []string{mcp.ReasonGone, mcp.ReasonNotIssued, mcp.ReasonMalformed} {
-			if strings.HasPrefix(text, r+":") { // the tool's advice is for a model; this is a person's
-				return fmt.Errorf("%w\n(find %s prints the ids of that provider's run now)", err, "--server "+cfg.Server)
-			}
+		// The tool's text is its reason, a colon and its message, whose
+		// advice is for a model; a person's follows.
+		if reason, _, _ := strings.Cut(text, ":"); slices.Contains([]string{mcp.ReasonGone, mcp.ReasonNotIssued, mcp.ReasonMalformed}, reason) {
+			return fmt.Errorf("%w\n(find --server %s prints the ids of that provider's run now)", err, cfg.Server)
 		}
 		return err
 	}
+	none := cfg.Command == Find && noMatches(res)
 	switch {
-	case cfg.Command == Find && noMatches(res):
-		if cfg.JSON {
-			if err := printJSON(stdout, res.StructuredContent); err != nil {
-				return err
-			}
-		}
-		return ErrNoMatch
 	case cfg.JSON && cfg.Command != Current:
-		return printJSON(stdout, res.StructuredContent)
+		if res.StructuredContent == nil {
+			return errors.New("the serving provider's answer has no structured content")
+		}
+		err = printJSON(stdout, res.StructuredContent)
+	case none: // the text says so; the local command prints nothing
 	case cfg.JSON:
-		text += "\n"
+		_, err = io.WriteString(stdout, text+"\n")
+	default:
+		_, err = io.WriteString(stdout, text)
 	}
-	_, err = io.WriteString(stdout, text)
+	if err == nil && none {
+		return ErrNoMatch
+	}
 	return err
 }
 
@@ -139,19 +140,4 @@ func noMatches(res *sdk.CallToolResult) bool {
 	}
 	matches, _ := m["matches"].([]any)
 	return len(matches) == 0
-}
-
-// printJSON prints v as one line of JSON, as the local commands do.
-func printJSON(w io.Writer, v any) error {
-	if v == nil {
-		return errors.New("the serving provider's answer has no structured content")
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("print the answer: %w", err)
-	}
-	_, err := w.Write(b.Bytes())
-	return err
 }
