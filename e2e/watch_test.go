@@ -94,6 +94,7 @@ type watchProcess struct {
 	stderr *syncbuf.Buffer
 	out    chan string // each block (pipe) or line (--json) it printed
 	done   chan struct{}
+	last   string // the last block or line next returned, told when nothing more comes
 }
 
 // startWatch starts the binary's watch with args; its output is split
@@ -146,6 +147,7 @@ func (p *watchProcess) next(t testing.TB, what string) string {
 	t.Helper()
 	select {
 	case s := <-p.out:
+		p.last = s
 		return s
 	case <-p.done:
 		select {
@@ -162,7 +164,7 @@ func (p *watchProcess) next(t testing.TB, what string) string {
 		case <-p.done: // it exited
 		case <-time.After(waitLimit):
 		}
-		t.Fatalf("watch printed nothing in %v while waiting for %s\nstderr, with its goroutines:\n%s", waitLimit, what, p.stderr.String())
+		t.Fatalf("watch printed nothing in %v while waiting for %s; the last it printed:\n%s\nstderr, with its goroutines:\n%s", waitLimit, what, p.last, p.stderr.String())
 	}
 	return ""
 }
