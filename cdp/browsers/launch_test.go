@@ -109,6 +109,9 @@ func TestLaunchBadPath(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'fake chrome: cannot open display' >&2\nexit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Profiles are made in a temporary directory of this test's own:
+	// other packages' tests launch browsers, with profiles, meanwhile.
+	t.Setenv("TMPDIR", t.TempDir())
 	before := profileDirs(t)
 	_, err := Launch(context.Background(), LaunchOptions{Path: script, StartTimeout: 10 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "cannot open display") || !strings.Contains(err.Error(), "exited") {
