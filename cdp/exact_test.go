@@ -44,11 +44,13 @@ func TestWarmTreeIsExact10k(t *testing.T) { testWarmTreeIsExact(t, 300, 500, 20,
 // its documents are small, read whole until reads followed their changes
 // twice, then walked, and walked instead of fetched at their loads, since
 // the test reads after every change (docs/warm-tree.md, At rest, and in
-// proportion). Under -race it makes 60 mutations: with 30, the kept trees,
-// walked only after those reads, answered under a fifth of the reads in
-// half the runs (0 to 20 of 40 to 75), a share that says nothing of the
-// code; with 60, 27 to 74% in five runs.
-func TestWarmTreeIsExact1kSmall(t *testing.T) { testWarmTreeIsExact(t, 30, 300, 60, 2, 0) }
+// proportion). Under -race it makes 60 mutations. The reads of documents
+// left unwalked by design (warm.Counts.Unwalked) are not counted in the
+// kept trees' share: counted, they made it hang on the seed (14 of 84 in
+// one CI run, 0 to 20 of 40 to 75 with 30 mutations); left out, the
+// share was 69% and 81% in the runs that checked it, the failing seed
+// one of them.
+func TestWarmTreeIsExact1kSmall(t *testing.T) { testWarmTreeIsExact(t, 30, 300, 60, 4, 0) }
 
 // mutationKinds are what the page's mutate() can do (tab switches and
 // navigations are done by the test), each with its weight: navigations
@@ -216,12 +218,14 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 	t.Logf("documents read: %v", answered)
 	t.Logf("of them, once the walks of the documents before had had their time: %v", settled)
 	// Navigations and tab switches bring documents not walked yet (the
-	// reads of their bursts are left out of settled), and a small
-	// document right after a change is read whole when that is quicker
-	// than waiting for Chrome's events; the rest must come from the kept
-	// trees, or the comparisons proved nothing of them.
-	if kept, all := settled.Kept(), settled.All(); all == 0 || kept*10 < all*int64(minKept) {
-		t.Errorf("the kept trees answered %d of %d document reads once their walks had had their time, want at least %d%%: %v", kept, all, minKept*10, settled)
+	// reads of their bursts are left out of settled), a small document
+	// is not walked until reads followed its changes twice (with the
+	// default WalkFrom; the trees count those reads, Unwalked), and a
+	// small document right after a change is read whole when that is
+	// quicker than waiting for Chrome's events; the rest must come from
+	// the kept trees, or the comparisons proved nothing of them.
+	if kept, all := settled.Kept(), settled.Walkable(); all == 0 || kept*10 < all*int64(minKept) {
+		t.Errorf("the kept trees answered %d of %d document reads a kept tree could answer once their walks had had their time, want at least %d%%: %v", kept, all, minKept*10, settled)
 	}
 	// Right after a change: with Chrome's events in at the barrier, or
 	// after waiting for them; either applied them to a kept tree. (Which

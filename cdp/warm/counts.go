@@ -30,6 +30,11 @@ type Counts struct {
 	// Awaited: of the kept tree's, the reads of a changed document that
 	// waited for its walk to end, which was sooner than reading it whole.
 	Awaited atomic.Int64
+	// Unwalked: of Fetched and Whole, the reads of a document left
+	// unwalked by design: smaller than WalkFrom, and neither it nor the
+	// frame's document before read after changes often enough to be
+	// walked (rereadsToWalk). No kept tree could have answered them.
+	Unwalked atomic.Int64
 
 	// Asked counts the getChildAXNodes calls of walks and of fetches below
 	// a changed node; Spared the nodes with children they made no call
@@ -61,27 +66,31 @@ type Walk struct {
 
 // Tally is the counts as they are now.
 func (c *Counts) Tally() Tally {
-	return Tally{c.Quiet.Load(), c.Changed.Load(), c.Waited.Load(), c.Fetched.Load(), c.Whole.Load(), c.Sooner.Load(), c.Awaited.Load()}
+	return Tally{c.Quiet.Load(), c.Changed.Load(), c.Waited.Load(), c.Fetched.Load(), c.Whole.Load(), c.Sooner.Load(), c.Awaited.Load(), c.Unwalked.Load()}
 }
 
 // Tally is Counts at one moment, as numbers.
-type Tally struct{ Quiet, Changed, Waited, Fetched, Whole, Sooner, Awaited int64 }
+type Tally struct{ Quiet, Changed, Waited, Fetched, Whole, Sooner, Awaited, Unwalked int64 }
 
 // Minus is what was counted since b.
 func (a Tally) Minus(b Tally) Tally {
-	return Tally{a.Quiet - b.Quiet, a.Changed - b.Changed, a.Waited - b.Waited, a.Fetched - b.Fetched, a.Whole - b.Whole, a.Sooner - b.Sooner, a.Awaited - b.Awaited}
+	return Tally{a.Quiet - b.Quiet, a.Changed - b.Changed, a.Waited - b.Waited, a.Fetched - b.Fetched, a.Whole - b.Whole, a.Sooner - b.Sooner, a.Awaited - b.Awaited, a.Unwalked - b.Unwalked}
 }
 
 // Plus adds two tallies.
 func (a Tally) Plus(b Tally) Tally {
-	return Tally{a.Quiet + b.Quiet, a.Changed + b.Changed, a.Waited + b.Waited, a.Fetched + b.Fetched, a.Whole + b.Whole, a.Sooner + b.Sooner, a.Awaited + b.Awaited}
+	return Tally{a.Quiet + b.Quiet, a.Changed + b.Changed, a.Waited + b.Waited, a.Fetched + b.Fetched, a.Whole + b.Whole, a.Sooner + b.Sooner, a.Awaited + b.Awaited, a.Unwalked + b.Unwalked}
 }
 
 // Kept is how many reads the kept trees answered; All counts every read.
 func (a Tally) Kept() int64 { return a.Quiet + a.Changed + a.Waited }
 func (a Tally) All() int64  { return a.Kept() + a.Fetched + a.Whole }
 
+// Walkable counts the reads a kept tree could have answered: All but
+// Unwalked.
+func (a Tally) Walkable() int64 { return a.All() - a.Unwalked }
+
 func (a Tally) String() string {
-	return fmt.Sprintf("kept tree: %d unchanged, %d right after a change, %d after waiting for Chrome's events (%d of them waited for the walk to end); %d last full fetch again, %d getFullAXTree (%d of them quicker than waiting)",
-		a.Quiet, a.Changed, a.Waited, a.Awaited, a.Fetched, a.Whole, a.Sooner)
+	return fmt.Sprintf("kept tree: %d unchanged, %d right after a change, %d after waiting for Chrome's events (%d of them waited for the walk to end); %d last full fetch again, %d getFullAXTree (%d of them quicker than waiting); %d of those two of a small document not walked yet",
+		a.Quiet, a.Changed, a.Waited, a.Awaited, a.Fetched, a.Whole, a.Sooner, a.Unwalked)
 }

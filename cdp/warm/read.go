@@ -396,7 +396,12 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	}
 	a.mu.Lock()
 	f, load := a.fetched[frame], a.loaded[frame]
+	_, measured := a.size[frame]
+	unwalked := a.WalkFrom > 0 && measured && a.smallUnwalked(frame, loader)
 	a.mu.Unlock()
+	if unwalked {
+		a.counts.Unwalked.Add(1)
+	}
 	if f != nil && seen.OK && f.loader == loader && f.load == load && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
 		if Tracing() {
 			Tracef("[%p] read of frame %s: the last full fetch again; watchers %d saw %d", a, frame, seen.Watcher, seen.Mutations)
