@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -19,6 +20,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
+
 	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -34,12 +39,14 @@ import (
 // times over 100 ms, so that the page's watchers tell of a change several
 // times while the answer stays that of "Step N"; 300 ms after the last
 // one (past Chrome's 250 ms between accessibility events) it asks for
-// /settled, so the test knows the burst is over.
+// /settled, so the test knows the burst is over. It tells /shown of
+// each message, for a failure to say what the page showed.
 const stepsPage = `<!doctype html><title>Steps</title>
 <h1>Watched page</h1><p id="status">Waiting</p>
 <script>
 const status = document.getElementById('status');
 new EventSource('/events').onmessage = (e) => {
+  fetch('/shown?step=' + encodeURIComponent(e.data) + '&doc=' + performance.timeOrigin);
   const burst = e.data.startsWith('burst ');
   status.textContent = 'Step ' + (burst ? e.data.slice(6) : e.data);
   if (!burst) return;
@@ -64,6 +71,11 @@ func startStepsServer(t testing.TB) *stepsServer {
 		case "/":
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			io.WriteString(w, stepsPage)
+		case "/shown":
+			// On a failure, this tells a page that did not change from a
+			// provider that did not tell (once, under load, Chrome sent
+			// the page's session no event after its first navigation).
+			t.Logf("%s the page shows step %q (its document began at %s)", time.Now().Format("15:04:05.000"), r.URL.Query().Get("step"), r.URL.Query().Get("doc"))
 		case "/settled":
 			s.settled <- struct{}{}
 		case "/events":
@@ -139,6 +151,42 @@ func startWatch(t testing.TB, args ...string) *watchProcess {
 		cmd.Wait()
 	})
 	return p
+}
+
+// stepsBrowser starts a headless Chromium of the test's own with the
+// steps page loaded in its tab, for watch to connect to. The watch tests
+// do not launch the browser on their page: under load (packages tested
+// side by side), a launched browser's first tab took seconds to make its
+// renderer, the provider's first calls waited out its navigation to the
+// page, and in 3 runs of about 150 Chrome then sent the page's session no
+// event at all (no call of the page watchers' binding, no accessibility
+// event), so watch was told of none of the page's changes. Attached to a
+// page that has loaded, as a person's browser mostly is, nothing of the
+// kind was seen.
+func stepsBrowser(t testing.TB, url string) *chrome {
+	t.Helper()
+	br := chromeFor(t, 0)
+	// Cancelled, chromedp's contexts close the tab: they stay until the
+	// test ends.
+	alloc, cancelAlloc := remote.NewAllocator(context.Background(), br.httpURL())
+	bctx, cancelBrowser := chromedp.NewContext(alloc)
+	var id target.ID
+	waitFor(t, "the blank tab of the test's browser", func() bool {
+		for _, in := range pageTargets(t, bctx) {
+			if in.URL == "about:blank" {
+				id = in.TargetID
+			}
+		}
+		return id != ""
+	})
+	ctx, cancelTab := chromedp.NewContext(bctx, chromedp.WithTargetID(id))
+	t.Cleanup(func() { cancelTab(); cancelBrowser(); cancelAlloc() })
+	tctx, cancel := context.WithTimeout(ctx, waitLimit)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("open %s in the test's browser: %v", url, err)
+	}
+	return br
 }
 
 // next returns the next block or line watch printed, failing the test
@@ -240,7 +288,7 @@ func TestWatchPipe(t *testing.T) {
 	// told of and which reads it made (once, in CI, watch printed nothing
 	// for a minute after its first answers, with nothing on stderr to say
 	// why).
-	p := startWatch(t, "--launch", "--chrome", env.chromePath, "--log-level", "debug", s.URL+"/")
+	p := startWatch(t, "--connect", stepsBrowser(t, s.URL+"/").httpURL(), "--log-level", "debug")
 	watchSteps(t, s, p, func(t *testing.T, block string) (string, bool) {
 		lines := strings.Split(block, "\n")
 		if len(lines) < 4 || lines[0] != strings.Repeat("-", 72) || !strings.HasPrefix(lines[1], "Chromium · ") ||
@@ -269,7 +317,7 @@ func TestWatchPipe(t *testing.T) {
 func TestWatchJSON(t *testing.T) {
 	needEnv(t)
 	s := startStepsServer(t)
-	p := startWatch(t, "--launch", "--chrome", env.chromePath, "--log-level", "debug", "--json", s.URL+"/")
+	p := startWatch(t, "--connect", stepsBrowser(t, s.URL+"/").httpURL(), "--log-level", "debug", "--json")
 	watchSteps(t, s, p, func(t *testing.T, line string) (string, bool) {
 		cur := checkCurrent(t, []byte(line))
 		var doc, win *mapping.Element
