@@ -20,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/remote"
 
@@ -154,7 +153,8 @@ func startWatch(t testing.TB, args ...string) *watchProcess {
 }
 
 // stepsBrowser starts a headless Chromium of the test's own with the
-// steps page loaded in its tab, for watch to connect to. The watch tests
+// steps page loaded in a tab of its own (openTab), for watch to connect
+// to. The watch tests
 // do not launch the browser on their page: under load (packages tested
 // side by side), a launched browser's first tab took seconds to make its
 // renderer, the provider's first calls waited out its navigation to the
@@ -166,26 +166,10 @@ func startWatch(t testing.TB, args ...string) *watchProcess {
 func stepsBrowser(t testing.TB, url string) *chrome {
 	t.Helper()
 	br := chromeFor(t, 0)
-	// Cancelled, chromedp's contexts close the tab: they stay until the
-	// test ends.
 	alloc, cancelAlloc := remote.NewAllocator(context.Background(), br.httpURL())
 	bctx, cancelBrowser := chromedp.NewContext(alloc)
-	var id target.ID
-	waitFor(t, "the blank tab of the test's browser", func() bool {
-		for _, in := range pageTargets(t, bctx) {
-			if in.URL == "about:blank" {
-				id = in.TargetID
-			}
-		}
-		return id != ""
-	})
-	ctx, cancelTab := chromedp.NewContext(bctx, chromedp.WithTargetID(id))
-	t.Cleanup(func() { cancelTab(); cancelBrowser(); cancelAlloc() })
-	tctx, cancel := context.WithTimeout(ctx, waitLimit)
-	defer cancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
-		t.Fatalf("open %s in the test's browser: %v", url, err)
-	}
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() }) // after the tab's close, which openTab adds
+	openTab(t, bctx, url)
 	return br
 }
 

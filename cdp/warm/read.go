@@ -397,7 +397,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	a.mu.Lock()
 	f, load := a.fetched[frame], a.loaded[frame]
 	_, measured := a.size[frame]
-	unwalked := a.WalkFrom > 0 && measured && a.smallUnwalked(frame, loader)
+	unwalked := measured && a.smallUnwalked(frame, loader) // never with WalkFrom 0
 	a.mu.Unlock()
 	if unwalked {
 		a.counts.Unwalked.Add(1)
