@@ -159,6 +159,10 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 		p.log.Debug("document walked", "frame", frame, "nodes", w.Nodes, "calls", w.Asked, "spared", w.Spared,
 			"took", w.Took.Round(time.Millisecond), "mixed", w.Mixed, "as fetched", w.AsFetched)
 	}
+	a.OnUnheard = func(frame cdproto.FrameID) {
+		p.log.Info("a page changed and its watchers' call to the provider never came: Chrome may have stopped sending the page's events; its reads read it whole, and a subscribed host may not be told of its changes",
+			"session", s.ID(), "frame", frame)
+	}
 	s.ax.Store(a)
 	return a
 }

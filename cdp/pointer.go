@@ -169,7 +169,9 @@ func chainFor(ctx context.Context, s *session, frame cdproto.FrameID, cs chainSc
 // element. The session remembers the answer under that token (chainFor).
 func readChain(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript) *chainRead {
 	group := newObjectGroup()
-	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	// Released even when the read ended first (a call whose context ended
+	// is not sent).
+	defer s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	token := chainTokens.Add(1)
 	el, err := evalObject(ctx, s, frame, strings.Replace(cs.keep, "/*token*/0", strconv.FormatUint(token, 10), 1), group, false)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -113,11 +114,17 @@ func (p *Provider) tryRest() {
 		r.mu.Unlock()
 		return
 	}
-	r.resting = true
-	r.rests++
 	after := r.after
 	r.mu.Unlock()
+	// The provider rests once it has let go: nothing of its background
+	// work sends the pages anything after it says it rests. Reads wait
+	// for p.mu meanwhile, and a background read asked for finds it
+	// resting (readBehind).
 	n := p.letGo()
+	r.mu.Lock()
+	r.resting = true
+	r.rests++
+	r.mu.Unlock()
 	p.log.Debug("resting: no host has read for a while and none is subscribed; background work in the browser stopped until the next read",
 		"after", after, "sessions", n)
 }
@@ -134,32 +141,40 @@ func (p *Provider) letGo() int {
 	}
 	ctx, cancel := context.WithTimeout(p.life, 5*time.Second)
 	defer cancel()
-	n := 0
+	var rested []*warm.Trees
 	for _, s := range st.sessions {
-		if p.restTrees(ctx, s) {
-			n++
+		if a := p.restTrees(ctx, s); a != nil {
+			rested = append(rested, a)
 		}
 		s.tellWatchers(ctx, quietWatchers)
+	}
+	// The walks stopped end at once (their calls fail); the wait makes
+	// sure none sends a call after the rest began.
+	for _, a := range rested {
+		if err := a.AwaitWalks(ctx); err != nil {
+			p.log.Debug("a walk stopped by the rest did not end", "err", err)
+		}
 	}
 	clear(st.mapped)
 	st.budgets = mapping.BudgetCache{}
 	st.scans = nil
-	return n
+	return len(rested)
 }
 
 // restTrees lets go of a session's warm trees, turning Accessibility off
-// when it was on; it reports whether the session had them.
-func (p *Provider) restTrees(ctx context.Context, s *session) bool {
+// when it was on; it returns the trees let go, nil when the session had
+// none.
+func (p *Provider) restTrees(ctx context.Context, s *session) *warm.Trees {
 	a := s.ax.Swap(nil)
 	if a == nil {
-		return false
+		return nil
 	}
 	if a.Rest() {
 		if err := s.Post(ctx, accessibility.CommandDisable, cdproto.Empty{}); err != nil {
 			p.log.Debug("could not turn accessibility off", "session", s.ID(), "err", err)
 		}
 	}
-	return true
+	return a
 }
 
 // restUnshown lets go of the warm trees of the sessions this read did
@@ -180,7 +195,7 @@ func (p *Provider) restUnshown(reads []*tabRead) {
 	ctx, cancel := context.WithTimeout(p.life, 5*time.Second)
 	defer cancel()
 	for _, s := range p.state.sessions {
-		if !read[s] && p.restTrees(ctx, s) {
+		if !read[s] && p.restTrees(ctx, s) != nil {
 			p.log.Debug("a tab's documents are not shown: no longer kept warm", "session", s.ID())
 		}
 	}

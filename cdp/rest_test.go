@@ -3,15 +3,20 @@ package cdp
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
 
 // sectionsPage is a page of n sections, each a heading, a paragraph with
@@ -330,5 +335,64 @@ func TestNavigationForgetsTheWorld(t *testing.T) {
 	// The event reaches the provider on its read loop: its state tells.
 	if err := waitFor(ctx, func() bool { return !hasWorld() }); err != nil {
 		t.Fatalf("the provider kept the world of the document before the navigation: %v", err)
+	}
+}
+
+// A page whose session's events stop reaching the provider (seen under
+// load, when a tab's first navigation overlapped the provider's first
+// calls to it) leaves a walked tree as it was. Here the provider's
+// binding is unsubscribed (Runtime.removeBinding leaves the function in
+// the page, and its calls send nothing) and its Accessibility domain
+// turned off behind its back (no nodesUpdated): a change of the page is
+// then told by nobody. The read after it must not answer from the kept
+// tree, but read the page whole.
+func TestUnheardChangeIsReadWhole(t *testing.T) {
+	url := serve(t, map[string]string{"/p": sectionsPage("Heard", 20)})
+	logged := new(syncbuf.Buffer)
+	ctx, p, u := launchFor(t, url+"/p", Options{RestAfter: -1, WalkFrom: -1, Logger: slog.New(slog.NewTextHandler(logged, nil))})
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := sessionOf(t, p, u.tabs[0])
+	a := s.ax.Load()
+	frame := cdproto.FrameID(u.tabs[0])
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) != "" }); err != nil {
+		t.Fatalf("the page was not walked: %v", err)
+	}
+	answers := p.Answers()
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Answers().Minus(answers); got.Kept() != 1 {
+		t.Fatalf("the read of the walked page: %v, want the kept tree's", got)
+	}
+	if err := s.Call(ctx, runtime.CommandRemoveBinding, runtime.RemoveBindingParams{Name: bindingName}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Call(ctx, accessibility.CommandDisable, cdproto.Empty{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	us := u.session(t, u.tabs[0])
+	for _, text := range []string{"Changed, unheard", "Changed again"} {
+		// The change, then the page's own clock past Settle: Chrome's
+		// events for it would have come by then, and the watchers' call
+		// long before.
+		u.eval(t, us, fmt.Sprintf(`document.querySelector('h2').textContent = %q;
+			new Promise((done) => setTimeout(() => done(''), %d))`, text, (warm.Settle+100*time.Millisecond).Milliseconds()))
+		answers = p.Answers()
+		cur, err := p.Current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if outline := strings.Join(outlineOf(cur.Root), "\n"); !strings.Contains(outline, text) {
+			t.Errorf("the read does not show the change to %q:\n%s", text, outline)
+		}
+		if got := p.Answers().Minus(answers); got.Unheard != 1 || got.Whole != 1 || got.All() != 1 {
+			t.Errorf("the read after the unheard change to %q: %v, want it read whole, the watchers unheard", text, got)
+		}
+	}
+	// The person running the provider is told, once for the document.
+	if n := strings.Count(logged.String(), "its watchers' call to the provider never came"); n != 1 {
+		t.Errorf("the log says %d times that the page's changes went unheard, want once:\n%s", n, logged.String())
 	}
 }

@@ -91,7 +91,9 @@ const describeWidth = 16
 // released without waiting.
 func elementIDs(ctx context.Context, s *session, frame cdproto.FrameID, expr string, from int) []cdproto.BackendNodeID {
 	group := newObjectGroup()
-	defer s.Post(ctx, runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	// Released even when the read ended first (a call whose context ended
+	// is not sent).
+	defer s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 	arr, err := evalObject(ctx, s, frame, expr, group, false)
 	if err != nil || arr.ObjectID == "" {
 		return nil

@@ -35,6 +35,11 @@ type Counts struct {
 	// frame's document before read after changes often enough to be
 	// walked (rereadsToWalk). No kept tree could have answered them.
 	Unwalked atomic.Int64
+	// Unheard: of Whole, the reads of a walked document changed since
+	// its last read whose watchers' call to the provider's binding for
+	// the change never came (errUnheard): the session's events did not
+	// reach the provider, so the kept tree vouched for nothing.
+	Unheard atomic.Int64
 
 	// Asked counts the getChildAXNodes calls of walks and of fetches below
 	// a changed node; Spared the nodes with children they made no call
@@ -66,20 +71,22 @@ type Walk struct {
 
 // Tally is the counts as they are now.
 func (c *Counts) Tally() Tally {
-	return Tally{c.Quiet.Load(), c.Changed.Load(), c.Waited.Load(), c.Fetched.Load(), c.Whole.Load(), c.Sooner.Load(), c.Awaited.Load(), c.Unwalked.Load()}
+	return Tally{c.Quiet.Load(), c.Changed.Load(), c.Waited.Load(), c.Fetched.Load(), c.Whole.Load(), c.Sooner.Load(), c.Awaited.Load(), c.Unwalked.Load(), c.Unheard.Load()}
 }
 
 // Tally is Counts at one moment, as numbers.
-type Tally struct{ Quiet, Changed, Waited, Fetched, Whole, Sooner, Awaited, Unwalked int64 }
+type Tally struct {
+	Quiet, Changed, Waited, Fetched, Whole, Sooner, Awaited, Unwalked, Unheard int64
+}
 
 // Minus is what was counted since b.
 func (a Tally) Minus(b Tally) Tally {
-	return Tally{a.Quiet - b.Quiet, a.Changed - b.Changed, a.Waited - b.Waited, a.Fetched - b.Fetched, a.Whole - b.Whole, a.Sooner - b.Sooner, a.Awaited - b.Awaited, a.Unwalked - b.Unwalked}
+	return Tally{a.Quiet - b.Quiet, a.Changed - b.Changed, a.Waited - b.Waited, a.Fetched - b.Fetched, a.Whole - b.Whole, a.Sooner - b.Sooner, a.Awaited - b.Awaited, a.Unwalked - b.Unwalked, a.Unheard - b.Unheard}
 }
 
 // Plus adds two tallies.
 func (a Tally) Plus(b Tally) Tally {
-	return Tally{a.Quiet + b.Quiet, a.Changed + b.Changed, a.Waited + b.Waited, a.Fetched + b.Fetched, a.Whole + b.Whole, a.Sooner + b.Sooner, a.Awaited + b.Awaited, a.Unwalked + b.Unwalked}
+	return Tally{a.Quiet + b.Quiet, a.Changed + b.Changed, a.Waited + b.Waited, a.Fetched + b.Fetched, a.Whole + b.Whole, a.Sooner + b.Sooner, a.Awaited + b.Awaited, a.Unwalked + b.Unwalked, a.Unheard + b.Unheard}
 }
 
 // Kept is how many reads the kept trees answered; All counts every read.
@@ -91,6 +98,6 @@ func (a Tally) All() int64  { return a.Kept() + a.Fetched + a.Whole }
 func (a Tally) Walkable() int64 { return a.All() - a.Unwalked }
 
 func (a Tally) String() string {
-	return fmt.Sprintf("kept tree: %d unchanged, %d right after a change, %d after waiting for Chrome's events (%d of them waited for the walk to end); %d last full fetch again, %d getFullAXTree (%d of them quicker than waiting); %d of those two of a small document not walked yet",
-		a.Quiet, a.Changed, a.Waited, a.Awaited, a.Fetched, a.Whole, a.Sooner, a.Unwalked)
+	return fmt.Sprintf("kept tree: %d unchanged, %d right after a change, %d after waiting for Chrome's events (%d of them waited for the walk to end); %d last full fetch again, %d getFullAXTree (%d of them quicker than waiting); %d of those two of a small document not walked yet; %d whole as the watchers' signal never came",
+		a.Quiet, a.Changed, a.Waited, a.Awaited, a.Fetched, a.Whole, a.Sooner, a.Unwalked, a.Unheard)
 }

@@ -184,6 +184,54 @@ func TestReadRightAfterAChangeWithNoEvents(t *testing.T) {
 	}
 }
 
+// The page's watchers counted a change long ago (past Settle), yet their
+// call to the binding for it never came: the session's events are not
+// reaching the provider (its binding gone, or Chrome sending none), so
+// Chrome's events for the change may not have come either. The kept tree
+// vouches for nothing, and the document is read whole; with the call
+// come, the same read is the kept tree's.
+func TestReadAfterAChangeNobodyToldOfReadsWhole(t *testing.T) {
+	for _, told := range []bool{false, true} {
+		c := &chrome{t: t}
+		a := walked(c)
+		if told {
+			a.OnSignal(77, 5)
+		}
+		nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Quiet: Settle, Watcher: 77})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantTally := "Whole", Tally{Whole: 1, Unheard: 1}
+		if told {
+			want, wantTally = "Before", Tally{Changed: 1}
+		}
+		if got := textOf(t, nodes); got != want {
+			t.Errorf("told %v: text %q, want %s", told, got, want)
+		}
+		if got := a.counts.Tally(); got != wantTally {
+			t.Errorf("told %v: answered %v, want %v", told, got, wantTally)
+		}
+	}
+}
+
+// The same right after the change: the read waits out Chrome's window for
+// its events (waitFresh); when the watchers' call has not come by then
+// either, the document is read whole.
+func TestReadRightAfterAChangeNobodyToldOfReadsWhole(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "Whole" {
+		t.Errorf("text %q, want Whole (getFullAXTree)", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Whole: 1, Unheard: 1}) {
+		t.Errorf("answered: %v, want whole, the watchers unheard", got)
+	}
+}
+
 // A read of an unchanged page makes the barrier and waits for nothing.
 func TestReadOfAnUnchangedPage(t *testing.T) {
 	c := &chrome{t: t}

@@ -2,6 +2,7 @@ package warm
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -74,14 +75,22 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 	if seen.Mutations != t.mutations {
 		answered, how = &a.counts.Changed, "kept, right after a change"
 		fresh, err := a.fresh(ctx, t, seen, time.Time{})
+		if err == nil && !fresh {
+			answered, how = &a.counts.Waited, "kept, after waiting for events"
+			fresh, err = a.waitFresh(ctx, t, seen)
+		}
+		if errors.Is(err, errUnheard) {
+			a.counts.Unheard.Add(1)
+			a.traceRead("whole, the watchers' signal of the change never came", t, seen)
+			if !t.unheard && a.OnUnheard != nil {
+				a.OnUnheard(frame)
+			}
+			t.unheard = true
+			nodes, err := a.whole(ctx, frame)
+			return nodes, 0, err
+		}
 		if err != nil {
 			return nil, 0, err
-		}
-		if !fresh {
-			answered, how = &a.counts.Waited, "kept, after waiting for events"
-			if fresh, err = a.waitFresh(ctx, t, seen); err != nil {
-				return nil, 0, err
-			}
 		}
 		if !fresh { // reading it whole is quicker than waiting
 			a.counts.Sooner.Add(1)
@@ -247,16 +256,33 @@ func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Tim
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if seen.Quiet >= Settle || !calm.IsZero() {
-		return true, nil
-	}
+	heard := false
 	for _, s := range a.signals[seen.Watcher] {
 		if s.count >= seen.Mutations {
-			return a.trees[t.frame] != t || t.touched > s.seq, nil
+			if a.trees[t.frame] != t || t.touched > s.seq {
+				return true, nil
+			}
+			heard = true
+			break
 		}
+	}
+	if seen.Quiet >= Settle || !calm.IsZero() {
+		if !heard {
+			return false, errUnheard
+		}
+		return true, nil
 	}
 	return false, nil
 }
+
+// errUnheard is why a kept tree cannot answer a read after a change: the
+// document's watchers call the provider's binding within 20 ms of each
+// change (state.js), yet no call with their count came by the time
+// Chrome's events for it must have (Settle, or the window of waitFresh).
+// Then the session's events are not reaching the provider (its binding
+// gone, or Chrome no longer sending them), and neither can be trusted to
+// have kept the tree: the document is read whole (Counts.Unheard).
+var errUnheard = errors.New("the watchers' signal of a change never came")
 
 // waitFresh waits, when that is quicker than reading the document whole,
 // for Chrome's events for the changes the watchers counted, and tries

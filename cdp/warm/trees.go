@@ -72,6 +72,9 @@ type tree struct {
 	// pace, while the tree's walk is under way, is how it goes, for a
 	// read that may wait for it to end (awaitWalk).
 	pace *pace
+	// unheard says a read found a change of the document nobody told of
+	// (errUnheard): OnUnheard was told.
+	unheard bool
 }
 
 // signal is a call of the page's watchers to the provider's binding: the
@@ -174,6 +177,12 @@ type Trees struct {
 	// It runs on the walk's goroutine and must return at once. Set it
 	// before the first read.
 	OnWalked func(frame cdproto.FrameID, w Walk)
+	// OnUnheard, when set, is told of a kept tree's document found
+	// changed with nobody telling of it (Counts.Unheard), once a
+	// document: its reads read it whole from then on, and a host
+	// subscribed may not hear of its changes. It runs on the read's
+	// goroutine and must return at once. Set it before the first read.
+	OnUnheard func(frame cdproto.FrameID)
 	// fetching are the background fetches under way, by frame; guarded by mu.
 	fetching map[cdproto.FrameID]*fetching
 	// walks are the walks under way, by frame, to stop one whose document
@@ -349,6 +358,27 @@ func (a *Trees) Rest() (enabled bool) {
 	// lost to a read that ended first, and Chrome's domain on all the same.
 	enabled, a.enabled, a.sent = a.sent, false, false
 	return enabled
+}
+
+// AwaitWalks waits until none of the walks under way when it is called
+// is (those Rest stopped end at once: their calls under way fail, and no
+// more are sent), or ctx ends. Once it returns nil, those walks send the
+// page nothing more.
+func (a *Trees) AwaitWalks(ctx context.Context) error {
+	a.mu.Lock()
+	var ends []chan struct{}
+	for _, w := range a.walks {
+		ends = append(ends, w.done)
+	}
+	a.mu.Unlock()
+	for _, end := range ends {
+		select {
+		case <-end:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // put holds n in the tree, and notes whether it is the focused node (the

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -408,6 +409,7 @@ func TestAReadWaitsForAWalkThatEndsSoonerThanAWholeRead(t *testing.T) {
 	counts := new(Counts)
 	a := New(c, func() bool { return true }, counts) // a read is always under way
 	a.cost["F"], a.size["F"] = time.Hour, 21         // the last getFullAXTree: 21 nodes in an hour
+	a.OnSignal(1, 1)                                 // the page changed, and its watchers told of it, before the walk
 	a.startWalk("F", "L")
 	<-c.held // the root and its ten paragraphs walked; the first paragraph's text held
 	type answer struct {
@@ -416,7 +418,7 @@ func TestAReadWaitsForAWalkThatEndsSoonerThanAWholeRead(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 1, Quiet: time.Second})
+		nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Watcher: 1, Mutations: 1, Quiet: time.Second})
 		done <- answer{nodes, err}
 	}()
 	for a.awaiting.Load() == 0 { // the read waits for the walk
@@ -685,6 +687,7 @@ func TestAWalkedTreeAsItsFetchHadItKeepsTheFetchsVersion(t *testing.T) {
 				c.kids["s1"] = node("t1", "s1", "StaticText", "Changed", "b1") + "," + box1
 				c.mu.Unlock()
 				seen.Mutations, seen.Quiet = 6, Settle // Chrome's events for it came long ago
+				a.OnSignal(seen.Watcher, 6)            // and the watchers' call, told of it
 			}
 			a.StartWalks()
 			w := <-walked
@@ -982,4 +985,58 @@ func TestSendEnable(t *testing.T) {
 		t.Error("Rest says Accessibility is off while an enable sent is under way")
 	}
 	answer <- nil
+}
+
+// stalling answers a walk as concurrent does, but holds each call for a
+// paragraph's children until the caller's context ends, as a call to a
+// busy page does; it counts the calls made.
+type stalling struct {
+	concurrent
+	calls atomic.Int32
+	held  chan struct{} // a value for each call held
+}
+
+func (c *stalling) Call(ctx context.Context, method string, params, res any) error {
+	c.calls.Add(1)
+	if p, ok := params.(accessibility.GetChildAXNodesParams); ok && strings.HasPrefix(string(p.ID), "s") {
+		c.held <- struct{}{}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return c.concurrent.Call(ctx, method, params, res)
+}
+
+// AwaitWalks waits for the walks under way to end, and Rest ends them:
+// once it returns, no call of theirs is under way, and none comes.
+func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := &stalling{held: make(chan struct{}, 16)}
+		paragraphs(&c.children, t, 10)
+		a := New(c, nil, nil)
+		a.startWalk("F", "L")
+		<-c.held // the root walked; its paragraphs' calls under way, held
+		awaited := make(chan error, 1)
+		go func() { awaited <- a.AwaitWalks(context.Background()) }()
+		synctest.Wait()
+		select {
+		case err := <-awaited:
+			t.Fatalf("AwaitWalks returned (%v) while the walk was under way", err)
+		default:
+		}
+		a.Rest()
+		if err := <-awaited; err != nil {
+			t.Fatal(err)
+		}
+		calls := c.calls.Load()
+		synctest.Wait() // every goroutine left is blocked, or gone
+		if n := c.calls.Load(); n != calls {
+			t.Errorf("%d calls after AwaitWalks returned", n-calls)
+		}
+		a.mu.Lock()
+		walks := len(a.walks)
+		a.mu.Unlock()
+		if walks != 0 {
+			t.Errorf("%d walks still under way", walks)
+		}
+	})
 }

@@ -397,6 +397,12 @@ func (s *Session) Send(ctx context.Context, method string, params any) *Reply {
 
 func (s *Session) send(ctx context.Context, method string, params any, anyway bool) *Reply {
 	r := &Reply{s: s, method: method}
+	// A call whose context ended is not sent: its caller has stopped
+	// (a walk the provider's rest stopped), and the page must not see it.
+	if err := ctx.Err(); err != nil {
+		r.err = fmt.Errorf("%s: %w", method, err)
+		return r
+	}
 	if !anyway && s.id != "" {
 		if err := s.Unavailable(); err != nil {
 			r.err = fmt.Errorf("%s: %w", method, err)

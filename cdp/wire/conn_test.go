@@ -399,3 +399,27 @@ func TestConnTraffic(t *testing.T) {
 		}
 	})
 }
+
+// A call whose context has ended is not sent: the caller stopped (a walk
+// the provider's rest stopped), and the page sees nothing of it.
+func TestConnSendsNothingForAnEndedContext(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tr := newFakeTransport()
+		c := newConn(tr)
+		defer c.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		s := c.Session("S1", nil, nil)
+		err := s.Send(ctx, "Accessibility.getChildAXNodes", map[string]string{"id": "1"}).Wait(context.Background(), nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the call's error: %v, want context.Canceled", err)
+		}
+		synctest.Wait()
+		if len(tr.out) != 0 {
+			t.Errorf("%d messages written", len(tr.out))
+		}
+		if n := c.Traffic().Sent; n != 0 {
+			t.Errorf("%d calls counted as sent", n)
+		}
+	})
+}
