@@ -214,6 +214,36 @@ func TestReadAfterAChangeNobodyToldOfReadsWhole(t *testing.T) {
 	}
 }
 
+// A page whose iframes load document after document all day sends
+// signals from more watchers than the trees keep: those of a kept tree's
+// document stay, so that a read of its change is not taken for one
+// nobody told of.
+func TestSignalsOfAKeptDocumentOutlastIframes(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	a.trees["F"].lastRead = Activity{OK: true, Mutations: 4, Watcher: 77}
+	a.OnSignal(77, 5) // the page changed
+	for w := int64(1000); w < 1000+3*keptWatchers; w++ {
+		a.OnSignal(w, 1) // an iframe's new document changed
+	}
+	if n := len(a.signals); n != keptWatchers {
+		t.Errorf("%d watchers' signals kept, want %d", n, keptWatchers)
+	}
+	if _, ok := a.signals[1000]; ok {
+		t.Error("the signals of the watchers heard from longest ago were kept")
+	}
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Quiet: Settle, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "Before" {
+		t.Errorf("text %q, want Before (the kept tree)", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Changed: 1}) {
+		t.Errorf("answered: %v, want the kept tree, right after a change", got)
+	}
+}
+
 // The same right after the change: the read waits out Chrome's window for
 // its events (waitFresh); when the watchers' call has not come by then
 // either, the document is read whole.

@@ -77,6 +77,10 @@ type tree struct {
 	unheard bool
 }
 
+// keptWatchers is how many documents' watchers' signals a session's
+// trees keep: those heard from longest ago go first.
+const keptWatchers = 64
+
 // signal is a call of the page's watchers to the provider's binding: the
 // count of changes they had seen then, and where it came among the
 // session's events.
@@ -325,14 +329,37 @@ func (a *Trees) OnSignal(watcher, count int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.seq++
-	if len(a.signals) > 64 { // documents long gone
-		clear(a.signals)
+	if _, known := a.signals[watcher]; !known && len(a.signals) >= keptWatchers {
+		a.forgetWatcher()
 	}
 	sig := append(a.signals[watcher], signal{count, a.seq})
 	if len(sig) > 16 {
 		sig = slices.Delete(sig, 0, len(sig)-16)
 	}
 	a.signals[watcher] = sig
+}
+
+// forgetWatcher forgets the signals of one document's watchers, to make
+// room: those heard from longest ago (a document long gone, an iframe's
+// reloaded), and not those of a kept tree's document while another will
+// do. A read of a changed document whose signal was forgotten would take
+// the change for one nobody told of (errUnheard). Called holding a.mu.
+func (a *Trees) forgetWatcher() {
+	kept := make(map[int64]bool, len(a.trees))
+	for _, t := range a.trees {
+		kept[t.lastRead.Watcher] = true
+	}
+	var oldest int64
+	var at uint64
+	found, foundKept := false, false
+	for w, sigs := range a.signals {
+		last := sigs[len(sigs)-1].seq
+		switch {
+		case !found, foundKept && !kept[w], foundKept == kept[w] && last < at:
+			oldest, at, found, foundKept = w, last, true, kept[w]
+		}
+	}
+	delete(a.signals, oldest)
 }
 
 // Rest lets go of every document of the session: the walks under way
