@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"iter"
 	"maps"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -350,13 +351,14 @@ func (a *Trees) forgetWatcher() {
 		kept[t.lastRead.Watcher] = true
 	}
 	var oldest int64
-	var at uint64
-	found, foundKept := false, false
+	at := uint64(math.MaxUint64)
 	for w, sigs := range a.signals {
 		last := sigs[len(sigs)-1].seq
-		switch {
-		case !found, foundKept && !kept[w], foundKept == kept[w] && last < at:
-			oldest, at, found, foundKept = w, last, true, kept[w]
+		if kept[w] {
+			last |= 1 << 63 // after every other: a kept tree's document's go last
+		}
+		if last < at {
+			oldest, at = w, last
 		}
 	}
 	delete(a.signals, oldest)
