@@ -28,8 +28,9 @@ const loadPoll = 100 * time.Millisecond
 // cfg.Depth when it is set; with cfg.PNG it
 // then writes the picture of what locate says of it. With --launch
 // and URLs it first waits, up to LoadWait, until the pages look loaded
-// (settled), so it prints the pages it was asked for rather than the
-// empty documents of their first moments. (The demo page is waited for
+// (settled) in two reads in a row, and prints the second, so it prints
+// the pages it was asked for rather than the empty documents of their
+// first moments. (The demo page is waited for
 // in launch; with --connect the browser is read as it is.)
 func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log *slog.Logger) error {
 	cur, err := readOnce(ctx, cfg, src, log)
@@ -72,17 +73,28 @@ func readOnce(ctx context.Context, cfg Config, src source, log *slog.Logger) (*m
 		return nil, withAdvice(fmt.Errorf("read current: %w", err), cfg)
 	}
 	if cfg.Launch && len(cfg.URLs) > 0 {
+		// A read takes each page's state (its focus, its hover) before its
+		// tree, so the first read whose tree shows the pages loaded may
+		// have taken their focus while their scripts still ran: the read
+		// printed is the one after it, begun once they were seen loaded.
 		deadline := time.Now().Add(LoadWait)
-		for !settled(cur.Root) {
-			if time.Now().After(deadline) {
-				log.Warn("the pages have not finished loading after " + LoadWait.String() + "; printing them as they are")
+		for seenLoaded := false; ; {
+			loaded := settled(cur.Root)
+			if loaded && seenLoaded {
 				break
 			}
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case <-time.After(loadPoll):
+			if !loaded {
+				if time.Now().After(deadline) {
+					log.Warn("the pages have not finished loading after " + LoadWait.String() + "; printing them as they are")
+					break
+				}
+				select {
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				case <-time.After(loadPoll):
+				}
 			}
+			seenLoaded = loaded
 			if cur, err = src.Current(ctx); err != nil {
 				return nil, withAdvice(fmt.Errorf("read current: %w", err), cfg)
 			}
