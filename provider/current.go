@@ -30,8 +30,8 @@ const loadPoll = 100 * time.Millisecond
 // and URLs it first waits, up to LoadWait, until the pages look loaded
 // (settled) in two reads in a row, and prints the second, so it prints
 // the pages it was asked for rather than the empty documents of their
-// first moments. (The demo page is waited for
-// in launch; with --connect the browser is read as it is.)
+// first moments. (The demo page is waited for in launch; with --connect
+// the browser is read as it is.)
 func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log *slog.Logger) error {
 	cur, err := readOnce(ctx, cfg, src, log)
 	if err != nil {
