@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -58,15 +59,27 @@ func (p *Provider) At(ctx context.Context, x, y float64) (*mapping.Hit, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.hitOf(ctx, c, cur, seen, x, y)
+}
+
+// hitOf says what is at the point (x, y) of the screen, in the answer
+// cur of the read that saw seen: the hit test's element, or why it is not
+// the one there.
+func (p *Provider) hitOf(ctx context.Context, c *wire.Conn, cur *mapping.Current, seen *sight, x, y float64) (*mapping.Hit, error) {
 	where, candidates, err := p.hitTest(ctx, seen, x, y)
-	if err != nil {
-		if !c.Alive() {
-			return nil, p.failure("find what is at the point", err)
-		}
-		// The page went away under the hit test: its Document, or its
-		// window, is what the answer still has there.
+	if err != nil && !c.Alive() {
+		return nil, p.failure("find what is at the point", err)
 	}
-	return mapping.HitAt(cur.Root, x, y, where, candidates), nil
+	h := mapping.HitAt(cur.Root, x, y, where, candidates)
+	if err != nil {
+		// The page failed under the hit test (it went away, or stopped
+		// answering): its Document, or its window, is what the answer
+		// still has there, and the hit says why it is no nearer.
+		h.Failed(err)
+	} else {
+		h.CutFrom(seen.whole, candidates)
+	}
+	return h, nil
 }
 
 // hitTest finds the window at the point, from the one on top, and what

@@ -2,9 +2,15 @@ package cdp
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -122,3 +128,115 @@ func TestAtOffEveryWindow(t *testing.T) {
 }
 
 func nanOf() float64 { var z float64; return z / z }
+
+// A point on an element the budget cut from the answer names that
+// element, with its id, beside the innermost element the answer keeps
+// there; it does not pass for the Document, or for no window. A wide
+// provider locates every button; a second, on the same browser with a
+// budget of 20 elements, is asked what is at each one's centre.
+func TestAtNamesWhatTheBudgetCut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><title>Cut</title><body style="margin:0">`)
+	for i := range 60 {
+		fmt.Fprintf(&b, `<button style="position:absolute;left:%dpx;top:%dpx;width:70px;height:30px">B%d</button>`, 10+(i%10)*75, 10+(i/10)*40, i)
+	}
+	url := serve(t, map[string]string{"/": b.String()})
+	ctx, wide, _ := launchFor(t, url+"/", Options{RestAfter: -1, WalkFrom: -1})
+	tight, err := NewProvider(Options{Connect: wide.opts.Connect, RestAfter: -1, WalkFrom: -1, Budget: mapping.Budget{MaxElements: 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tight.Close() })
+	cur, err := wide.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buttons := elemtest.WithRole(cur.Root, "Button")
+	if len(buttons) != 60 {
+		t.Fatalf("the wide read has %d buttons, want 60", len(buttons))
+	}
+	var kept, cut int
+	for _, e := range buttons {
+		loc, err := wide.Locate(ctx, e.ID)
+		if err != nil || loc.Visible == nil {
+			t.Fatalf("locate %s %q: %v %+v", e.Role, e.Title, err, loc)
+		}
+		x, y := loc.Visible.X+loc.Visible.Width/2, loc.Visible.Y+loc.Visible.Height/2
+		h, err := tight.At(ctx, x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case h.Match.Element != nil && h.Match.Element.Role == "Button" && h.Match.Element.Title == e.Title:
+			kept++
+			if h.Note != "" {
+				t.Errorf("at %q, kept: a note %q", e.Title, h.Note)
+			}
+		case strings.HasPrefix(h.Note, fmt.Sprintf("the element there, Button %q #", e.Title)) && strings.HasSuffix(h.Note, ", was cut from the answer by the budget"):
+			cut++
+			if h.Where != mapping.InPage {
+				t.Errorf("at %q, cut: where %q, want %q", e.Title, h.Where, mapping.InPage)
+			}
+		default:
+			t.Errorf("at the centre of %q: %s %v, note %q: want the button, or a note that the budget cut it", e.Title, h.Where, h.Match.Element, h.Note)
+		}
+	}
+	if kept == 0 || cut == 0 {
+		t.Errorf("%d buttons kept and %d cut under a budget of 20 elements: want some of each", kept, cut)
+	}
+}
+
+// A hit test that fails while the browser is still connected (the page
+// went away between the read and the hit test) says so, with the
+// innermost element it found before failing, rather than answering as if
+// nothing were wrong.
+func TestAtSaysTheHitTestFailed(t *testing.T) {
+	url := serve(t, map[string]string{"/": `<!doctype html><title>Going</title><p>Soon gone</p>`})
+	ctx, p, u := launchFor(t, url+"/", Options{RestAfter: -1, WalkFrom: -1})
+	u.openSecondTab(t, url+"/")
+	u.front(t, 0)
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := elemtest.WithRole(cur.Root, "Document")
+	var loc *mapping.Location
+	for _, d := range docs {
+		if l, err := p.Locate(ctx, d.ID); err == nil && l.State == mapping.OnScreen && l.Visible != nil {
+			loc = l
+			break
+		}
+	}
+	if loc == nil {
+		t.Fatalf("no Document of %d is on screen", len(docs))
+	}
+	x, y := loc.Visible.X+loc.Visible.Width/2, loc.Visible.Y+loc.Visible.Height/2
+
+	rctx, c, done, err := p.begin(ctx)
+	defer done()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, seen, err := p.read(rctx, c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The person closes the tab the read saw in front.
+	if _, err := cdproto.Call(ctx, u.c.Browser(), target.CloseTarget, target.CloseTargetParams{TargetID: u.tabs[0]}); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(ctx, func() bool {
+		r, err := cdproto.Call(ctx, u.c.Browser(), target.GetTargets, target.GetTargetsParams{})
+		return err == nil && !slices.ContainsFunc(r.TargetInfos, func(i *target.Info) bool { return i.TargetID == u.tabs[0] })
+	}); err != nil {
+		t.Fatalf("the tab did not close: %v", err)
+	}
+	h, err := p.hitOf(rctx, c, cur, seen, x, y)
+	if err != nil {
+		t.Fatalf("hit with the browser connected: %v", err)
+	}
+	if h.Where != mapping.InPage || h.Match.Element == nil || h.Match.Element.Role != "Document" ||
+		!strings.HasPrefix(h.Note, "the page's hit test failed (") || !strings.HasSuffix(h.Note, "): this is the innermost element found before it failed") {
+		t.Errorf("at %v,%v of a page gone: %s %v, note %q: want the Document, and that the hit test failed", x, y, h.Where, h.Match.Element, h.Note)
+	}
+}

@@ -60,6 +60,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// Documents; the answer, cut to the budgets (budget.go).
 	b, frames := p.browserOf(wins, focused, shown, focus, pointer, reused)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
+	whole := *root // the cut changes the root in place and no element below it
 	cut := p.applyBudget(ctx, root, b, topDocs, frames, cold)
 	// What the next read needs: the elements mapped, the Documents shown.
 	if !cold {
@@ -69,16 +70,23 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 		p.restUnshown(reads)
 	}
 	cur := &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}
-	return cur, &sight{wins: wins, shown: shown, stack: stackWindows(wins, recent, len(pages))}, nil
+	seen := &sight{wins: wins, shown: shown, stack: stackWindows(wins, recent, len(pages))}
+	if cut {
+		seen.whole = &whole
+	}
+	return cur, seen, nil
 }
 
 // sight is what a read saw of the windows besides its answer: each window
 // (wins), what it shows of its active tab (shown, by the same index), and
-// the windows from the one on top down (stack: indexes into wins).
+// the windows from the one on top down (stack: indexes into wins), and,
+// when the budget cut the answer, its tree before the cut (whole: the
+// hit test names an element it cut, At).
 type sight struct {
 	wins  []window
 	shown []shownTab
 	stack []int
+	whole *mapping.Element
 }
 
 // shownTab is what a window shows of its active tab: the document read,

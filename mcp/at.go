@@ -44,9 +44,11 @@ func (s *Server) addAt() {
 		Description: "What the user would hit at a point of the screen, in the screen points " + ToolLocate + " answers in: the innermost " +
 			"element there, in the browser window on top at that point (the page's own hit test, through iframes), as a line of " +
 			ToolCurrent + "'s outline with its id, then \"in:\" and the roles and titles of its ancestors. A point on a window's " +
-			"tab strip, toolbar or border answers that window's frame; a point on no window of the browser says so. The result's " +
+			"tab strip, toolbar or border answers that window's frame; a point on no window of the browser says so. When the element " +
+			"there is not the one answered (the answer's budget cut it, or the page's hit test failed), a note in parentheses says so " +
+			"(naming the element cut, with its id). The result's " +
 			"structuredContent has the same as {x, y, where: \"page\" | \"window-frame\" | \"none\", element: {id, role, title, value, " +
-			"description, url, level, states, in: [{role, title}]}}. Which window is on top is the browser's focused window, then the " +
+			"description, url, level, states, in: [{role, title}]}, note}. Which window is on top is the browser's focused window, then the " +
 			"one activated last.",
 		InputSchema: map[string]any{
 			"type":                 "object",
@@ -72,6 +74,10 @@ var atOutputSchema = map[string]any{
 			"description": "page: on a page, element is what is there; window-frame: on a window outside its page, element is the Window; none: on no window, no element.",
 		},
 		"element": findOutputSchema["properties"].(map[string]any)["matches"].(map[string]any)["items"],
+		"note": map[string]any{
+			"type":        "string",
+			"description": "Why element is not the element at the point, when it is not: the answer's budget cut that one (named, with its id), the page's hit test failed, or none of the elements there is in the answer.",
+		},
 	},
 }
 
