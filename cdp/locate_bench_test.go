@@ -30,12 +30,10 @@ import (
 //
 //	go test -run '^$' -bench Locate ./cdp/
 //
-// It needs a Chromium ($CHROME or one on PATH).
+// It needs a Chromium ($CHROME or one on PATH): without one it skips, or
+// with CI=true fails, as every browser test does (testChrome).
 func BenchmarkLocate(b *testing.B) {
-	chrome, err := browsers.FindChrome("")
-	if err != nil {
-		b.Skip(err)
-	}
+	chrome := testChrome(b)
 	pages := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if r.URL.Path == "/frame.html" {

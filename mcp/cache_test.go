@@ -13,14 +13,33 @@ import (
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
 
+// definesCacheScope says, for each MCP revision the SDK serves, whether
+// it defines a result's cacheScope. Where it does, an absent cacheScope
+// means "public", so every result must carry "private"; where it does
+// not, the field means nothing to a host, and must not say "public"
+// either. A revision the SDK adds fails TestNothingIsPublic until it is
+// entered here.
+var definesCacheScope = map[string]bool{
+	"2026-07-28": true, // Cacheable: ttlMs and cacheScope, "public" when absent
+	"2025-11-25": false,
+	"2025-06-18": false,
+	"2025-03-26": false,
+	"2024-11-05": false,
+}
+
 // Nothing this server says may be kept by a shared cache: under every MCP
 // revision the SDK serves, each result as it crosses the wire (reads of
 // current, the descriptor and a locate URI; the lists; server/discover
-// under the newest) has no cacheScope or "private", never "public", and a
-// read's ttlMs is absent or 0.
+// under the newest) says cacheScope "private" under a revision that
+// defines the field (definesCacheScope), and is without it or "private"
+// under one that does not, never "public"; a read's ttlMs is absent or 0.
 func TestNothingIsPublic(t *testing.T) {
 	for _, version := range sdk.SupportedProtocolVersions() {
 		t.Run(version, func(t *testing.T) {
+			defines, known := definesCacheScope[version]
+			if !known {
+				t.Fatalf("MCP revision %s: say in definesCacheScope whether it defines a result's cacheScope", version)
+			}
 			var wire syncbuf.Buffer
 			ctx := context.Background()
 			st, ct := sdk.NewInMemoryTransports()
@@ -74,7 +93,10 @@ func TestNothingIsPublic(t *testing.T) {
 				}
 				seen[kind]++
 				scope, hasScope := msg.Result["cacheScope"]
-				if hasScope && string(scope) != `"private"` {
+				switch {
+				case defines && kind != "other" && string(scope) != `"private"`:
+					t.Errorf("%s result with cacheScope %s under %s, which defines it (absent is public), want private: %s", kind, scope, version, line)
+				case hasScope && string(scope) != `"private"`:
 					t.Errorf("%s result with cacheScope %s, want private or none: %s", kind, scope, line)
 				}
 				if ttl, ok := msg.Result["ttlMs"]; ok && kind == "contents" && string(ttl) != "0" {
