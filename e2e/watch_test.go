@@ -352,9 +352,9 @@ func TestPNGFrames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("current --png: exit status %d\nstderr:\n%s", code, stderr)
 	}
-	m := regexp.MustCompile(`Document "Boxes (\d+)"`).FindStringSubmatch(stdout)
+	m := regexp.MustCompile(`Window "Boxes (\d+)"`).FindStringSubmatch(stdout)
 	if m == nil {
-		t.Fatalf("no Document of the boxes page in the outline:\n%s", stdout)
+		t.Fatalf("no Window of the boxes page in the outline:\n%s", stdout)
 	}
 	if !strings.Contains(stdout, `TextField "Field" [focused]`) {
 		t.Fatalf("the field is not focused:\n%s", stdout)

@@ -122,3 +122,43 @@ func writeGolden(t *testing.T, b *strings.Builder, e *Element, depth int) {
 	}
 	b.WriteString("]}")
 }
+
+// TestGoldenOutline writes the outline of each recorded tree in testdata
+// (its ids readable) and compares it with NAME.golden.outline, so that a
+// change to what the outline says shows in review. go test -update
+// rewrites them.
+func TestGoldenOutline(t *testing.T) {
+	recs, err := filepath.Glob("testdata/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if strings.HasSuffix(rec, ".golden.json") {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(rec), ".json")
+		t.Run(name, func(t *testing.T) {
+			ids := testIDs()
+			root := MapFrame(loadFrame(t, rec), ids, 80)
+			readable(t, ids, root, map[string]bool{})
+			var b strings.Builder
+			if err := Outline(&b, root); err != nil {
+				t.Fatal(err)
+			}
+			golden := strings.TrimSuffix(rec, ".json") + ".golden.outline"
+			if *update {
+				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to write it)", err)
+			}
+			if diff := cmp.Diff(string(want), b.String()); diff != "" {
+				t.Errorf("Outline(%s) mismatch (-want +got):\n%s", rec, diff)
+			}
+		})
+	}
+}

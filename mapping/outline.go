@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"io"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Outline writes the tree under root as an indented outline, for people
@@ -39,6 +42,14 @@ import (
 //	Link "tutorial" <#files> #31sVAAN
 //	"shows."
 //
+// Each thing is said once. A Window's title is its active tab's, so the
+// browser's Tab and the Window's Document that have the same title are
+// written without it, and the selected Tab without its url when it is
+// its Document's. An element named from its content, whose title is the
+// text its children carry (their titles, or their children's, in order;
+// spaces aside), is written without the title: its children say it.
+// Searches (WriteMatches) and the JSON keep every title.
+//
 // Each part after the role appears only when the element has it. Titles,
 // values and descriptions are quoted as Go strings. A url is written
 // relative to the url of the nearest Document above it in the outline
@@ -50,7 +61,7 @@ func Outline(w io.Writer, root *Element) error {
 	bw := bufio.NewWriter(w)
 	if root != nil {
 		o := outliner{w: bw}
-		o.tree(root, 0, nil)
+		o.tree(root, nil, 0, nil)
 	}
 	return bw.Flush()
 }
@@ -60,25 +71,131 @@ type outliner struct {
 	w       *bufio.Writer
 	scratch []byte
 	inRun   bool // a line of texts is begun: the run's next text goes on it
+	// win is the Window being written: its title, and its Document's
+	// url, which its Tab and Document lines do not say again.
+	win struct {
+		title, docURL string
+		tabs          bool // the Window's TabList is being written
+	}
 }
 
-// tree writes the lines of e and its descendants, e at depth; base is the
-// url of the nearest Document above e, nil when there is none.
-func (o *outliner) tree(e *Element, depth int, base *url.URL) {
+// tree writes the lines of e and its descendants, e at depth, a child of
+// parent (nil for the root); base is the url of the nearest Document
+// above e, nil when there is none.
+func (o *outliner) tree(e, parent *Element, depth int, base *url.URL) {
 	o.endRun()
 	o.indent(depth)
-	o.scratch = appendLine(o.scratch[:0], e, base)
+	title, u := o.said(e, parent)
+	o.scratch = appendParts(o.scratch[:0], e, title, u, base)
 	o.w.Write(o.scratch)
 	o.w.WriteByte('\n')
 	if e.Role == roleDocument {
 		base = parseBase(e.URL)
 	}
-	o.children(e.Children, depth+1, base)
+	win := o.win
+	switch {
+	case e.Role == roleWindow:
+		o.win.title, o.win.docURL, o.win.tabs = e.Title, "", false
+		for _, c := range e.Children {
+			if c.Role == roleDocument {
+				o.win.docURL = c.URL
+				break
+			}
+		}
+	case e.Role == roleTabList && parent != nil && parent.Role == roleWindow:
+		o.win.tabs = true
+	default:
+		o.win.tabs = false
+	}
+	o.children(e, e.Children, depth+1, base)
+	o.win = win
 	o.endRun()
 }
 
-// children writes the lines of cs, children of one element, at depth.
-func (o *outliner) children(cs []*Element, depth int, base *url.URL) {
+// said returns the title and the url e's line says: its own, less what
+// the lines around it say already (Outline: each thing once).
+func (o *outliner) said(e, parent *Element) (title, u string) {
+	title, u = e.Title, e.URL
+	switch {
+	case e.Role == roleTab && o.win.tabs:
+		if title == o.win.title {
+			title = ""
+		}
+		if u == o.win.docURL && slices.Contains(e.States, "selected") {
+			u = ""
+		}
+	case e.Role == roleDocument && parent != nil && parent.Role == roleWindow:
+		if title == o.win.title {
+			title = ""
+		}
+	case e.Role == roleApplication || e.Role == roleWindow || e.Role == roleDocument:
+	case title != "" && e.Omitted == 0 && carried(e):
+		title = ""
+	}
+	return title, u
+}
+
+// carriedVisits bounds the elements carried looks at below one element,
+// so that an outline stays linear in the size of the tree.
+const carriedVisits = 64
+
+// carried reports whether e's title is the text its children carry, in
+// order, whitespace aside: each child's title, or for a child without
+// one, the text its own children carry. It looks at most carriedVisits
+// elements, and gives up as soon as the text parts from the title.
+func carried(e *Element) bool {
+	want := e.Title
+	visits := 0
+	var walk func(cs []*Element) bool // false: not the title's text
+	walk = func(cs []*Element) bool {
+		for _, c := range cs {
+			if visits++; visits > carriedVisits {
+				return false
+			}
+			if c.Title == "" {
+				if !walk(c.Children) {
+					return false
+				}
+				continue
+			}
+			rest, ok := cutSpaced(want, c.Title)
+			if !ok {
+				return false
+			}
+			want = rest
+		}
+		return true
+	}
+	return len(e.Children) > 0 && walk(e.Children) && strings.TrimSpace(want) == ""
+}
+
+// cutSpaced returns s without its prefix p, whitespace aside in both
+// (the text of a name from content has spaces where its parts had none,
+// and none where they had some), and whether s starts with p so.
+func cutSpaced(s, p string) (string, bool) {
+	i := 0
+	for _, r := range p {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		for i < len(s) {
+			c, n := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsSpace(c) {
+				break
+			}
+			i += n
+		}
+		c, n := utf8.DecodeRuneInString(s[i:])
+		if n == 0 || c != r {
+			return "", false
+		}
+		i += n
+	}
+	return s[i:], true
+}
+
+// children writes the lines of cs, children of parent, at depth.
+func (o *outliner) children(parent *Element, cs []*Element, depth int, base *url.URL) {
 	for _, c := range cs {
 		switch {
 		case plainText(c):
@@ -89,10 +206,10 @@ func (o *outliner) children(cs []*Element, depth int, base *url.URL) {
 			}
 		case folded(c):
 			o.endRun()
-			o.children(c.Children, depth, base)
+			o.children(c, c.Children, depth, base)
 			o.endRun()
 		default:
-			o.tree(c, depth, base)
+			o.tree(c, parent, depth, base)
 		}
 	}
 }
@@ -184,10 +301,16 @@ func line(w *bufio.Writer, e *Element) {
 // appendLine appends the line of e in full, without indent and newline,
 // its url relative to base when base is not nil and e is not a Document.
 func appendLine(b []byte, e *Element, base *url.URL) []byte {
+	return appendParts(b, e, e.Title, e.URL, base)
+}
+
+// appendParts is appendLine with e's title and url as given: empty ones
+// are left out.
+func appendParts(b []byte, e *Element, title, u string, base *url.URL) []byte {
 	b = append(b, e.Role...)
-	if e.Title != "" {
+	if title != "" {
 		b = append(b, ' ')
-		b = strconv.AppendQuote(b, e.Title)
+		b = strconv.AppendQuote(b, title)
 	}
 	if e.Value != "" {
 		b = append(b, " = "...)
@@ -203,8 +326,7 @@ func appendLine(b []byte, e *Element, base *url.URL) []byte {
 		}
 		b = append(b, ']')
 	}
-	if e.URL != "" {
-		u := e.URL
+	if u != "" {
 		if base != nil && e.Role != roleDocument {
 			u = relativeURL(base, u)
 		}

@@ -7,6 +7,11 @@ const (
 	roleText     = "Text"
 	roleTextArea = "TextArea"
 	roleCode     = "Code"
+	// The browser's own elements (browser.go).
+	roleApplication = "Application"
+	roleWindow      = "Window"
+	roleTabList     = "TabList"
+	roleTab         = "Tab"
 )
 
 // roles is the table of docs/protocol.md §5.4, completed for every role name

@@ -62,6 +62,7 @@ func TestWireTools(t *testing.T) {
 				`each part after the role only when the element has it; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
 				`and the texts side by side share a line: \"Read the\" \"manual\" \".\"; inline code is its text between backquotes in that line: \"Call\" ` + "`open()`" + `; ` +
 				`a Paragraph, ListItem, Figure, Image or Text with nothing but its role and id (a ListItem's level aside) has no line, its children in its place; ` +
+				`a title is said once: a Tab and the Window's Document with the Window's title, and an element whose title is its children's text, leave it out; ` +
 				`a url is relative to the url of the Document above it ` +
 				`(#top, page.html, /about) when it resolves so; with root, a first line \"in: …\" names the root's ancestors (role and title)."},` +
 				`"root":{"type":"string","description":"An element id from ui_current: answer only that element and its descendants. ` +
