@@ -1,8 +1,10 @@
 package cdp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
+	"github.com/cdpprovider/cdpprovider/internal/conformance"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -119,6 +122,11 @@ func TestTabsOfNoWindowStayInTheAnswer(t *testing.T) {
 	if d := cmp.Diff(want, outlineLines(root)); d != "" {
 		t.Errorf("the answer (-want +got):\n%s", d)
 	}
+	raw, err := json.Marshal(&mapping.Current{Protocol: mapping.Protocol, Instance: "410e24a6-f5b2-4b9d-9cfa-6114cf138dcd", Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conformance.CheckCurrent(t, raw)
 	keys := []uint64{wins[1].key, wins[1].tabs[0].key, wins[1].tabs[1].key}
 	again, _ := read()
 	if got := []uint64{again[1].key, again[1].tabs[0].key, again[1].tabs[1].key}; !slices.Equal(got, keys) {
@@ -138,4 +146,15 @@ func outlineLines(e *mapping.Element) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// The note of a tab the provider could not read (noteUnread) goes with
+// the tab: a provider attached all day, among tabs that fail and close,
+// keeps notes of the tabs alive only.
+func TestUnreadNotesGoWithTheirTabs(t *testing.T) {
+	p := &Provider{log: discardLogger(), state: &connState{unread: map[target.ID]string{"closed": mapping.TabNoScript, "open": mapping.PageReadFailed}}}
+	p.forgetDead(p.state, map[target.ID]*target.Info{"open": {TargetID: "open"}})
+	if want := map[target.ID]string{"open": mapping.PageReadFailed}; !maps.Equal(p.state.unread, want) {
+		t.Errorf("after the tab closed, the notes are %v, want %v", p.state.unread, want)
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/internal/conformance"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -247,6 +248,11 @@ func TestUnreadTabsStayInTheAnswer(t *testing.T) {
 		if d := cmp.Diff(outlineOf(want.Root), outlineOf(cur.Root)); d != "" {
 			t.Errorf("read %d with the faults (-want +got):\n%s", i, d)
 		}
+		raw, err := json.Marshal(cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conformance.CheckCurrent(t, raw)
 	}
 	failed := fp.failedCalls()
 	if failed["Runtime.evaluate"] == 0 || failed["Page.getFrameTree"] == 0 {
