@@ -1,6 +1,7 @@
 package cdp
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,6 +128,11 @@ func TestTabsOfNoWindowStayInTheAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	conformance.CheckCurrent(t, raw)
+	// It is no window on screen: locate says so.
+	var pe *mapping.PlaceError
+	if _, err := p.locateWindow(context.Background(), nil, wins[1].key); !errors.As(err, &pe) || pe.Why != mapping.PlaceWindowUnknown {
+		t.Errorf("locate of the unknown window: %v, want it cannot be placed (%s)", err, mapping.PlaceWindowUnknown)
+	}
 	keys := []uint64{wins[1].key, wins[1].tabs[0].key, wins[1].tabs[1].key}
 	again, _ := read()
 	if got := []uint64{again[1].key, again[1].tabs[0].key, again[1].tabs[1].key}; !slices.Equal(got, keys) {
