@@ -34,13 +34,15 @@
 //     window and its state (readTabState, pagestate.go: the watchers'
 //     script in the isolated world; a page that crashed, waits on a
 //     dialog or does not answer within 1.5 s, wire.Session.FirstCall, is
-//     down, not asked) and /json/list for recency; a tab whose
+//     down, not asked; one that answers but not the script is down too,
+//     errNoState) and /json/list for recency; a tab whose
 //     document the last read read is asked beside the list, not after
 //     it, and sent its frame tree (and Accessibility.enable) right
 //     behind its state script, unawaited (sendAhead).
 //  2. the windows (tabs.go): groupWindows groups the tabs into windows,
-//     numbers them and picks each window's active tab (pickActive);
-//     focusWindow picks the focused window.
+//     numbers them and picks each window's active tab (pickActive), the
+//     tabs whose window the browser did not say in a window of their own
+//     (noWindow); focusWindow picks the focused window.
 //  3. the fetch (fetch.go): fetchTabs plans each active tab (planTab,
 //     attaching its out-of-process iframes), then fetches all of them
 //     side by side (fetch, fetchSession, fetchFrame: page state, the
@@ -55,8 +57,10 @@
 //     window shows: readDocument and assemble stitch a tab's frames into
 //     one doc tree and number the documents, reading late a frame the
 //     fetch did not know (fetchLate), and forgetHidden drops the walks of
-//     frames not shown; a tab whose page cannot answer gets its Document
-//     as last shown, and its dialog, from readDown.
+//     frames not shown; a tab whose page cannot answer, or whose
+//     document could not be read (errNoDocument), gets its Document as
+//     last shown, and its dialog, from readDown; noteUnread logs the
+//     tabs not read, once each (their marks: unreadMarks).
 //  5. focus and pointer (focus.go, pointer.go): readFocus finds the
 //     focused window's focus path and chain, findPointer the document
 //     under the pointer and its hover chain.

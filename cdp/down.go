@@ -12,7 +12,9 @@ import (
 
 // A tab whose page cannot answer now (crashed, behind a JavaScript
 // dialog, not responding: its session's health, wire.Session.Unavailable)
-// is reported all the same, without asking the page.
+// is reported all the same, without asking the page; so is one whose page
+// answers but could not be read (errNoState, errNoDocument), the same
+// way, its Document saying so.
 
 // dialogElement is the mapping's Dialog of an open dialog.
 func dialogElement(d *wire.Dialog) *mapping.Dialog {
@@ -76,6 +78,8 @@ func (p *Provider) readDown(t *tabState, down error, focused bool) (document *ma
 	case open != nil:
 		f.Unavailable = mapping.BehindDialog
 		dialog = dialogElement(open)
+	case errors.Is(down, errNoState), errors.Is(down, errNoDocument):
+		_, f.Unavailable, _ = unreadMarks(t)
 	default:
 		f.Unavailable = mapping.NotResponding
 	}

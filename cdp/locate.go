@@ -110,6 +110,9 @@ func (p *Provider) locateWindow(ctx context.Context, c *wire.Conn, key uint64) (
 	if !found {
 		return gone, nil
 	}
+	if wid == noWindow { // the tabs whose window the browser did not say
+		return nil, mapping.CannotPlace(mapping.PlaceWindowUnknown, nil)
+	}
 	r, err := cdproto.Call(ctx, c.Browser(), browser.GetWindowBounds, browser.GetWindowBoundsParams{WindowID: browser.WindowID(wid)})
 	if err != nil {
 		if c.Alive() {

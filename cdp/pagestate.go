@@ -56,6 +56,7 @@ type pageState struct {
 	visible      bool  // document.visibilityState is visible
 	focus        bool  // document.hasFocus()
 	ok           bool  // the script answered
+	err          error // why it did not
 	// focusKept and hoverKept are the tokens of the focus and hover
 	// chains the provider read last in the document when they are still
 	// the same elements (0: not, or none read; noChain: there is none).
@@ -76,7 +77,7 @@ func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageS
 func readPageStateThen(ctx context.Context, s *session, frame cdproto.FrameID, then func()) pageState {
 	var v [9]float64
 	if err := evalInThen(ctx, s, frame, stateScript, &v, then); err != nil {
-		return pageState{}
+		return pageState{err: err}
 	}
 	return pageState{
 		focusKept:    int64(v[7]),

@@ -147,6 +147,7 @@ type connState struct {
 	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
 	budgets    mapping.BudgetCache         // the measures of the last warm read's Documents (applyBudget)
 	scans      map[uint64]nodeScan         // the node scans of the last warm read's documents, by version (scanOf)
+	unread     map[target.ID]string        // page target -> the marks logged of it while it is not read (noteUnread)
 }
 
 // counter hands out numbers that are never reused in a run.

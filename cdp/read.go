@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -41,6 +42,9 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// (down.go).
 	reads := p.fetchTabs(ctx, c, wins, focused, live, cold)
 	shown := p.assembleTabs(ctx, c, wins, focused, reads)
+	// The tabs or pages that could not be read are in the answer,
+	// marked; the log says so once for each.
+	p.noteUnread(tabs)
 	topDocs := topDocuments(shown, focused)
 	// The keyboard focus (focus.go) and the pointer (pointer.go), read
 	// live.
@@ -126,8 +130,9 @@ func (p *Provider) fetchTabs(ctx context.Context, c *wire.Conn, wins []window, f
 
 // assembleTabs makes what each window shows of its active tab: the
 // document of the frames fetched for it (readDocument), or, for a tab
-// whose page cannot answer (before the fetch, or since), its content
-// without asking it (readDown).
+// whose page cannot answer (before the fetch, or since) or whose
+// document could not be read (errNoDocument, then its down), its
+// content without asking it (readDown).
 func (p *Provider) assembleTabs(ctx context.Context, c *wire.Conn, wins []window, focused int, reads []*tabRead) []shownTab {
 	shown := make([]shownTab, len(wins))
 	for i, w := range wins {
@@ -142,11 +147,12 @@ func (p *Provider) assembleTabs(ctx context.Context, c *wire.Conn, wins []window
 		r.forgetHidden()
 		p.forgetGoneFrames(r)
 		if err != nil {
-			if down := a.sess.Unavailable(); down != nil { // it crashed, froze or opened a dialog meanwhile
-				shown[i].down, shown[i].dialog = p.readDown(a, down, i == focused)
-				continue
+			down := a.sess.Unavailable() // it crashed, froze or opened a dialog meanwhile
+			if down == nil {
+				a.down = fmt.Errorf("%w: %w", errNoDocument, err)
+				down = a.down
 			}
-			p.log.Debug("could not read a tab's document", "url", a.info.URL, "err", err)
+			shown[i].down, shown[i].dialog = p.readDown(a, down, i == focused)
 			continue
 		}
 		shown[i].doc = d
@@ -180,7 +186,7 @@ func (p *Provider) browserOf(wins []window, focused int, shown []shownTab, focus
 	b := &mapping.Browser{Product: p.state.product}
 	frames := map[*doc]*mapping.Frame{}
 	for i, w := range wins {
-		mw := &mapping.Window{Key: w.key, Minimized: w.minimized, Focused: i == focused, Dialog: shown[i].dialog}
+		mw := &mapping.Window{Key: w.key, Minimized: w.minimized, Unknown: w.unknown, Focused: i == focused, Dialog: shown[i].dialog}
 		document := shown[i].down
 		if d := shown[i].doc; d != nil {
 			document = frameOf(d, focus, pointer, frames)
@@ -188,6 +194,7 @@ func (p *Provider) browserOf(wins []window, focused int, shown []shownTab, focus
 		}
 		for _, t := range w.tabs {
 			tab := &mapping.Tab{Key: t.key, Title: t.info.Title, URL: t.info.URL, Active: t.tabState == w.active}
+			tab.Unread, _, _ = unreadMarks(t.tabState)
 			if tab.Active {
 				tab.Doc = document
 			}

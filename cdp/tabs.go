@@ -3,7 +3,9 @@ package cdp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -12,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // The tabs and windows of a read (read.go): the page targets, what each
@@ -59,6 +62,11 @@ func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
 			delete(st.docInfo, n)
 		}
 	}
+	for id := range st.unread {
+		if live[id] == nil {
+			delete(st.unread, id)
+		}
+	}
 }
 
 // tabState is what one page tab says of itself.
@@ -72,9 +80,13 @@ type tabState struct {
 	// (sendAhead); nil when none was.
 	frames framesWait
 	// down says why the tab's page cannot be read now (wire.ErrCrashed,
-	// wire.ErrDialogOpen, wire.ErrNotResponding); the tab is reported all the same.
+	// wire.ErrDialogOpen, wire.ErrNotResponding; errNoState, errNoDocument
+	// when the page answers and the provider's read of it failed); the
+	// tab is reported all the same.
 	down error
-	err  error
+	// err says why the tab's window is not known (errNoAttach,
+	// errNoWindow): it is reported in a window of its own (groupWindows).
+	err error
 }
 
 // readTabs lists the tabs (listPages) and asks each about itself (its
@@ -115,11 +127,13 @@ func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages
 			continue
 		}
 		t := &tabState{info: ti}
-		t.sess, t.err = p.attach(ctx, c, p.state, ti.TargetID)
 		tabs[i] = t
-		if t.err == nil {
-			wg.Go(func() { t.err = p.readTabState(ctx, c, t, false, cold) })
+		var err error
+		if t.sess, err = p.attach(ctx, c, p.state, ti.TargetID); err != nil {
+			t.err = fmt.Errorf("%w: %w", errNoAttach, err)
+			continue
 		}
+		wg.Go(func() { t.err = p.readTabState(ctx, c, t, false, cold) })
 	}
 	wg.Wait()
 	for i, ti := range pages {
@@ -130,10 +144,12 @@ func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages
 
 // readTabState asks a tab for its window and whether it is visible and
 // focused. A page that cannot answer (crashed, behind a dialog, or not
-// answering anything for a moment: wire.Session.FirstCall) is marked
-// down, not failed: the tab is reported all the same. With ahead, what
-// the read of its document asks first is sent right behind the state
-// script (sendAhead).
+// answering anything for a moment: wire.Session.FirstCall), or that
+// answers but not the state script (errNoState), is marked down, not
+// failed: the tab is reported all the same. It fails (errNoWindow) only
+// when the browser does not say the tab's window. With ahead, what the
+// read of its document asks first is sent right behind the state script
+// (sendAhead).
 func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, ahead, cold bool) error {
 	// The window (the browser's) and the page state (the page's) are
 	// asked at once: a round trip less before the document is read.
@@ -153,7 +169,7 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, 
 	w, err := cdproto.Call(ctx, c.Browser(), browser.GetWindowForTarget, browser.GetWindowForTargetParams{TargetID: t.info.TargetID})
 	state.Wait()
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %w", errNoWindow, err)
 	}
 	t.window, t.bounds = int64(w.WindowID), w.Bounds
 	if t.down != nil {
@@ -165,17 +181,75 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, 
 		p.ahead.visibility(t.state.watcher, boolInt8(t.state.visible))
 	}
 	if !t.state.ok {
-		if t.down = t.sess.Unavailable(); t.down != nil {
-			return nil
+		if t.down = t.sess.Unavailable(); t.down == nil {
+			t.down = errNoState
+			if t.state.err != nil {
+				t.down = fmt.Errorf("%w: %w", errNoState, t.state.err)
+			}
 		}
-		return errNoState
 	}
 	return nil
 }
 
-// errNoState is why a tab whose page answers calls but not its state
-// script is left out of a read.
-var errNoState = errors.New("the tab's page did not answer the state script")
+// Why a tab or its page could not be read, though the page may answer:
+// the tab is reported all the same, marked (unreadMarks), and the log
+// says so once (noteUnread).
+var (
+	// errNoAttach: the browser refused the tab's session; nothing of it
+	// was asked, its window included.
+	errNoAttach = errors.New("could not attach to the tab")
+	// errNoWindow: Browser.getWindowForTarget failed.
+	errNoWindow = errors.New("the browser did not say the tab's window")
+	// errNoState: the page answers calls but not the state script in the
+	// provider's isolated world.
+	errNoState = errors.New("the tab's page did not answer the state script")
+	// errNoDocument: the read of the active tab's document failed.
+	errNoDocument = errors.New("could not read the tab's document")
+)
+
+// unreadMarks returns what the answer says of a tab the provider could
+// not read: the mark of its Tab and of its page's Document (mapping's
+// sentences; "" for none), and the cause (nil when the tab was read). A
+// page that cannot answer (crashed, behind a dialog, not responding) is
+// not the provider's failure: its Document says so (readDown), and its
+// Tab is not marked.
+func unreadMarks(t *tabState) (tab, page string, cause error) {
+	switch {
+	case errors.Is(t.err, errNoAttach):
+		return mapping.TabNoAttach, "", t.err
+	case t.err != nil:
+		return mapping.TabNoWindow, "", t.err
+	case errors.Is(t.down, errNoState):
+		return mapping.TabNoScript, mapping.PageNoScript, t.down
+	case errors.Is(t.down, errNoDocument):
+		return "", mapping.PageReadFailed, t.down
+	}
+	return "", "", nil
+}
+
+// noteUnread logs each tab the read could not read, at Info, once: a
+// tab is noted with its marks until a read reads it again (or it goes:
+// forgetDead), so a tab that keeps failing is not logged at every read,
+// and one that fails again after it was read, or fails otherwise, is.
+func (p *Provider) noteUnread(tabs []*tabState) {
+	st := p.state
+	for _, t := range tabs {
+		tab, page, cause := unreadMarks(t)
+		if cause == nil {
+			delete(st.unread, t.info.TargetID)
+			continue
+		}
+		mark := tab + " " + page
+		if st.unread[t.info.TargetID] == mark {
+			continue
+		}
+		if st.unread == nil {
+			st.unread = map[target.ID]string{}
+		}
+		st.unread[t.info.TargetID] = mark
+		p.log.Info("a tab could not be read: the answer shows it, marked, until a read reads it", "title", t.info.Title, "url", t.info.URL, "mark", strings.TrimSpace(mark), "err", cause)
+	}
+}
 
 // sendAhead sends a tab's page what the read of its document asks first,
 // without waiting: its frame tree and, for a warm read, Accessibility.enable
@@ -196,12 +270,13 @@ func (p *Provider) sendAhead(ctx context.Context, s *session, cold bool) framesW
 	return frames
 }
 
-// window is one browser window of a read: its number, its tabs that
-// answered, each with its number, and its active tab (nil when none can
-// be told).
+// window is one browser window of a read: its number, its tabs, each
+// with its number, and its active tab (nil when none can be told). The
+// window unknown holds the tabs whose window the browser did not say.
 type window struct {
 	key       uint64
 	minimized bool
+	unknown   bool
 	bounds    *browser.Bounds // as its first tab's target says; nil when unknown
 	tabs      []windowTab
 	active    *tabState
@@ -213,18 +288,23 @@ type windowTab struct {
 	*tabState
 }
 
-// groupWindows groups the tabs that answered into their windows, in the
-// order of the windows' ids, numbers the windows and their tabs, and
-// chooses each window's active tab (pickActive). When every tab said
-// which window it is in, a window none is in is gone, and forgotten.
+// groupWindows groups the tabs into their windows, in the order of the
+// windows' ids, numbers the windows and their tabs, and chooses each
+// window's active tab (pickActive). The tabs whose window the browser
+// did not say (tabState.err) are put last, in a window of their own
+// (noWindow), marked unknown and with no active tab: placed in a window
+// of the browser's they might be said to be where they are not. When
+// every tab said which window it is in, a window none is in is gone, and
+// forgotten.
 func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) []window {
 	st := p.state
 	byWindow := map[int64][]*tabState{}
 	var windowIDs []int64
+	var lost []*tabState
 	allAnswered := true
 	for _, t := range pages {
 		if t.err != nil {
-			p.log.Debug("skipping a tab that did not answer", "url", t.info.URL, "err", t.err)
+			lost = append(lost, t)
 			allAnswered = false
 			continue
 		}
@@ -250,6 +330,13 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 		}
 		wins = append(wins, w)
 	}
+	if len(lost) > 0 {
+		w := window{key: keyOf(st.windows, noWindow, &p.keys), unknown: true}
+		for _, t := range lost {
+			w.tabs = append(w.tabs, windowTab{keyOf(st.tabs, t.info.TargetID, &p.keys), t})
+		}
+		wins = append(wins, w)
+	}
 	if allAnswered {
 		for wid := range st.windows {
 			if byWindow[wid] == nil {
@@ -260,6 +347,10 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 	}
 	return wins
 }
+
+// noWindow stands for the window of the tabs whose window the browser did
+// not say (groupWindows): the browser's window ids are positive.
+const noWindow int64 = -1
 
 // pickActive chooses the active tab of a window: the visible one (the most
 // recently activated if several claim it), else the one last known. When

@@ -11,6 +11,9 @@ func Build(b *Browser, ids *IDs, budget Budget) *Element {
 	root := &Element{ID: ids.App(), Role: "Application", Title: text(b.Product)}
 	for _, w := range b.Windows {
 		we := &Element{ID: ids.Window(w.Key), Role: "Window"}
+		if w.Unknown {
+			we.Description = WindowUnknown
+		}
 		var states []string
 		if w.Focused {
 			states = append(states, "focused")
@@ -23,7 +26,7 @@ func Build(b *Browser, ids *IDs, budget Budget) *Element {
 		list := &Element{ID: ids.TabList(w.Key), Role: "TabList"}
 		var doc *Element
 		for _, t := range w.Tabs {
-			te := &Element{ID: ids.Tab(t.Key), Role: "Tab", Title: text(t.Title), URL: text(t.URL)}
+			te := &Element{ID: ids.Tab(t.Key), Role: "Tab", Title: text(t.Title), URL: text(t.URL), Description: t.Unread}
 			if t.Active {
 				te.States = []string{"selected"}
 				we.Title = te.Title

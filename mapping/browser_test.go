@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -66,5 +67,36 @@ func TestBundleFor(t *testing.T) {
 		if got := BundleFor(product); got != want {
 			t.Errorf("BundleFor(%q) = %q, want %q", product, got, want)
 		}
+	}
+}
+
+// What the provider could not read says so where a person and a model
+// read it: a Tab's, a Document's and the unknown Window's description,
+// in the JSON and on their outline lines.
+func TestBuildMarksWhatWasNotRead(t *testing.T) {
+	ids := NewIDs()
+	b := &Browser{Product: "Chromium", Windows: []*Window{
+		{Key: 1, Focused: true, Tabs: []*Tab{
+			{Key: 2, Title: "One", URL: "http://a/", Unread: TabNoScript},
+			{Key: 3, Title: "Two", URL: "http://b/", Active: true, Doc: &Frame{Doc: 4, URL: "http://b/", Title: "Two", Unavailable: PageReadFailed, HasFocus: true}},
+		}},
+		{Key: 5, Unknown: true, Tabs: []*Tab{{Key: 6, Title: "Three", URL: "http://c/", Unread: TabNoWindow}}},
+	}}
+	var out strings.Builder
+	if err := Outline(&out, Build(b, ids, DefaultBudget)); err != nil {
+		t.Fatal(err)
+	}
+	want := `Application "Chromium" [focused] #` + ids.App() + `
+ Window "Two" [focused] #` + ids.Window(1) + `
+  TabList #` + ids.TabList(1) + `
+   Tab "One" <http://a/> ("This tab could not be read: its page did not answer the provider's script.") #` + ids.Tab(2) + `
+   Tab "Two" [selected] <http://b/> #` + ids.Tab(3) + `
+  Document "Two" [focused] <http://b/> ("This page could not be read: reading its content failed.") #` + ids.Document(4) + `
+ Window ("The browser did not say which window these tabs are in.") #` + ids.Window(5) + `
+  TabList #` + ids.TabList(5) + `
+   Tab "Three" <http://c/> ("This tab could not be read: the browser did not say which window it is in.") #` + ids.Tab(6) + `
+`
+	if got := out.String(); got != want {
+		t.Errorf("outline:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -32,6 +32,9 @@ const (
 	// for its JavaScript dialog, or is not responding); a locate after
 	// it answers again may place it.
 	PlaceNotAnswering = "page-not-answering"
+	// PlaceWindowUnknown: the Window of the tabs whose window the browser
+	// did not say (WindowUnknown) stands for no window of the browser's.
+	PlaceWindowUnknown = "window-unknown"
 )
 
 // PlaceError is locate's error for an element it cannot place, saying

@@ -68,6 +68,10 @@ type Window struct {
 	// Key is the provider's number for this window (never reused in a run).
 	Key       uint64
 	Minimized bool
+	// Unknown marks the window that holds the tabs whose window the
+	// browser did not tell: it says so in its description
+	// (WindowUnknown), and has no active tab.
+	Unknown bool
 	// Focused marks the one window on the focus path.
 	Focused bool
 	// Tabs are the window's page tabs in tab-strip order.
@@ -113,6 +117,21 @@ const (
 	Crashed       = "This page crashed."
 	NotResponding = "This page is not responding."
 	BehindDialog  = "This page waits for its dialog to be answered."
+	// The page answers, but not the provider's state script in its
+	// isolated world (PageNoScript), or the read of its content failed
+	// (PageReadFailed): the provider's failure, not the page's health.
+	PageNoScript   = "This page could not be read: it did not answer the provider's script."
+	PageReadFailed = "This page could not be read: reading its content failed."
+)
+
+// A Tab that could not be read says why in its description (Tab.Unread),
+// one of these; the Window of tabs whose window is not known says so in
+// its description (Window.Unknown).
+const (
+	TabNoScript   = "This tab could not be read: its page did not answer the provider's script."
+	TabNoWindow   = "This tab could not be read: the browser did not say which window it is in."
+	TabNoAttach   = "This tab could not be read: the browser did not let the provider attach to it."
+	WindowUnknown = "The browser did not say which window these tabs are in."
 )
 
 // Tab is one page tab.
@@ -122,6 +141,9 @@ type Tab struct {
 	Title  string
 	URL    string
 	Active bool
+	// Unread, when set (TabNoScript, TabNoWindow, TabNoAttach), says
+	// what of the tab could not be read: its description.
+	Unread string
 	// Doc is the content of the active tab; nil for background tabs.
 	Doc *Frame
 }
@@ -157,7 +179,8 @@ type Frame struct {
 	// focused property, which goes stale on blur.
 	FocusLive bool
 	Focus     []cdproto.BackendNodeID
-	// Unavailable, when set (Crashed, NotResponding), says the document
+	// Unavailable, when set (Crashed, NotResponding, BehindDialog,
+	// PageNoScript, PageReadFailed), says the document
 	// could not be read: it is a Document titled Title with that
 	// description, and Mapped's children when Mapped is set (kept from
 	// an earlier read, with nothing on them marked focused or hovered).

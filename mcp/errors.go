@@ -149,6 +149,8 @@ func placeWhy(err error) (why, because string) {
 		return why, "a JavaScript dialog is drawn by the browser, not by the page, and has no box to measure"
 	case mapping.PlaceCrashed:
 		return why, "its page crashed, and its Document has nothing to measure"
+	case mapping.PlaceWindowUnknown:
+		return why, "the browser did not say which window its tabs are in, so it stands for no window on screen"
 	case mapping.PlaceNotAnswering:
 		msg := "its page cannot be asked now"
 		if cause != nil {

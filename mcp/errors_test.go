@@ -112,6 +112,8 @@ func TestReadErrors(t *testing.T) {
 			msg: `resource not found: element "j8_AAAAAAAA" cannot be placed on screen: a JavaScript dialog is drawn by the browser`},
 		{uri: "uicontext://locate/d2_AAAAAAAA", code: notFound, reason: "cannot-be-placed", why: "crashed",
 			msg: `resource not found: element "d2_AAAAAAAA" cannot be placed on screen: its page crashed`},
+		{uri: "uicontext://locate/w4_AAAAAAAA", code: notFound, reason: "cannot-be-placed", why: "window-unknown",
+			msg: `resource not found: element "w4_AAAAAAAA" cannot be placed on screen: the browser did not say which window its tabs are in`},
 		{uri: "uicontext://locate/n3.1_AAAAAAAA", code: notFound, reason: "cannot-be-placed", why: "page-not-answering",
 			msg: `resource not found: element "n3.1_AAAAAAAA" cannot be placed on screen: its page cannot be asked now (the page is not responding); try again once it answers`},
 		// Failures of the browser.
@@ -132,6 +134,7 @@ func TestReadErrors(t *testing.T) {
 			"x1.3_AAAAAAAA":  mapping.ErrCannotPlace, // no why: no geometry
 			"j8_AAAAAAAA":    mapping.CannotPlace(mapping.PlaceDialog, nil),
 			"d2_AAAAAAAA":    mapping.CannotPlace(mapping.PlaceCrashed, nil),
+			"w4_AAAAAAAA":    mapping.CannotPlace(mapping.PlaceWindowUnknown, nil),
 			"n3.1_AAAAAAAA":  mapping.CannotPlace(mapping.PlaceNotAnswering, errors.New("the page is not responding")),
 			"x_AAAAAAAA":     mapping.ErrMalformedID,
 			"n1.8_AAAAAAAA":  fmt.Errorf("locate: %w", &failure{"browser-restarting", browserGone}),
