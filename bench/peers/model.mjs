@@ -47,6 +47,7 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Browser, oneTab } from './cdp.mjs';
 
 const require = createRequire(import.meta.url);
@@ -87,6 +88,10 @@ const median = (xs) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 const bytes = (s) => Buffer.byteLength(s, 'utf8');
+// tokens is what a model pays for a text: its o200k_base tokens (the
+// tokenizer of current OpenAI models, gpt-tokenizer pinned in
+// package.json), special-token text counted as plain text.
+const tokens = (s) => countTokens(s, { disallowedSpecial: new Set() });
 const textOf = (r) => (r.content ?? []).map((c) => c.text ?? '').join('\n');
 const norm = (s) => s.replace(/\s+/g, ' ').trim();
 
@@ -156,18 +161,36 @@ function snapshotItems(text) {
 }
 
 // outlineItems returns the lines of an outline that can match: kind,
-// title and id. A line is "Role "title" … #id" after its indent.
+// title and id. A line is "Role "title" … #id" after its indent. A line
+// without a title whose element is named from its content (the outline
+// says each thing once) is named by the text of the lines below it.
 function outlineItems(text) {
   const items = [];
-  for (const l of text.split('\n')) {
+  const lines = text.split('\n');
+  const indent = (l) => l.length - l.trimStart().length;
+  lines.forEach((l, i) => {
     const m = l.match(/^\s*([A-Z][A-Za-z]*)(?: (".*))?$/);
-    if (!m || !(m[1] in OURS)) continue;
+    if (!m || !(m[1] in OURS)) return;
     const q = m[2] ? unquote(m[2]) : null;
     const id = l.match(/ #(\S+)$/)?.[1];
-    items.push({ kind: OURS[m[1]], name: q ? norm(q[0]) : '', id, line: l.trim() });
-  }
+    let name = q ? norm(q[0]) : '';
+    if (!q) {
+      const said = [];
+      for (const below of lines.slice(i + 1)) {
+        if (indent(below) <= indent(l)) break;
+        for (const t of below.match(/"(?:[^"\\]|\\.)*"/g) ?? []) said.push(unquote(t)?.[0] ?? '');
+      }
+      name = norm(said.join(' '));
+    }
+    items.push({ kind: OURS[m[1]], name, id, line: l.trim() });
+  });
   return items;
 }
+
+// key is what a snapshot item and an outline item match on: the kind and
+// the name, white space aside (a name from content has spaces where its
+// parts had none, and none where they had some).
+const key = (item) => `${item.kind}\t${item.name.replace(/\s+/g, '')}`;
 
 // match pairs each snapshot item with an outline item of its kind and
 // name that has an id; it returns the snapshot items left unmatched.
@@ -175,12 +198,12 @@ function match(snap, ours) {
   const pool = new Map();
   for (const o of ours) {
     if (!o.id) continue;
-    const k = `${o.kind}\t${o.name}`;
+    const k = key(o);
     pool.set(k, (pool.get(k) ?? 0) + 1);
   }
   const misses = [];
   for (const s of snap) {
-    const k = `${s.kind}\t${s.name}`;
+    const k = key(s);
     const n = pool.get(k) ?? 0;
     if (n > 0) pool.set(k, n - 1);
     else misses.push(s);
@@ -237,11 +260,12 @@ async function main() {
       missing += misses.length;
       const row = {
         page: name, url, snapshotBytes: bytes(snap), outlineBytes: bytes(outline), jsonBytes: bytes(json),
+        snapshotTokens: tokens(snap), outlineTokens: tokens(outline), jsonTokens: tokens(json),
         ratio: round(bytes(outline) / bytes(snap), 3), checked: want.length, misses: misses.length,
         firstMisses: misses.slice(0, 10).map((m) => m.line),
       };
       result.pages.push(row);
-      console.error(`${name}\tsnapshot ${row.snapshotBytes} B\toutline ${row.outlineBytes} B\t${row.ratio}×\tchecked ${row.checked}\tmisses ${row.misses}`);
+      console.error(`${name}\tsnapshot ${row.snapshotBytes} B ${row.snapshotTokens} tok\toutline ${row.outlineBytes} B ${row.outlineTokens} tok\t${row.ratio}× bytes\t${round(row.outlineTokens / row.snapshotTokens, 3)}× tokens\tchecked ${row.checked}\tmisses ${row.misses}`);
       for (const m of row.firstMisses) console.error(`  MISSING ${m}`);
       if (name === FIND_PAGE) result.find = await timeFind(ours, name);
     }
@@ -318,21 +342,29 @@ const kb = (n) => (n / 1024).toFixed(1);
 // table is the run as markdown: a row a page, then the medians.
 function table(r) {
   const lines = [
-    '| page | Playwright MCP `browser_snapshot` | cdpprovider outline | outline ÷ snapshot | (protocol JSON) | checked | missing |',
-    '|---|---|---|---|---|---|---|',
+    '| page | `browser_snapshot` tokens | outline tokens | ÷ (tokens) | snapshot bytes | outline bytes | ÷ (bytes) | (protocol JSON) | checked | missing |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const p of r.pages) {
-    lines.push(`| ${p.page} | ${kb(p.snapshotBytes)} KiB | ${kb(p.outlineBytes)} KiB | ${p.ratio.toFixed(2)}× | ${kb(p.jsonBytes)} KiB | ${p.checked} | ${p.misses} |`);
+    lines.push(`| ${p.page} | ${p.snapshotTokens} | ${p.outlineTokens} | ${(p.outlineTokens / p.snapshotTokens).toFixed(2)}× | ` +
+      `${kb(p.snapshotBytes)} KiB | ${kb(p.outlineBytes)} KiB | ${p.ratio.toFixed(2)}× | ${kb(p.jsonBytes)} KiB | ${p.checked} | ${p.misses} |`);
   }
-  const groups = [['all pages', r.pages], ['Debian documentation', r.pages.filter((p) => !/^p\d/.test(p.page))], ['generated', r.pages.filter((p) => /^p\d/.test(p.page))]];
+  const docs = r.pages.filter((p) => !/^p\d/.test(p.page));
+  const groups = [
+    ['all pages', r.pages],
+    ['Debian documentation', docs],
+    ['Debian documentation, snapshot ≥ 2,000 tokens', docs.filter((p) => p.snapshotTokens >= 2000)],
+    ['generated', r.pages.filter((p) => /^p\d/.test(p.page))],
+  ];
   lines.push('');
-  lines.push('| median over | pages | outline ÷ snapshot | (protocol JSON ÷ snapshot) | missing |');
-  lines.push('|---|---|---|---|---|');
+  lines.push('| median over | pages | outline ÷ snapshot, tokens | outline ÷ snapshot, bytes | (protocol JSON ÷ snapshot, tokens) | missing |');
+  lines.push('|---|---|---|---|---|---|');
   for (const [label, ps] of groups) {
     if (!ps.length) continue;
+    const tr = median(ps.map((p) => p.outlineTokens / p.snapshotTokens));
     const ratio = median(ps.map((p) => p.outlineBytes / p.snapshotBytes));
-    const jr = median(ps.map((p) => p.jsonBytes / p.snapshotBytes));
-    lines.push(`| ${label} | ${ps.length} | **${ratio.toFixed(2)}×** | ${jr.toFixed(2)}× | ${ps.reduce((s, p) => s + p.misses, 0)} |`);
+    const jr = median(ps.map((p) => p.jsonTokens / p.snapshotTokens));
+    lines.push(`| ${label} | ${ps.length} | **${tr.toFixed(2)}×** | ${ratio.toFixed(2)}× | ${jr.toFixed(2)}× | ${ps.reduce((s, p) => s + p.misses, 0)} |`);
   }
   if (r.find) {
     lines.push('');
