@@ -114,7 +114,7 @@ func TestTabsOfNoWindowStayInTheAnswer(t *testing.T) {
 		`Application [focused]`,
 		` Window "Tab a" [focused]`,
 		`  TabList`,
-		`   Tab "Tab a" [selected] <http://x/a>`,
+		`   Tab [selected] <http://x/a>`,
 		` Window ("The browser did not say which window these tabs are in.")`,
 		`  TabList`,
 		`   Tab "Tab b" <http://x/b> ("This tab could not be read: the browser did not say which window it is in.")`,

@@ -169,7 +169,7 @@ function outlineItems(text) {
   const lines = text.split('\n');
   const indent = (l) => l.length - l.trimStart().length;
   lines.forEach((l, i) => {
-    const m = l.match(/^\s*([A-Z][A-Za-z]*)(?: (".*))?$/);
+    const m = l.match(/^\s*([A-Z][A-Za-z]*)(?: (".*)| .*)?$/);
     if (!m || !(m[1] in OURS)) return;
     const q = m[2] ? unquote(m[2]) : null;
     const id = l.match(/ #(\S+)$/)?.[1];
