@@ -49,6 +49,7 @@ func writeProc(t *testing.T, procs ...fakeProc) string {
 		if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(stat), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		setOwner(t, proc, pid, os.Getuid())
 	}
 	for _, p := range procs {
 		write(p.pid, p.args, p.started)
@@ -60,11 +61,24 @@ func writeProc(t *testing.T, procs ...fakeProc) string {
 	return proc
 }
 
+// setOwner makes the user uid run process pid of a fake /proc, as the
+// kernel tells it: the "Uid:" line of its status (real, effective, saved,
+// filesystem).
+func setOwner(t *testing.T, proc string, pid, uid int) {
+	t.Helper()
+	status := fmt.Sprintf("Name:\tchromium\nState:\tS (sleeping)\nPid:\t%d\nUid:\t%d\t%d\t%d\t%d\nGid:\t0\t0\t0\t0\n", pid, uid, uid, uid, uid)
+	if err := os.WriteFile(filepath.Join(proc, fmt.Sprint(pid), "status"), []byte(status), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // debugBrowser is a fake browser on loopback that counts every request
 // that tries to open a websocket: discovery must never make one.
 type debugBrowser struct {
 	port     int
 	upgrades *atomic.Int32
+	// asked counts the GETs of /json/version.
+	asked *atomic.Int32
 }
 
 // newDebugBrowser answers /json/version with status (200: a browser
@@ -72,12 +86,15 @@ type debugBrowser struct {
 // that allows debugging from chrome://inspect).
 func newDebugBrowser(t *testing.T, status int, wsPath string) debugBrowser {
 	t.Helper()
-	b := debugBrowser{upgrades: new(atomic.Int32)}
+	b := debugBrowser{upgrades: new(atomic.Int32), asked: new(atomic.Int32)}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.HasPrefix(r.URL.Path, "/devtools/") {
 			b.upgrades.Add(1)
 			http.Error(w, "no websockets in discovery", http.StatusForbidden)
 			return
+		}
+		if r.URL.Path == "/json/version" {
+			b.asked.Add(1)
 		}
 		if r.URL.Path != "/json/version" || status != http.StatusOK {
 			http.Error(w, "not found", status)
@@ -105,7 +122,7 @@ func chromiumArgs(flags ...string) []string {
 // it with --user-data-dir).
 func autoOn(proc string, home UserDataDir, named bool) Endpoint {
 	return Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
-		running: func() ([]Running, bool) { return runningFrom(proc), true }}
+		running: func() ([]Running, bool) { return runningFrom(procDir(proc), os.Getuid()), true }}
 }
 
 // resolveLogged resolves ep and returns what it logged too.
@@ -131,7 +148,7 @@ func TestRunningFromProc(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[int]Running{}
-	for _, r := range runningFrom(proc) {
+	for _, r := range runningFrom(procDir(proc), os.Getuid()) {
 		got[r.Pid] = r
 	}
 	if len(got) != 3 {
@@ -174,6 +191,54 @@ func TestDiscoverPortOnCommandLine(t *testing.T) {
 	// Another directory named: that browser is not on it.
 	if tg, _, err = resolveLogged(t, autoOn(proc, NamedUserDataDir(t.TempDir()), true)); err == nil {
 		t.Errorf("auto --user-data-dir of another directory resolved %+v, want no browser", tg)
+	}
+}
+
+// Only the provider's user's browsers are read: another user's browser,
+// started with a debugging port anyone on the machine can reach, is
+// passed by, started last or alone; its port is never asked, nor the
+// DevToolsActivePort in its user-data directory read. A process whose
+// owner cannot be read is nobody's.
+func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	mine := newDebugBrowser(t, http.StatusOK, "/devtools/browser/mine")
+	theirs := newDebugBrowser(t, http.StatusOK, "/devtools/browser/theirs")
+	theirFile := newDebugBrowser(t, http.StatusOK, "/devtools/browser/their-file")
+	unowned := newDebugBrowser(t, http.StatusOK, "/devtools/browser/unowned")
+	theirDir := writeActivePort(t, "Chromium", theirFile.port, "/devtools/browser/their-file", time.Now())
+	proc := writeProc(t,
+		fakeProc{60, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", mine.port), "--user-data-dir=/home/me/debug"), fakeBoot},
+		fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot.Add(time.Hour)},
+		fakeProc{62, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+theirDir.Path), fakeBoot.Add(2 * time.Hour)},
+		fakeProc{63, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", unowned.port), "--user-data-dir=/home/who/debug"), fakeBoot.Add(3 * time.Hour)},
+	)
+	setOwner(t, proc, 61, os.Getuid()+1)
+	setOwner(t, proc, 62, os.Getuid()+1)
+	if err := os.Remove(filepath.Join(proc, "63", "status")); err != nil {
+		t.Fatal(err)
+	}
+	if got := runningFrom(procDir(proc), os.Getuid()); len(got) != 1 || got[0].Pid != 60 {
+		t.Errorf("runningFrom = %+v, want pid 60 alone, the provider's user's", got)
+	}
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/mine") {
+		t.Fatalf("auto resolved %+v, %v; want the provider's user's browser, pid 60 (log %s)", tg, err, logged)
+	}
+	for _, w := range []string{"pid=61", "pid 61", "/home/them", theirDir.Path, "pid 63", "/home/who"} {
+		if strings.Contains(logged, w) {
+			t.Errorf("the log names another user's browser (%q): %s", w, logged)
+		}
+	}
+	// Alone, another user's browser is no browser to read.
+	proc = writeProc(t, fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot})
+	setOwner(t, proc, 61, os.Getuid()+1)
+	if tg, _, err := resolveLogged(t, autoOn(proc, home, false)); err == nil {
+		t.Errorf("auto with only another user's browser running resolved %+v, want no browser", tg)
+	}
+	for _, b := range []debugBrowser{theirs, theirFile, unowned} {
+		if n := b.asked.Load(); n > 0 {
+			t.Errorf("port %d, another user's browser's, was asked %d times, want never", b.port, n)
+		}
 	}
 }
 
