@@ -201,6 +201,15 @@ type Found struct {
 	// (--remote-debugging-port), or is one asked where the processes are
 	// not known; false: from a DevToolsActivePort.
 	Cmdline bool
+	// Kind is what the browser is to the person (FindBrowsers), by which
+	// auto discovery chooses among those that answer.
+	Kind Kind
+	// Sign is what makes it a KindAutomation browser: a flag, or where
+	// its profile is.
+	Sign string
+	// headless says its user agent is HeadlessChrome's: a sign of a
+	// browser with no windows where its process is not known.
+	headless bool
 }
 
 // Consent says whether the browser asks the person before each new
@@ -281,9 +290,13 @@ func probe(ctx context.Context, ap ActivePort) Found {
 		f.Why = fmt.Sprintf("port %d is another browser's now", ap.Port)
 	default:
 		f.Live = true
+		f.headless = headlessAgent(v.UserAgent)
 	}
 	return f
 }
+
+// headlessAgent says a browser's user agent is a headless one's.
+func headlessAgent(ua string) bool { return strings.Contains(ua, "HeadlessChrome/") }
 
 // getVersion reads /json/version at base (http://host:port) and returns
 // the HTTP status too, 0 when there was no answer.

@@ -150,8 +150,11 @@ func processDir(r Running) UserDataDir {
 // port it learns of, all at once: the DevToolsActivePort files of
 // l.LookIn(), the --remote-debugging-port of each running browser that
 // counts (a live file that names the same port is the same browser, found
-// once), and where the processes are not known, l.Ports. It returns what it found,
-// the live ones first, the most recently started first. A Found from a
+// once), and where the processes are not known, l.Ports. It returns what
+// it found in the order auto discovery tries it (preferred): the live
+// ones first; among them the person's default profile, then a headed
+// browser, then one whose process is not known, then an automation
+// browser; the most recently started first. A Found from a
 // process has its Pid, Written its start; a file whose directory a running
 // browser uses has that browser's Pid too.
 func FindBrowsers(ctx context.Context, l Look) []Found {
@@ -227,7 +230,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 		}
 		if len(rs) == 0 { // a well-known port, the processes unknown
 			if a.live {
-				out = append(out, Found{ActivePort: ActivePort{Dir: UserDataDir{Browser: a.browser}, Port: p, Path: a.path}, Live: true, Discovery: a.status, Cmdline: true})
+				out = append(out, Found{ActivePort: ActivePort{Dir: UserDataDir{Browser: a.browser}, Port: p, Path: a.path}, Live: true, Discovery: a.status, Cmdline: true, headless: a.headless})
 			}
 			continue
 		}
@@ -243,7 +246,14 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 			out = append(out, f)
 		}
 	}
-	liveFirst(out)
+	for i := range out {
+		var r *Running
+		if j := slices.IndexFunc(procs, func(r Running) bool { return r.Pid == out[i].Pid }); out[i].Pid != 0 && j >= 0 {
+			r = &procs[j]
+		}
+		out[i].Kind, out[i].Sign = l.kindOf(out[i], r)
+	}
+	preferred(out)
 	return out
 }
 
@@ -277,6 +287,8 @@ type portAnswer struct {
 	path string
 	// browser names the browser, when live.
 	browser string
+	// headless says its user agent is a headless one's, when live.
+	headless bool
 	// why says why the port is not live.
 	why string
 }
@@ -308,6 +320,7 @@ func askPort(ctx context.Context, port int) portAnswer {
 	default:
 		a.live, a.path = true, w.Path
 		a.browser = ProductName(strings.Split(v.Browser, "/")[0], "", nil)
+		a.headless = headlessAgent(v.UserAgent)
 	}
 	return a
 }

@@ -86,6 +86,13 @@ type debugBrowser struct {
 // that allows debugging from chrome://inspect).
 func newDebugBrowser(t *testing.T, status int, wsPath string) debugBrowser {
 	t.Helper()
+	return newDebugBrowserAgent(t, status, wsPath, "")
+}
+
+// newDebugBrowserAgent is newDebugBrowser whose /json/version names a
+// user agent too.
+func newDebugBrowserAgent(t *testing.T, status int, wsPath, userAgent string) debugBrowser {
+	t.Helper()
 	b := debugBrowser{upgrades: new(atomic.Int32), asked: new(atomic.Int32)}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.HasPrefix(r.URL.Path, "/devtools/") {
@@ -100,7 +107,7 @@ func newDebugBrowser(t *testing.T, status int, wsPath string) debugBrowser {
 			http.Error(w, "not found", status)
 			return
 		}
-		fmt.Fprintf(w, `{"Browser":"Chrome/156.0","webSocketDebuggerUrl":"ws://%s%s"}`, r.Host, wsPath)
+		fmt.Fprintf(w, `{"Browser":"Chrome/156.0","User-Agent":%q,"webSocketDebuggerUrl":"ws://%s%s"}`, userAgent, r.Host, wsPath)
 	}))
 	t.Cleanup(func() {
 		srv.Close()
@@ -239,6 +246,78 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 		if n := b.asked.Load(); n > 0 {
 			t.Errorf("port %d, another user's browser's, was asked %d times, want never", b.port, n)
 		}
+	}
+}
+
+// The person's browser comes first whenever it answers, whichever
+// started last: a browser on a default user-data directory, then a headed
+// one; a browser started for a program (--enable-automation, --headless,
+// a profile under the temporary directory) only when nothing else
+// answers. The log says which it read and why.
+func TestDiscoverPrefersThePersonsBrowser(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	headed := newDebugBrowser(t, http.StatusOK, "/devtools/browser/headed")
+	robot := newDebugBrowser(t, http.StatusOK, "/devtools/browser/robot")
+	headless := newDebugBrowser(t, http.StatusOK, "/devtools/browser/headless")
+	scratch := newDebugBrowser(t, http.StatusOK, "/devtools/browser/scratch")
+	procs := []fakeProc{
+		{70, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headed.port), "--user-data-dir=/home/me/chromium-debug"), fakeBoot.Add(time.Hour)},
+		// all started after the person's, the automation one last
+		{72, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headless.port), "--headless=new", "--user-data-dir=/home/me/headless"), fakeBoot.Add(2 * time.Hour)},
+		{73, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", scratch.port), "--user-data-dir="+t.TempDir()), fakeBoot.Add(3 * time.Hour)},
+		{71, []string{"/opt/google/chrome/chrome", "--enable-automation", "--headless", fmt.Sprintf("--remote-debugging-port=%d", robot.port), "--user-data-dir=/home/me/.cache/robot", "about:blank"}, fakeBoot.Add(4 * time.Hour)},
+	}
+	proc := writeProc(t, procs...)
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/headed") {
+		t.Fatalf("auto resolved %+v, %v; want the person's headed browser, pid 70 (log %s)", tg, err, logged)
+	}
+	for _, w := range []string{"pid=70", `why="a headed browser"`, "(pid 71) (live, port " + fmt.Sprint(robot.port) + ", an automation browser (--enable-automation))",
+		"(pid 72) (live, port " + fmt.Sprint(headless.port) + ", an automation browser (--headless))", "(pid 73) (live, port " + fmt.Sprint(scratch.port) + ", an automation browser (a profile under the temporary directory))"} {
+		if !strings.Contains(logged, w) {
+			t.Errorf("the log does not say %q: %s", w, logged)
+		}
+	}
+
+	// A browser on the person's default profile comes before it, though
+	// it started first of all (its file is an hour older than the rest).
+	consent := newDebugBrowser(t, http.StatusNotFound, "")
+	if err := os.WriteFile(filepath.Join(home.Path, activePortFile), fmt.Appendf(nil, "%d\n/devtools/browser/own", consent.port), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Join(home.Path, activePortFile), fakeBoot, fakeBoot); err != nil {
+		t.Fatal(err)
+	}
+	tg, logged, err = resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/own") || !strings.Contains(logged, `why="the person's default profile"`) {
+		t.Errorf("auto resolved %+v, %v; want the browser on the default profile (log %s)", tg, err, logged)
+	}
+	if err := os.Remove(filepath.Join(home.Path, activePortFile)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The person's browser gone (its port answers no more): an
+	// automation browser is read, and the log says it is one, read
+	// because nothing else answered.
+	procs[0].args = chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", deadPort(t)), "--user-data-dir=/home/me/chromium-debug")
+	proc = writeProc(t, procs...)
+	tg, logged, err = resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/robot") {
+		t.Fatalf("auto resolved %+v, %v; want the most recently started automation browser, pid 71 (log %s)", tg, err, logged)
+	}
+	if w := `why="an automation browser (--enable-automation): nothing else answered"`; !strings.Contains(logged, w) {
+		t.Errorf("the log does not say %q: %s", w, logged)
+	}
+
+	// Where the processes are not known, a headless user agent is the
+	// sign of an automation browser.
+	plain := newDebugBrowser(t, http.StatusOK, "/devtools/browser/plain")
+	agent := newDebugBrowserAgent(t, http.StatusOK, "/devtools/browser/agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36")
+	ep := Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, ports: []int{agent.port, plain.port},
+		running: func() ([]Running, bool) { return nil, false }}
+	tg, logged, err = resolveLogged(t, ep)
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/plain") || !strings.Contains(logged, "an automation browser (--headless)") {
+		t.Errorf("auto without processes resolved %+v, %v; want the browser whose user agent is not headless (log %s)", tg, err, logged)
 	}
 }
 
