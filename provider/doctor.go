@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -146,7 +147,11 @@ func report(stdout io.Writer, s sight) error {
 				f = &found[i]
 			}
 		}
+		_, readErr := browsers.ReadActivePort(d)
 		switch {
+		case f == nil && readErr != nil && !errors.Is(readErr, fs.ErrNotExist):
+			// Another user's file, or one that is no DevToolsActivePort.
+			w.say("    DevToolsActivePort: not read: %v", readErr)
 		case f == nil && portOn(running, d.Path) > 0:
 			w.say("    DevToolsActivePort: none (a browser started with --remote-debugging-port=%d writes none; its port is asked)", portOn(running, d.Path))
 		case f == nil:

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -181,5 +183,31 @@ func TestDoctorNamesWhichBrowserItReads(t *testing.T) {
 	}
 	if strings.Contains(out, "passes by") {
 		t.Errorf("doctor passes by a browser that does not answer:\n%s", out)
+	}
+}
+
+// A DevToolsActivePort doctor does not read is told, and why: another
+// user's (only root can make one), or not a DevToolsActivePort.
+func TestDoctorSaysWhyAFileIsNotRead(t *testing.T) {
+	bad, theirs := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "DevToolsActivePort"), []byte("port\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(theirs, "DevToolsActivePort"), []byte("9222\n/devtools/browser/x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"DevToolsActivePort: not read: " + filepath.Join(bad, "DevToolsActivePort") + ": want two lines"}
+	if os.Getuid() == 0 {
+		if err := os.Chown(filepath.Join(theirs, "DevToolsActivePort"), 1, 1); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, "DevToolsActivePort: not read: "+filepath.Join(theirs, "DevToolsActivePort")+" is another user's (uid 1)")
+	}
+	var out strings.Builder
+	_ = report(&out, sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: bad}, {Browser: "Chromium", Path: theirs}}, runningKnown: true})
+	for _, w := range want {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("doctor does not say %q:\n%s", w, out.String())
+		}
 	}
 }

@@ -150,8 +150,15 @@ func (a ActivePort) WebSocketURL() string {
 }
 
 // ReadActivePort reads the DevToolsActivePort of a user-data directory.
-// A missing file is an error that wraps fs.ErrNotExist.
+// A missing file is an error that wraps fs.ErrNotExist; a file another
+// user owns is an error too: its browser is that user's, not to be read
+// (a provider run as root with another user's $HOME would find it).
 func ReadActivePort(dir UserDataDir) (ActivePort, error) {
+	return readActivePort(dir, os.Getuid())
+}
+
+// readActivePort is ReadActivePort for a provider run by the user uid.
+func readActivePort(dir UserDataDir, uid int) (ActivePort, error) {
 	name := filepath.Join(dir.Path, activePortFile)
 	f, err := os.Open(name)
 	if err != nil {
@@ -161,6 +168,9 @@ func ReadActivePort(dir UserDataDir) (ActivePort, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return ActivePort{}, err
+	}
+	if owner, ok := fileOwner(fi); ok && owner != uid {
+		return ActivePort{}, fmt.Errorf("%s is another user's (uid %d): its browser is not read", name, owner)
 	}
 	sc := bufio.NewScanner(f)
 	var lines []string
