@@ -52,6 +52,7 @@ func look(ctx context.Context, cfg Config, running func() ([]browsers.Running, b
 	s.installed = browsers.InstalledBrowsers()
 	s.running, s.runningKnown = running()
 	l.Running, l.RunningKnown = s.running, s.runningKnown
+	l.Listeners = browsers.Listeners()
 	// A browser a person started with a directory of its own is found
 	// there too.
 	s.dirs = l.LookIn()

@@ -233,6 +233,13 @@ const probeTimeout = 2 * time.Second
 // port whether it still answers, all at once. It returns the files found,
 // the live ones first, the most recently started first.
 func Discover(ctx context.Context, dirs []UserDataDir) []Found {
+	return discover(ctx, dirs, Look{})
+}
+
+// discover is Discover that never asks a port another user listens on
+// (l.Listeners): the browser that wrote the file has exited, and that
+// user's took its port.
+func discover(ctx context.Context, dirs []UserDataDir, l Look) []Found {
 	found := make([]Found, len(dirs))
 	ok := make([]bool, len(dirs))
 	done := make(chan struct{})
@@ -243,7 +250,12 @@ func Discover(ctx context.Context, dirs []UserDataDir) []Found {
 			if err != nil {
 				return
 			}
-			found[i], ok[i] = probe(ctx, ap), true
+			ok[i] = true
+			if uid, theirs := l.othersPort(ap.Port); theirs {
+				found[i] = Found{ActivePort: ap, Why: fmt.Sprintf("another user (uid %d) listens on port %d now: the browser that wrote the file has exited, and that user's is not read", uid, ap.Port)}
+				return
+			}
+			found[i] = probe(ctx, ap)
 		}()
 	}
 	for range dirs {

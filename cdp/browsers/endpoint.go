@@ -42,6 +42,9 @@ type Endpoint struct {
 	// running lists the browsers' processes for auto (RunningBrowsers);
 	// nil means none, the OS telling (a test's endpoint).
 	running func() ([]Running, bool)
+	// listeners tells who listens on 127.0.0.1's ports (Listeners); nil
+	// means not known.
+	listeners func() map[int]int
 	// ports are asked where the processes are not known; nil means 9222.
 	ports []int
 	// header is sent with every request to the endpoint, the websocket
@@ -63,7 +66,7 @@ func ParseEndpoint(addr string, allowRemote bool, dirs []UserDataDir, header htt
 		dirs = DefaultUserDataDirs()
 	}
 	if addr == "" || addr == Auto {
-		return Endpoint{addr: Auto, auto: true, dirs: dirs, named: named, running: RunningBrowsers, header: header}, nil
+		return Endpoint{addr: Auto, auto: true, dirs: dirs, named: named, running: RunningBrowsers, listeners: Listeners, header: header}, nil
 	}
 	full := addr
 	if !strings.Contains(full, "://") {
@@ -320,6 +323,9 @@ func (ep Endpoint) look() Look {
 	l := Look{Dirs: ep.dirs, Named: ep.named, RunningKnown: true, Ports: ep.ports}
 	if ep.running != nil {
 		l.Running, l.RunningKnown = ep.running()
+	}
+	if ep.listeners != nil {
+		l.Listeners = ep.listeners()
 	}
 	return l
 }

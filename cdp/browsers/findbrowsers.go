@@ -78,6 +78,17 @@ type Look struct {
 	RunningKnown bool
 	// Ports are asked on 127.0.0.1 when !RunningKnown; nil means 9222.
 	Ports []int
+	// Listeners are the user ids listening on 127.0.0.1's ports
+	// (Listeners); nil where not known. A port another user listens on
+	// is never read: its browser is that user's.
+	Listeners map[int]int
+}
+
+// othersPort is the user id of another user listening on port; ok is
+// false when none does (or it is not known).
+func (l Look) othersPort(port int) (uid int, ok bool) {
+	uid, ok = l.Listeners[port]
+	return uid, ok && uid != os.Getuid()
 }
 
 // sameDir says whether two directory paths name the same directory, as
@@ -169,7 +180,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 	)
 	for _, r := range procs {
 		if p := r.Port(); p > 0 {
-			if len(byPort[p]) == 0 {
+			if _, theirs := l.othersPort(p); len(byPort[p]) == 0 && !theirs {
 				toAsk = append(toAsk, p)
 			}
 			byPort[p] = append(byPort[p], r)
@@ -187,7 +198,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 		}
 	}
 	wg.Go(func() {
-		fs := Discover(ctx, l.LookIn())
+		fs := discover(ctx, l.LookIn(), l)
 		mu.Lock()
 		files = fs
 		mu.Unlock()
@@ -216,6 +227,12 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 	}
 	liveFile := func(port int) int {
 		return slices.IndexFunc(out, func(f Found) bool { return f.Live && f.Port == port })
+	}
+	for _, r := range procs {
+		if uid, theirs := l.othersPort(r.Port()); r.Port() > 0 && theirs {
+			why := fmt.Sprintf("another user (uid %d) listens on port %d: this browser could not listen there (restart it with another port), and that user's browser is not read", uid, r.Port())
+			out = append(out, Found{ActivePort: ActivePort{Dir: processDir(r), Port: r.Port(), Written: r.Started}, Pid: r.Pid, Why: why, Cmdline: true})
+		}
 	}
 	for _, p := range toAsk {
 		a := asked[p]

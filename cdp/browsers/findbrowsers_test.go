@@ -72,6 +72,29 @@ func setOwner(t *testing.T, proc string, pid, uid int) {
 	}
 }
 
+// listen writes into a fake /proc's net/tcp (v4 true) or net/tcp6 a
+// socket of the user uid listening on port at host, as the kernel writes
+// it: the address in hex, word by word in the machine's order.
+func listen(t *testing.T, proc string, v4 bool, host string, port, uid int) {
+	t.Helper()
+	name, head := "tcp", "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	if !v4 {
+		name, head = "tcp6", "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	}
+	file := filepath.Join(proc, "net", name)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		b = []byte(head)
+	}
+	b = fmt.Appendf(b, "   %d: %s:%04X 00000000:0000 0A 00000000:00000000 00:00000000 00000000 %5d        0 277852 1 0000000037102249 100 0 0 10 0\n", strings.Count(string(b), "\n")-1, host, port, uid)
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // debugBrowser is a fake browser on loopback that counts every request
 // that tries to open a websocket: discovery must never make one.
 type debugBrowser struct {
@@ -129,7 +152,8 @@ func chromiumArgs(flags ...string) []string {
 // it with --user-data-dir).
 func autoOn(proc string, home UserDataDir, named bool) Endpoint {
 	return Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
-		running: func() ([]Running, bool) { return runningFrom(procDir(proc), os.Getuid()), true }}
+		running:   func() ([]Running, bool) { return runningFrom(procDir(proc), os.Getuid()), true },
+		listeners: func() map[int]int { return procDir(proc).listeners() }}
 }
 
 // resolveLogged resolves ep and returns what it logged too.
@@ -246,6 +270,49 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 		if n := b.asked.Load(); n > 0 {
 			t.Errorf("port %d, another user's browser's, was asked %d times, want never", b.port, n)
 		}
+	}
+}
+
+// Two people on one machine both start a browser with the same
+// --remote-debugging-port: the second one's cannot listen there, and the
+// port answers with the first one's browser. A port another user listens
+// on (/proc/net/tcp's uid) is never asked, nor read through a
+// DevToolsActivePort that names it.
+func TestDiscoverPassesAPortAnotherUserListensOn(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	theirs := newDebugBrowser(t, http.StatusOK, "/devtools/browser/theirs")
+	args := chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/me/debug")
+	// Ours on every address over IPv6 (which takes 127.0.0.1 too): read.
+	proc := writeProc(t, fakeProc{80, args, fakeBoot})
+	listen(t, proc, false, "00000000000000000000000000000000", theirs.port, os.Getuid())
+	if tg, logged, err := resolveLogged(t, autoOn(proc, home, false)); err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/theirs") {
+		t.Fatalf("auto with the port the provider's user's: %+v, %v; want it read (log %s)", tg, err, logged)
+	}
+	asked := theirs.asked.Load()
+
+	// Another user's on 127.0.0.1, which takes the port's connections
+	// before every address: not read, and the error says why.
+	listen(t, proc, true, "0100007F", theirs.port, os.Getuid()+1)
+	tg, _, err := resolveLogged(t, autoOn(proc, home, false))
+	if want := fmt.Sprintf("another user (uid %d) listens on port %d", os.Getuid()+1, theirs.port); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("auto with another user on the port: %+v, %v; want no browser, saying %q", tg, err, want)
+	}
+	// A DevToolsActivePort of the person's default profile, left by a
+	// browser that exited, names the port: not read either.
+	if err := os.WriteFile(filepath.Join(home.Path, activePortFile), fmt.Appendf(nil, "%d\n/devtools/browser/theirs", theirs.port), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found := FindBrowsers(context.Background(), autoOn(proc, home, false).look())
+	if len(found) != 2 || found[0].Live || found[1].Live {
+		t.Errorf("found %+v, want the process and the file, neither live", found)
+	}
+	for _, f := range found {
+		if !strings.Contains(f.Why, "another user") {
+			t.Errorf("%s, port %d: why %q, want another user's", f.where(), f.Port, f.Why)
+		}
+	}
+	if n := theirs.asked.Load() - asked; n > 0 {
+		t.Errorf("another user's port was asked %d times, want never", n)
 	}
 }
 

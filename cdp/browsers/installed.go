@@ -98,6 +98,19 @@ func RunningBrowsers() (running []Running, known bool) {
 	return runningFrom(procDir("/proc"), os.Getuid()), true
 }
 
+// Listeners returns the user id of the socket listening on each TCP
+// port of 127.0.0.1, nil where the OS gives no way to tell here (only
+// Linux's /proc is read): a port another user listens on is that user's
+// browser's, whichever of the provider's user's browsers names it (two
+// people on one machine who both start a browser with
+// --remote-debugging-port=9222: the second one's cannot listen there).
+func Listeners() map[int]int {
+	if runtime.GOOS != "linux" {
+		return nil
+	}
+	return procDir("/proc").listeners()
+}
+
 // runningFrom lists the browsers' main processes of a processes source
 // whose real and effective user is uid.
 func runningFrom(src processes, uid int) []Running {

@@ -17,6 +17,10 @@ type processes interface {
 	// accepts, each with its owner, its start and its working directory
 	// (read only for those kept: most processes are no browser).
 	list(keep func(args []string) bool) []process
+	// listeners returns the user id of the socket listening on each TCP
+	// port of 127.0.0.1 (bound to it or to every address); nil when not
+	// known.
+	listeners() map[int]int
 }
 
 // process is one process as a processes source tells it.
@@ -69,6 +73,59 @@ func (proc procDir) list(keep func(args []string) bool) []process {
 		out = append(out, p)
 	}
 	return out
+}
+
+// Loopback and every address as /proc/net/tcp and tcp6 write them: hex,
+// each 32-bit word in the machine's order (little-endian on every
+// architecture this reads; a big-endian machine's loopback would not
+// match, and its ports would be asked unchecked, as before).
+const (
+	hexLoopback4  = "0100007F"
+	hexAny4       = "00000000"
+	hexLoopbackV6 = "0000000000000000FFFF00000100007F" // ::ffff:127.0.0.1
+	hexAny6       = "00000000000000000000000000000000"
+)
+
+// stListen is the state of a listening socket in /proc/net/tcp.
+const stListen = "0A"
+
+// listeners reads net/tcp and net/tcp6: the line of each socket, its
+// local address and port (field 2), its state (field 4) and its owner's
+// uid (field 8). A socket bound to 127.0.0.1 takes the port's
+// connections before one bound to every address.
+func (proc procDir) listeners() map[int]int {
+	var owners map[int]int
+	specific := map[int]bool{}
+	for _, name := range []string{"tcp", "tcp6"} {
+		b, err := os.ReadFile(filepath.Join(string(proc), "net", name))
+		if err != nil {
+			continue
+		}
+		if owners == nil {
+			owners = map[int]int{}
+		}
+		for l := range strings.SplitSeq(string(b), "\n") {
+			f := strings.Fields(l)
+			if len(f) < 8 || f[3] != stListen {
+				continue
+			}
+			host, hexPort, _ := strings.Cut(f[1], ":")
+			port, err1 := strconv.ParseUint(hexPort, 16, 16)
+			uid, err2 := strconv.Atoi(f[7])
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			switch strings.ToUpper(host) {
+			case hexLoopback4, hexLoopbackV6:
+				owners[int(port)], specific[int(port)] = uid, true
+			case hexAny4, hexAny6:
+				if !specific[int(port)] {
+					owners[int(port)] = uid
+				}
+			}
+		}
+	}
+	return owners
 }
 
 // owner reads the real and effective user ids of the process of a
