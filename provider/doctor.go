@@ -107,12 +107,6 @@ func report(stdout io.Writer, s sight) error {
 		if r.DebugAddress != "" {
 			line += ", --remote-debugging-address=" + r.DebugAddress
 		}
-		if r.Headless {
-			line += ", --headless"
-		}
-		if r.Automation {
-			line += ", --enable-automation"
-		}
 		if r.Launched {
 			line += " (launched by cdpprovider for itself: not read)"
 		}

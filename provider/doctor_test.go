@@ -157,7 +157,7 @@ func TestDoctorNamesWhichBrowserItReads(t *testing.T) {
 	}
 	for _, w := range []string{
 		fmt.Sprintf("chromium (pid 7) on /home/me/chromium-debug, --remote-debugging-port=%s\n    port %[1]s: answers (a headed browser)", person.DebugPort),
-		fmt.Sprintf("chromium (pid 8) on %s, --remote-debugging-port=%s, --headless, --enable-automation\n    port %[2]s: answers (an automation browser (--enable-automation))", robotDir, robot.DebugPort),
+		fmt.Sprintf("chromium (pid 8) on %s, --remote-debugging-port=%s\n    port %[2]s: answers (an automation browser (--enable-automation))", robotDir, robot.DebugPort),
 		fmt.Sprintf("Reads: Chromium /home/me/chromium-debug (pid 7), port %s: a headed browser\n", person.DebugPort),
 		fmt.Sprintf("  passes by: Chromium %s (pid 8), port %s: an automation browser (--enable-automation)\n", robotDir, robot.DebugPort),
 		fmt.Sprintf("Next step: none, it works now: `cdpprovider serve` (or `cdpprovider current`) reads Chromium on port %s", person.DebugPort),
