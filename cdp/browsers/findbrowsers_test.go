@@ -383,7 +383,7 @@ func TestDiscoverPrefersThePersonsBrowser(t *testing.T) {
 	ep := Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, ports: []int{agent.port, plain.port},
 		running: func() ([]Running, bool) { return nil, false }}
 	tg, logged, err = resolveLogged(t, ep)
-	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/plain") || !strings.Contains(logged, "an automation browser (--headless)") {
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/plain") || !strings.Contains(logged, "an automation browser (a headless user agent)") {
 		t.Errorf("auto without processes resolved %+v, %v; want the browser whose user agent is not headless (log %s)", tg, err, logged)
 	}
 }

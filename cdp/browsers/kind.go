@@ -78,8 +78,10 @@ func (l Look) kindOf(f Found, r *Running) (Kind, string) {
 	switch {
 	case r != nil && r.Automation:
 		return KindAutomation, "--enable-automation"
-	case r != nil && r.Headless, r == nil && f.headless:
+	case r != nil && r.Headless:
 		return KindAutomation, "--headless"
+	case f.headless:
+		return KindAutomation, "a headless user agent"
 	}
 	dir := f.Dir.Path
 	if r != nil && r.UserDataDir != "" {
