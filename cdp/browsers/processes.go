@@ -77,8 +77,9 @@ func (proc procDir) list(keep func(args []string) bool) []process {
 
 // Loopback and every address as /proc/net/tcp and tcp6 write them: hex,
 // each 32-bit word in the machine's order, little-endian (on a
-// big-endian machine, s390x, no loopback address matches: no port is
-// known to be another user's, and each is asked as where /proc is not).
+// big-endian machine, s390x, a socket bound to 127.0.0.1 alone is not
+// recognised, and its port is asked unchecked, as where /proc is not
+// read).
 const (
 	hexLoopback4  = "0100007F"
 	hexAny4       = "00000000"
