@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ var errNothingToRead = errors.New("no browser can be read yet")
 // never opens a websocket, so it never makes a browser ask its person.
 // It returns errNothingToRead when no browser can be read.
 func doctor(ctx context.Context, cfg Config, stdout io.Writer) error {
-	return report(stdout, look(ctx, cfg))
+	return report(stdout, look(ctx, cfg, browsers.RunningBrowsers))
 }
 
 // sight is what doctor sees.
@@ -40,16 +41,18 @@ type sight struct {
 	auto *browsers.Found
 }
 
-// look gathers what doctor reports, asking no browser for a websocket.
-func look(ctx context.Context, cfg Config) sight {
+// look gathers what doctor reports, asking no browser for a websocket;
+// running lists the browsers running (browsers.RunningBrowsers).
+func look(ctx context.Context, cfg Config, running func() ([]browsers.Running, bool)) sight {
 	var s sight
 	l := browsers.Look{Dirs: browsers.DefaultUserDataDirs()}
 	if cfg.UserDataDir != "" {
 		l.Dirs, l.Named = []browsers.UserDataDir{browsers.NamedUserDataDir(cfg.UserDataDir)}, true
 	}
 	s.installed = browsers.InstalledBrowsers()
-	s.running, s.runningKnown = browsers.RunningBrowsers()
+	s.running, s.runningKnown = running()
 	l.Running, l.RunningKnown = s.running, s.runningKnown
+	l.Listeners = browsers.Listeners()
 	// A browser a person started with a directory of its own is found
 	// there too.
 	s.dirs = l.LookIn()
@@ -110,7 +113,7 @@ func report(stdout io.Writer, s sight) error {
 		w.say("%s", line)
 		if f := portOf(found, r); f != nil {
 			if f.Live {
-				w.say("    port %d: answers", f.Port)
+				w.say("    port %d: answers (%s)", f.Port, f.Reason())
 			} else {
 				w.say("    port %d: does not answer: %s", f.Port, f.Why)
 			}
@@ -139,7 +142,11 @@ func report(stdout io.Writer, s sight) error {
 				f = &found[i]
 			}
 		}
+		_, readErr := browsers.ReadActivePort(d)
 		switch {
+		case f == nil && readErr != nil && !errors.Is(readErr, fs.ErrNotExist):
+			// Another user's file, or one that is no DevToolsActivePort.
+			w.say("    DevToolsActivePort: not read: %v", readErr)
 		case f == nil && portOn(running, d.Path) > 0:
 			w.say("    DevToolsActivePort: none (a browser started with --remote-debugging-port=%d writes none; its port is asked)", portOn(running, d.Path))
 		case f == nil:
@@ -176,6 +183,17 @@ func report(stdout io.Writer, s sight) error {
 		w.say("  none of %s exists", describeDirs(dirs))
 	}
 
+	if len(found) > 0 && found[0].Live {
+		// Which of the browsers that answer is read, and why: the
+		// person's before a program's (browsers.FindBrowsers).
+		w.say("Reads: %s: %s", shownFound(found[0]), found[0].WhyChosen())
+		for _, f := range found[1:] {
+			if f.Live {
+				w.say("  passes by: %s: %s", shownFound(f), f.Reason())
+			}
+		}
+	}
+
 	next, ok := nextStep(s, allowedIdle)
 	w.say("")
 	w.say("Next step: %s", next)
@@ -186,6 +204,19 @@ func report(stdout io.Writer, s sight) error {
 		return errNothingToRead
 	}
 	return nil
+}
+
+// shownFound names a found browser for a person: the browser, its
+// directory and process when known, and its port.
+func shownFound(f browsers.Found) string {
+	s := f.Dir.Browser
+	if f.Dir.Path != "" {
+		s += " " + f.Dir.Path
+	}
+	if f.Pid != 0 {
+		s += fmt.Sprintf(" (pid %d)", f.Pid)
+	}
+	return s + fmt.Sprintf(", port %d", f.Port)
 }
 
 // portOn is the --remote-debugging-port of a running browser on the

@@ -1,7 +1,14 @@
 package provider
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +115,99 @@ func TestDoctorDebugPortOnTheCommandLine(t *testing.T) {
 			if strings.Contains(out.String(), w) {
 				t.Errorf("%s: the report says %q:\n%s", tc.name, w, out.String())
 			}
+		}
+	}
+}
+
+// answering is a browser's debugging port on loopback: /json/version
+// answers with a websocket at path.
+func answering(t *testing.T, path string) int {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/json/version" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, `{"Browser":"Chrome/156.0","webSocketDebuggerUrl":"ws://%s%s"}`, r.Host, path)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.Listener.Addr().(*net.TCPAddr).Port
+}
+
+// A test runner's headless browser started after the person's headed one:
+// doctor names both, reads the person's and says why; with the person's
+// gone, it reads the automation browser and says that nothing else
+// answered.
+func TestDoctorNamesWhichBrowserItReads(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no default profile to read
+	robotDir := t.TempDir()
+	person := browsers.Running{Pid: 7, Exe: "chromium", UserDataDir: "/home/me/chromium-debug",
+		DebugPort: fmt.Sprint(answering(t, "/devtools/browser/person")), Started: time.Now().Add(-time.Hour)}
+	robot := browsers.Running{Pid: 8, Exe: "chromium", UserDataDir: robotDir, Headless: true, Automation: true,
+		DebugPort: fmt.Sprint(answering(t, "/devtools/browser/robot")), Started: time.Now()}
+	doctorOn := func(running ...browsers.Running) (string, error) {
+		var out strings.Builder
+		err := report(&out, look(context.Background(), Config{}, func() ([]browsers.Running, bool) { return running, true }))
+		return out.String(), err
+	}
+
+	out, err := doctorOn(person, robot)
+	if err != nil {
+		t.Errorf("report = %v, want a browser to read", err)
+	}
+	for _, w := range []string{
+		fmt.Sprintf("chromium (pid 7) on /home/me/chromium-debug, --remote-debugging-port=%s\n    port %[1]s: answers (a headed browser)", person.DebugPort),
+		fmt.Sprintf("chromium (pid 8) on %s, --remote-debugging-port=%s\n    port %[2]s: answers (an automation browser (--enable-automation))", robotDir, robot.DebugPort),
+		fmt.Sprintf("Reads: Chromium /home/me/chromium-debug (pid 7), port %s: a headed browser\n", person.DebugPort),
+		fmt.Sprintf("  passes by: Chromium %s (pid 8), port %s: an automation browser (--enable-automation)\n", robotDir, robot.DebugPort),
+		fmt.Sprintf("Next step: none, it works now: `cdpprovider serve` (or `cdpprovider current`) reads Chromium on port %s", person.DebugPort),
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("doctor does not say %q:\n%s", w, out)
+		}
+	}
+
+	// The person's browser no longer listens on its port.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	person.DebugPort = fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	out, err = doctorOn(person, robot)
+	if err != nil {
+		t.Errorf("report = %v, want the automation browser to read", err)
+	}
+	if w := fmt.Sprintf("Reads: Chromium %s (pid 8), port %s: an automation browser (--enable-automation): nothing else answered\n", robotDir, robot.DebugPort); !strings.Contains(out, w) {
+		t.Errorf("doctor does not say %q:\n%s", w, out)
+	}
+	if strings.Contains(out, "passes by") {
+		t.Errorf("doctor passes by a browser that does not answer:\n%s", out)
+	}
+}
+
+// A DevToolsActivePort doctor does not read is told, and why: another
+// user's (only root can make one), or not a DevToolsActivePort.
+func TestDoctorSaysWhyAFileIsNotRead(t *testing.T) {
+	bad, theirs := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "DevToolsActivePort"), []byte("port\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(theirs, "DevToolsActivePort"), []byte("9222\n/devtools/browser/x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"DevToolsActivePort: not read: " + filepath.Join(bad, "DevToolsActivePort") + ": want two lines"}
+	if os.Getuid() == 0 {
+		if err := os.Chown(filepath.Join(theirs, "DevToolsActivePort"), 1, 1); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, "DevToolsActivePort: not read: "+filepath.Join(theirs, "DevToolsActivePort")+" is another user's (uid 1)")
+	}
+	var out strings.Builder
+	_ = report(&out, sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: bad}, {Browser: "Chromium", Path: theirs}}, runningKnown: true})
+	for _, w := range want {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("doctor does not say %q:\n%s", w, out.String())
 		}
 	}
 }

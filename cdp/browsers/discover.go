@@ -150,8 +150,15 @@ func (a ActivePort) WebSocketURL() string {
 }
 
 // ReadActivePort reads the DevToolsActivePort of a user-data directory.
-// A missing file is an error that wraps fs.ErrNotExist.
+// A missing file is an error that wraps fs.ErrNotExist; a file another
+// user owns is an error too: its browser is that user's, not to be read
+// (a provider run as root with another user's $HOME would find it).
 func ReadActivePort(dir UserDataDir) (ActivePort, error) {
+	return readActivePort(dir, os.Getuid())
+}
+
+// readActivePort is ReadActivePort for a provider run by the user uid.
+func readActivePort(dir UserDataDir, uid int) (ActivePort, error) {
 	name := filepath.Join(dir.Path, activePortFile)
 	f, err := os.Open(name)
 	if err != nil {
@@ -161,6 +168,9 @@ func ReadActivePort(dir UserDataDir) (ActivePort, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return ActivePort{}, err
+	}
+	if owner, ok := fileOwner(fi); ok && owner != uid {
+		return ActivePort{}, fmt.Errorf("%s is another user's (uid %d): its browser is not read", name, owner)
 	}
 	sc := bufio.NewScanner(f)
 	var lines []string
@@ -201,6 +211,15 @@ type Found struct {
 	// (--remote-debugging-port), or is one asked where the processes are
 	// not known; false: from a DevToolsActivePort.
 	Cmdline bool
+	// Kind is what the browser is to the person (FindBrowsers), by which
+	// auto discovery chooses among those that answer.
+	Kind Kind
+	// Sign is what makes it a KindAutomation browser: a flag, or where
+	// its profile is.
+	Sign string
+	// headless says its user agent is HeadlessChrome's: a sign of a
+	// browser with no windows where its process is not known.
+	headless bool
 }
 
 // Consent says whether the browser asks the person before each new
@@ -214,6 +233,13 @@ const probeTimeout = 2 * time.Second
 // port whether it still answers, all at once. It returns the files found,
 // the live ones first, the most recently started first.
 func Discover(ctx context.Context, dirs []UserDataDir) []Found {
+	return discover(ctx, dirs, Look{})
+}
+
+// discover is Discover that never asks a port another user listens on
+// (l.Listeners): the browser that wrote the file has exited, and that
+// user's took its port.
+func discover(ctx context.Context, dirs []UserDataDir, l Look) []Found {
 	found := make([]Found, len(dirs))
 	ok := make([]bool, len(dirs))
 	done := make(chan struct{})
@@ -224,7 +250,12 @@ func Discover(ctx context.Context, dirs []UserDataDir) []Found {
 			if err != nil {
 				return
 			}
-			found[i], ok[i] = probe(ctx, ap), true
+			ok[i] = true
+			if uid, theirs := l.othersPort(ap.Port); theirs {
+				found[i] = Found{ActivePort: ap, Why: fmt.Sprintf("another user (uid %d) listens on port %d now: the browser that wrote the file has exited, and that user's is not read", uid, ap.Port)}
+				return
+			}
+			found[i] = probe(ctx, ap)
 		}()
 	}
 	for range dirs {
@@ -281,9 +312,13 @@ func probe(ctx context.Context, ap ActivePort) Found {
 		f.Why = fmt.Sprintf("port %d is another browser's now", ap.Port)
 	default:
 		f.Live = true
+		f.headless = headlessAgent(v.UserAgent)
 	}
 	return f
 }
+
+// headlessAgent says a browser's user agent is a headless one's.
+func headlessAgent(ua string) bool { return strings.Contains(ua, "HeadlessChrome/") }
 
 // getVersion reads /json/version at base (http://host:port) and returns
 // the HTTP status too, 0 when there was no answer.

@@ -243,3 +243,31 @@ func TestDebuggingAllowed(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// A DevToolsActivePort another user owns names that user's browser
+// (a provider run as root with another user's $HOME, or named a
+// directory of theirs, would find it): it is not read, nor its port
+// asked.
+func TestActivePortOfAnotherUser(t *testing.T) {
+	br := newDebugBrowser(t, http.StatusOK, "/devtools/browser/theirs")
+	dir := writeActivePort(t, "Chromium", br.port, "/devtools/browser/theirs", time.Now())
+	if _, err := readActivePort(dir, os.Getuid()); err != nil {
+		t.Fatalf("the provider's user's own file: %v", err)
+	}
+	if ap, err := readActivePort(dir, os.Getuid()+1); err == nil || !strings.Contains(err.Error(), "another user's") {
+		t.Errorf("a file the provider's user does not own read as %+v, %v; want an error saying it is another user's", ap, err)
+	}
+	if os.Getuid() != 0 {
+		t.Log("not root: a file cannot be given another owner, so Discover is not asked about one")
+		return
+	}
+	if err := os.Chown(filepath.Join(dir.Path, activePortFile), 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if found := Discover(context.Background(), []UserDataDir{dir}); len(found) > 0 {
+		t.Errorf("Discover found %+v in a file of uid 1, want nothing", found)
+	}
+	if n := br.asked.Load(); n > 0 {
+		t.Errorf("the port another user's file names was asked %d times, want never", n)
+	}
+}

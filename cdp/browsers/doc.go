@@ -2,10 +2,13 @@
 // up to the websocket to dial and no further.
 //
 // It owns: which Chromium-family browsers are installed (installed.go)
-// and running (Linux's /proc), their user-data directories and the
-// DevToolsActivePort each writes, the chrome://inspect setting in a
-// profile's Local State (discover.go), auto discovery over the files and
-// the running browsers' debugging ports (findbrowsers.go), the
+// and running as the provider's user (read from a processes source,
+// Linux's /proc, with who listens on each port: processes.go), their
+// user-data directories and the DevToolsActivePort each writes (never
+// another user's), the chrome://inspect setting in a profile's Local
+// State (discover.go), auto discovery over the files and the running
+// browsers' debugging ports (findbrowsers.go), the order it reads them
+// in, the person's browser before an automation browser (kind.go), the
 // cdpprovider-launched marker that keeps a cdpprovider's own browsers
 // out of it, launching a browser with a profile of its own (launch.go,
 // with launch_linux.go and launch_other.go for the process options of

@@ -42,6 +42,9 @@ type Endpoint struct {
 	// running lists the browsers' processes for auto (RunningBrowsers);
 	// nil means none, the OS telling (a test's endpoint).
 	running func() ([]Running, bool)
+	// listeners tells who listens on 127.0.0.1's ports (Listeners); nil
+	// means not known.
+	listeners func() map[int]int
 	// ports are asked where the processes are not known; nil means 9222.
 	ports []int
 	// header is sent with every request to the endpoint, the websocket
@@ -63,7 +66,7 @@ func ParseEndpoint(addr string, allowRemote bool, dirs []UserDataDir, header htt
 		dirs = DefaultUserDataDirs()
 	}
 	if addr == "" || addr == Auto {
-		return Endpoint{addr: Auto, auto: true, dirs: dirs, named: named, running: RunningBrowsers, header: header}, nil
+		return Endpoint{addr: Auto, auto: true, dirs: dirs, named: named, running: RunningBrowsers, listeners: Listeners, header: header}, nil
 	}
 	full := addr
 	if !strings.Contains(full, "://") {
@@ -183,7 +186,10 @@ func ProductName(product, userAgent string, brands []string) string {
 // version is the answer of /json/version.
 type version struct {
 	Browser string `json:"Browser"` // "Chrome/156.0.8078.108", "HeadlessChrome/…", "Edg/…"
-	WS      string `json:"webSocketDebuggerUrl"`
+	// UserAgent names HeadlessChrome for a headless browser, whose
+	// Browser says Chrome since the new headless mode.
+	UserAgent string `json:"User-Agent"`
+	WS        string `json:"webSocketDebuggerUrl"`
 }
 
 // Resolved is one browser websocket, resolved: what to dial now.
@@ -258,9 +264,11 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 	return Resolved{WS: w.String(), http: ep.http, Name: ProductName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
 }
 
-// resolveAuto finds the most recently started live browser among the
-// directories' DevToolsActivePort files and the running browsers' ports
-// (FindBrowsers), and logs what else it saw.
+// resolveAuto finds the browser to read among the directories'
+// DevToolsActivePort files and the running browsers' ports: the first
+// that answers in FindBrowsers' order (the person's before a program's,
+// then the most recently started), and logs why it, and what else it
+// saw.
 func (ep Endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (Resolved, error) {
 	found := FindBrowsers(ctx, ep.look())
 	if len(found) == 0 || !found[0].Live {
@@ -292,9 +300,9 @@ func (ep Endpoint) resolveAuto(ctx context.Context, log *slog.Logger) (Resolved,
 		case !o.Live:
 			state = "stale"
 		}
-		others = append(others, fmt.Sprintf("%s (%s, port %d)", o.where(), state, o.Port))
+		others = append(others, fmt.Sprintf("%s (%s, port %d, %s)", o.where(), state, o.Port, o.Reason()))
 	}
-	args := []any{"browser", f.Dir.Browser, "dir", f.Dir.Path, "port", f.Port, "asks_consent", f.Consent()}
+	args := []any{"browser", f.Dir.Browser, "dir", f.Dir.Path, "port", f.Port, "why", f.WhyChosen(), "asks_consent", f.Consent()}
 	if f.Pid != 0 {
 		args = append(args, "pid", f.Pid)
 	}
@@ -315,6 +323,9 @@ func (ep Endpoint) look() Look {
 	l := Look{Dirs: ep.dirs, Named: ep.named, RunningKnown: true, Ports: ep.ports}
 	if ep.running != nil {
 		l.Running, l.RunningKnown = ep.running()
+	}
+	if ep.listeners != nil {
+		l.Listeners = ep.listeners()
 	}
 	return l
 }

@@ -78,6 +78,17 @@ type Look struct {
 	RunningKnown bool
 	// Ports are asked on 127.0.0.1 when !RunningKnown; nil means 9222.
 	Ports []int
+	// Listeners are the user ids listening on 127.0.0.1's ports
+	// (Listeners); nil where not known. A port another user listens on
+	// is never read: its browser is that user's.
+	Listeners map[int]int
+}
+
+// othersPort is the user id of another user listening on port; ok is
+// false when none does (or it is not known).
+func (l Look) othersPort(port int) (uid int, ok bool) {
+	uid, ok = l.Listeners[port]
+	return uid, ok && uid != os.Getuid()
 }
 
 // sameDir says whether two directory paths name the same directory, as
@@ -150,8 +161,11 @@ func processDir(r Running) UserDataDir {
 // port it learns of, all at once: the DevToolsActivePort files of
 // l.LookIn(), the --remote-debugging-port of each running browser that
 // counts (a live file that names the same port is the same browser, found
-// once), and where the processes are not known, l.Ports. It returns what it found,
-// the live ones first, the most recently started first. A Found from a
+// once), and where the processes are not known, l.Ports. It returns what
+// it found in the order auto discovery tries it (preferred): the live
+// ones first; among them the person's default profile, then a headed
+// browser, then one whose process is not known, then an automation
+// browser; the most recently started first. A Found from a
 // process has its Pid, Written its start; a file whose directory a running
 // browser uses has that browser's Pid too.
 func FindBrowsers(ctx context.Context, l Look) []Found {
@@ -166,7 +180,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 	)
 	for _, r := range procs {
 		if p := r.Port(); p > 0 {
-			if len(byPort[p]) == 0 {
+			if _, theirs := l.othersPort(p); len(byPort[p]) == 0 && !theirs {
 				toAsk = append(toAsk, p)
 			}
 			byPort[p] = append(byPort[p], r)
@@ -184,7 +198,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 		}
 	}
 	wg.Go(func() {
-		fs := Discover(ctx, l.LookIn())
+		fs := discover(ctx, l.LookIn(), l)
 		mu.Lock()
 		files = fs
 		mu.Unlock()
@@ -214,6 +228,12 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 	liveFile := func(port int) int {
 		return slices.IndexFunc(out, func(f Found) bool { return f.Live && f.Port == port })
 	}
+	for _, r := range procs {
+		if uid, theirs := l.othersPort(r.Port()); r.Port() > 0 && theirs {
+			why := fmt.Sprintf("another user (uid %d) listens on port %d: this browser could not listen there (restart it with another port), and that user's browser is not read", uid, r.Port())
+			out = append(out, Found{ActivePort: ActivePort{Dir: processDir(r), Port: r.Port(), Written: r.Started}, Pid: r.Pid, Why: why, Cmdline: true})
+		}
+	}
 	for _, p := range toAsk {
 		a := asked[p]
 		rs := byPort[p]
@@ -227,7 +247,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 		}
 		if len(rs) == 0 { // a well-known port, the processes unknown
 			if a.live {
-				out = append(out, Found{ActivePort: ActivePort{Dir: UserDataDir{Browser: a.browser}, Port: p, Path: a.path}, Live: true, Discovery: a.status, Cmdline: true})
+				out = append(out, Found{ActivePort: ActivePort{Dir: UserDataDir{Browser: a.browser}, Port: p, Path: a.path}, Live: true, Discovery: a.status, Cmdline: true, headless: a.headless})
 			}
 			continue
 		}
@@ -243,7 +263,14 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 			out = append(out, f)
 		}
 	}
-	liveFirst(out)
+	for i := range out {
+		var r *Running
+		if j := slices.IndexFunc(procs, func(r Running) bool { return r.Pid == out[i].Pid }); out[i].Pid != 0 && j >= 0 {
+			r = &procs[j]
+		}
+		out[i].Kind, out[i].Sign = l.kindOf(out[i], r)
+	}
+	preferred(out)
 	return out
 }
 
@@ -277,6 +304,8 @@ type portAnswer struct {
 	path string
 	// browser names the browser, when live.
 	browser string
+	// headless says its user agent is a headless one's, when live.
+	headless bool
 	// why says why the port is not live.
 	why string
 }
@@ -308,6 +337,7 @@ func askPort(ctx context.Context, port int) portAnswer {
 	default:
 		a.live, a.path = true, w.Path
 		a.browser = ProductName(strings.Split(v.Browser, "/")[0], "", nil)
+		a.headless = headlessAgent(v.UserAgent)
 	}
 	return a
 }

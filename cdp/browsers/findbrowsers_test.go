@@ -49,6 +49,7 @@ func writeProc(t *testing.T, procs ...fakeProc) string {
 		if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(stat), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		setOwner(t, proc, pid, os.Getuid())
 	}
 	for _, p := range procs {
 		write(p.pid, p.args, p.started)
@@ -60,11 +61,47 @@ func writeProc(t *testing.T, procs ...fakeProc) string {
 	return proc
 }
 
+// setOwner makes the user uid run process pid of a fake /proc, as the
+// kernel tells it: the "Uid:" line of its status (real, effective, saved,
+// filesystem).
+func setOwner(t *testing.T, proc string, pid, uid int) {
+	t.Helper()
+	status := fmt.Sprintf("Name:\tchromium\nState:\tS (sleeping)\nPid:\t%d\nUid:\t%d\t%d\t%d\t%d\nGid:\t0\t0\t0\t0\n", pid, uid, uid, uid, uid)
+	if err := os.WriteFile(filepath.Join(proc, fmt.Sprint(pid), "status"), []byte(status), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listen writes into a fake /proc's net/tcp (v4 true) or net/tcp6 a
+// socket of the user uid listening on port at host, as the kernel writes
+// it: the address in hex, word by word in the machine's order.
+func listen(t *testing.T, proc string, v4 bool, host string, port, uid int) {
+	t.Helper()
+	name, head := "tcp", "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	if !v4 {
+		name, head = "tcp6", "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	}
+	file := filepath.Join(proc, "net", name)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		b = []byte(head)
+	}
+	b = fmt.Appendf(b, "   %d: %s:%04X 00000000:0000 0A 00000000:00000000 00:00000000 00000000 %5d        0 277852 1 0000000037102249 100 0 0 10 0\n", strings.Count(string(b), "\n")-1, host, port, uid)
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // debugBrowser is a fake browser on loopback that counts every request
 // that tries to open a websocket: discovery must never make one.
 type debugBrowser struct {
 	port     int
 	upgrades *atomic.Int32
+	// asked counts the GETs of /json/version.
+	asked *atomic.Int32
 }
 
 // newDebugBrowser answers /json/version with status (200: a browser
@@ -72,18 +109,28 @@ type debugBrowser struct {
 // that allows debugging from chrome://inspect).
 func newDebugBrowser(t *testing.T, status int, wsPath string) debugBrowser {
 	t.Helper()
-	b := debugBrowser{upgrades: new(atomic.Int32)}
+	return newDebugBrowserAgent(t, status, wsPath, "")
+}
+
+// newDebugBrowserAgent is newDebugBrowser whose /json/version names a
+// user agent too.
+func newDebugBrowserAgent(t *testing.T, status int, wsPath, userAgent string) debugBrowser {
+	t.Helper()
+	b := debugBrowser{upgrades: new(atomic.Int32), asked: new(atomic.Int32)}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || strings.HasPrefix(r.URL.Path, "/devtools/") {
 			b.upgrades.Add(1)
 			http.Error(w, "no websockets in discovery", http.StatusForbidden)
 			return
 		}
+		if r.URL.Path == "/json/version" {
+			b.asked.Add(1)
+		}
 		if r.URL.Path != "/json/version" || status != http.StatusOK {
 			http.Error(w, "not found", status)
 			return
 		}
-		fmt.Fprintf(w, `{"Browser":"Chrome/156.0","webSocketDebuggerUrl":"ws://%s%s"}`, r.Host, wsPath)
+		fmt.Fprintf(w, `{"Browser":"Chrome/156.0","User-Agent":%q,"webSocketDebuggerUrl":"ws://%s%s"}`, userAgent, r.Host, wsPath)
 	}))
 	t.Cleanup(func() {
 		srv.Close()
@@ -105,7 +152,8 @@ func chromiumArgs(flags ...string) []string {
 // it with --user-data-dir).
 func autoOn(proc string, home UserDataDir, named bool) Endpoint {
 	return Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
-		running: func() ([]Running, bool) { return runningFrom(proc), true }}
+		running:   func() ([]Running, bool) { return runningFrom(procDir(proc), os.Getuid()), true },
+		listeners: func() map[int]int { return procDir(proc).listeners() }}
 }
 
 // resolveLogged resolves ep and returns what it logged too.
@@ -131,7 +179,7 @@ func TestRunningFromProc(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[int]Running{}
-	for _, r := range runningFrom(proc) {
+	for _, r := range runningFrom(procDir(proc), os.Getuid()) {
 		got[r.Pid] = r
 	}
 	if len(got) != 3 {
@@ -174,6 +222,169 @@ func TestDiscoverPortOnCommandLine(t *testing.T) {
 	// Another directory named: that browser is not on it.
 	if tg, _, err = resolveLogged(t, autoOn(proc, NamedUserDataDir(t.TempDir()), true)); err == nil {
 		t.Errorf("auto --user-data-dir of another directory resolved %+v, want no browser", tg)
+	}
+}
+
+// Only the provider's user's browsers are read: another user's browser,
+// started with a debugging port anyone on the machine can reach, is
+// passed by, started last or alone; its port is never asked, nor the
+// DevToolsActivePort in its user-data directory read. A process whose
+// owner cannot be read is nobody's.
+func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	mine := newDebugBrowser(t, http.StatusOK, "/devtools/browser/mine")
+	theirs := newDebugBrowser(t, http.StatusOK, "/devtools/browser/theirs")
+	theirFile := newDebugBrowser(t, http.StatusOK, "/devtools/browser/their-file")
+	unowned := newDebugBrowser(t, http.StatusOK, "/devtools/browser/unowned")
+	theirDir := writeActivePort(t, "Chromium", theirFile.port, "/devtools/browser/their-file", time.Now())
+	proc := writeProc(t,
+		fakeProc{60, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", mine.port), "--user-data-dir=/home/me/debug"), fakeBoot},
+		fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot.Add(time.Hour)},
+		fakeProc{62, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+theirDir.Path), fakeBoot.Add(2 * time.Hour)},
+		fakeProc{63, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", unowned.port), "--user-data-dir=/home/who/debug"), fakeBoot.Add(3 * time.Hour)},
+	)
+	setOwner(t, proc, 61, os.Getuid()+1)
+	setOwner(t, proc, 62, os.Getuid()+1)
+	if err := os.Remove(filepath.Join(proc, "63", "status")); err != nil {
+		t.Fatal(err)
+	}
+	if got := runningFrom(procDir(proc), os.Getuid()); len(got) != 1 || got[0].Pid != 60 {
+		t.Errorf("runningFrom = %+v, want pid 60 alone, the provider's user's", got)
+	}
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/mine") {
+		t.Fatalf("auto resolved %+v, %v; want the provider's user's browser, pid 60 (log %s)", tg, err, logged)
+	}
+	for _, w := range []string{"pid=61", "pid 61", "/home/them", theirDir.Path, "pid 63", "/home/who"} {
+		if strings.Contains(logged, w) {
+			t.Errorf("the log names another user's browser (%q): %s", w, logged)
+		}
+	}
+	// Alone, another user's browser is no browser to read.
+	proc = writeProc(t, fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot})
+	setOwner(t, proc, 61, os.Getuid()+1)
+	if tg, _, err := resolveLogged(t, autoOn(proc, home, false)); err == nil {
+		t.Errorf("auto with only another user's browser running resolved %+v, want no browser", tg)
+	}
+	for _, b := range []debugBrowser{theirs, theirFile, unowned} {
+		if n := b.asked.Load(); n > 0 {
+			t.Errorf("port %d, another user's browser's, was asked %d times, want never", b.port, n)
+		}
+	}
+}
+
+// Two people on one machine both start a browser with the same
+// --remote-debugging-port: the second one's cannot listen there, and the
+// port answers with the first one's browser. A port another user listens
+// on (/proc/net/tcp's uid) is never asked, nor read through a
+// DevToolsActivePort that names it.
+func TestDiscoverPassesAPortAnotherUserListensOn(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	theirs := newDebugBrowser(t, http.StatusOK, "/devtools/browser/theirs")
+	args := chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/me/debug")
+	// Ours on every address over IPv6 (which takes 127.0.0.1 too): read.
+	proc := writeProc(t, fakeProc{80, args, fakeBoot})
+	listen(t, proc, false, "00000000000000000000000000000000", theirs.port, os.Getuid())
+	if tg, logged, err := resolveLogged(t, autoOn(proc, home, false)); err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/theirs") {
+		t.Fatalf("auto with the port the provider's user's: %+v, %v; want it read (log %s)", tg, err, logged)
+	}
+	asked := theirs.asked.Load()
+
+	// Another user's on 127.0.0.1, which takes the port's connections
+	// before every address: not read, and the error says why.
+	listen(t, proc, true, "0100007F", theirs.port, os.Getuid()+1)
+	tg, _, err := resolveLogged(t, autoOn(proc, home, false))
+	if want := fmt.Sprintf("another user (uid %d) listens on port %d", os.Getuid()+1, theirs.port); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("auto with another user on the port: %+v, %v; want no browser, saying %q", tg, err, want)
+	}
+	// A DevToolsActivePort of the person's default profile, left by a
+	// browser that exited, names the port: not read either.
+	if err := os.WriteFile(filepath.Join(home.Path, activePortFile), fmt.Appendf(nil, "%d\n/devtools/browser/theirs", theirs.port), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found := FindBrowsers(context.Background(), autoOn(proc, home, false).look())
+	if len(found) != 2 || found[0].Live || found[1].Live {
+		t.Errorf("found %+v, want the process and the file, neither live", found)
+	}
+	for _, f := range found {
+		if !strings.Contains(f.Why, "another user") {
+			t.Errorf("%s, port %d: why %q, want another user's", f.where(), f.Port, f.Why)
+		}
+	}
+	if n := theirs.asked.Load() - asked; n > 0 {
+		t.Errorf("another user's port was asked %d times, want never", n)
+	}
+}
+
+// The person's browser comes first whenever it answers, whichever
+// started last: a browser on a default user-data directory, then a headed
+// one; a browser started for a program (--enable-automation, --headless,
+// a profile under the temporary directory) only when nothing else
+// answers. The log says which it read and why.
+func TestDiscoverPrefersThePersonsBrowser(t *testing.T) {
+	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
+	headed := newDebugBrowser(t, http.StatusOK, "/devtools/browser/headed")
+	robot := newDebugBrowser(t, http.StatusOK, "/devtools/browser/robot")
+	headless := newDebugBrowser(t, http.StatusOK, "/devtools/browser/headless")
+	scratch := newDebugBrowser(t, http.StatusOK, "/devtools/browser/scratch")
+	procs := []fakeProc{
+		{70, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headed.port), "--user-data-dir=/home/me/chromium-debug"), fakeBoot.Add(time.Hour)},
+		// all started after the person's, the automation one last
+		{72, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headless.port), "--headless=new", "--user-data-dir=/home/me/headless"), fakeBoot.Add(2 * time.Hour)},
+		{73, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", scratch.port), "--user-data-dir="+t.TempDir()), fakeBoot.Add(3 * time.Hour)},
+		{71, []string{"/opt/google/chrome/chrome", "--enable-automation", "--headless", fmt.Sprintf("--remote-debugging-port=%d", robot.port), "--user-data-dir=/home/me/.cache/robot", "about:blank"}, fakeBoot.Add(4 * time.Hour)},
+	}
+	proc := writeProc(t, procs...)
+	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/headed") {
+		t.Fatalf("auto resolved %+v, %v; want the person's headed browser, pid 70 (log %s)", tg, err, logged)
+	}
+	for _, w := range []string{"pid=70", `why="a headed browser"`, "(pid 71) (live, port " + fmt.Sprint(robot.port) + ", an automation browser (--enable-automation))",
+		"(pid 72) (live, port " + fmt.Sprint(headless.port) + ", an automation browser (--headless))", "(pid 73) (live, port " + fmt.Sprint(scratch.port) + ", an automation browser (a profile under the temporary directory))"} {
+		if !strings.Contains(logged, w) {
+			t.Errorf("the log does not say %q: %s", w, logged)
+		}
+	}
+
+	// A browser on the person's default profile comes before it, though
+	// it started first of all (its file is an hour older than the rest).
+	consent := newDebugBrowser(t, http.StatusNotFound, "")
+	if err := os.WriteFile(filepath.Join(home.Path, activePortFile), fmt.Appendf(nil, "%d\n/devtools/browser/own", consent.port), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(filepath.Join(home.Path, activePortFile), fakeBoot, fakeBoot); err != nil {
+		t.Fatal(err)
+	}
+	tg, logged, err = resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/own") || !strings.Contains(logged, `why="the person's default profile"`) {
+		t.Errorf("auto resolved %+v, %v; want the browser on the default profile (log %s)", tg, err, logged)
+	}
+	if err := os.Remove(filepath.Join(home.Path, activePortFile)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The person's browser gone (its port answers no more): an
+	// automation browser is read, and the log says it is one, read
+	// because nothing else answered.
+	procs[0].args = chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", deadPort(t)), "--user-data-dir=/home/me/chromium-debug")
+	proc = writeProc(t, procs...)
+	tg, logged, err = resolveLogged(t, autoOn(proc, home, false))
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/robot") {
+		t.Fatalf("auto resolved %+v, %v; want the most recently started automation browser, pid 71 (log %s)", tg, err, logged)
+	}
+	if w := `why="an automation browser (--enable-automation): nothing else answered"`; !strings.Contains(logged, w) {
+		t.Errorf("the log does not say %q: %s", w, logged)
+	}
+
+	// Where the processes are not known, a headless user agent is the
+	// sign of an automation browser.
+	plain := newDebugBrowser(t, http.StatusOK, "/devtools/browser/plain")
+	agent := newDebugBrowserAgent(t, http.StatusOK, "/devtools/browser/agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36")
+	ep := Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, ports: []int{agent.port, plain.port},
+		running: func() ([]Running, bool) { return nil, false }}
+	tg, logged, err = resolveLogged(t, ep)
+	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/plain") || !strings.Contains(logged, "an automation browser (a headless user agent)") {
+		t.Errorf("auto without processes resolved %+v, %v; want the browser whose user agent is not headless (log %s)", tg, err, logged)
 	}
 }
 

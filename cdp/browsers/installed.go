@@ -1,7 +1,6 @@
 package browsers
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,7 +48,7 @@ func InstalledBrowsers() []string {
 }
 
 // Running is one browser process running (its main process, not a
-// renderer or helper).
+// renderer or helper), run by the provider's user.
 type Running struct {
 	Pid int
 	// Exe is the executable's base name: chromium, chrome, msedge, brave.
@@ -64,6 +63,12 @@ type Running struct {
 	// Launched says a cdpprovider started it for itself (IsLaunched of
 	// its user-data directory): not a person's browser.
 	Launched bool
+	// Headless says it shows no windows (--headless).
+	Headless bool
+	// Automation says a program started it to drive it
+	// (--enable-automation, which chromedriver, Puppeteer and Playwright
+	// pass).
+	Automation bool
 	// Started is when the process started; zero when not known.
 	Started time.Time
 }
@@ -82,40 +87,42 @@ func (r Running) Port() int {
 // browserExes are the process names of the Chromium-family browsers.
 var browserExes = []string{"chromium", "chromium-browser", "chrome", "google-chrome", "msedge", "microsoft-edge", "brave", "brave-browser"}
 
-// RunningBrowsers lists the browsers' main processes. known is false
-// where the OS gives no way to tell here (only Linux's /proc is read).
+// RunningBrowsers lists the browsers' main processes that the provider's
+// user runs: another user's browser is never read, even with a debugging
+// port anyone on the machine can reach. known is false where the OS
+// gives no way to tell here (only Linux's /proc is read).
 func RunningBrowsers() (running []Running, known bool) {
 	if runtime.GOOS != "linux" {
 		return nil, false
 	}
-	return runningFrom("/proc"), true
+	return runningFrom(procDir("/proc"), os.Getuid()), true
 }
 
-// runningFrom reads the processes of a /proc directory.
-func runningFrom(proc string) []Running {
-	entries, err := os.ReadDir(proc)
-	if err != nil {
+// Listeners returns the user id of the socket listening on each TCP
+// port of 127.0.0.1, nil where the OS gives no way to tell here (only
+// Linux's /proc is read): a port another user listens on is that user's
+// browser's, whichever of the provider's user's browsers names it (two
+// people on one machine who both start a browser with
+// --remote-debugging-port=9222: the second one's cannot listen there).
+func Listeners() map[int]int {
+	if runtime.GOOS != "linux" {
 		return nil
 	}
-	boot := bootTime(proc)
+	return procDir("/proc").listeners()
+}
+
+// runningFrom lists the browsers' main processes of a processes source
+// whose real and effective user is uid.
+func runningFrom(src processes, uid int) []Running {
+	isBrowser := func(args []string) bool { return slices.Contains(browserExes, filepath.Base(args[0])) }
 	var out []Running
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+	for _, p := range src.list(isBrowser) {
+		if p.uid != uid || p.euid != uid {
 			continue
 		}
-		raw, err := os.ReadFile(filepath.Join(proc, e.Name(), "cmdline"))
-		if err != nil || len(raw) == 0 {
-			continue
-		}
-		args := strings.Split(string(bytes.TrimRight(raw, "\x00")), "\x00")
-		exe := filepath.Base(args[0])
-		if !slices.Contains(browserExes, exe) {
-			continue
-		}
-		r := Running{Pid: pid, Exe: exe}
+		r := Running{Pid: p.pid, Exe: filepath.Base(p.args[0]), Started: p.started}
 		helper := false
-		for _, a := range args[1:] {
+		for _, a := range p.args[1:] {
 			switch {
 			case strings.HasPrefix(a, "--type="):
 				helper = true
@@ -125,6 +132,10 @@ func runningFrom(proc string) []Running {
 				r.DebugPort = strings.TrimPrefix(a, "--remote-debugging-port=")
 			case strings.HasPrefix(a, "--remote-debugging-address="):
 				r.DebugAddress = strings.TrimPrefix(a, "--remote-debugging-address=")
+			case a == "--headless" || strings.HasPrefix(a, "--headless="):
+				r.Headless = true
+			case a == "--enable-automation":
+				r.Automation = true
 			}
 		}
 		if helper {
@@ -132,59 +143,13 @@ func runningFrom(proc string) []Running {
 		}
 		if r.UserDataDir != "" {
 			// A relative directory is the process's working directory's.
-			if !filepath.IsAbs(r.UserDataDir) {
-				if cwd, err := os.Readlink(filepath.Join(proc, e.Name(), "cwd")); err == nil {
-					r.UserDataDir = filepath.Join(cwd, r.UserDataDir)
-				}
+			if !filepath.IsAbs(r.UserDataDir) && p.cwd != "" {
+				r.UserDataDir = filepath.Join(p.cwd, r.UserDataDir)
 			}
 			r.UserDataDir = filepath.Clean(r.UserDataDir)
 			r.Launched = IsLaunched(r.UserDataDir)
 		}
-		r.Started = startTime(filepath.Join(proc, e.Name()), boot)
 		out = append(out, r)
 	}
 	return out
-}
-
-// userHZ is the unit of a process's start time in /proc/PID/stat: the
-// kernel's USER_HZ, 100 on every architecture Linux runs browsers on.
-const userHZ = 100
-
-// bootTime reads when the machine booted (btime of /proc/stat); zero
-// when it cannot.
-func bootTime(proc string) time.Time {
-	b, err := os.ReadFile(filepath.Join(proc, "stat"))
-	if err != nil {
-		return time.Time{}
-	}
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "btime "); ok {
-			if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				return time.Unix(s, 0)
-			}
-		}
-	}
-	return time.Time{}
-}
-
-// startTime is when the process of a /proc/PID directory started: boot
-// plus field 22 of its stat (in USER_HZ ticks); else the directory's
-// modification time, which is close to it.
-func startTime(dir string, boot time.Time) time.Time {
-	if b, err := os.ReadFile(filepath.Join(dir, "stat")); err == nil && !boot.IsZero() {
-		// The command name, field 2, is in parentheses and may hold
-		// spaces: count the fields after its closing one (field 3 on).
-		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
-			f := strings.Fields(string(b[i+1:]))
-			if len(f) > 19 {
-				if ticks, err := strconv.ParseInt(f[19], 10, 64); err == nil {
-					return boot.Add(time.Duration(ticks) * time.Second / userHZ)
-				}
-			}
-		}
-	}
-	if fi, err := os.Stat(dir); err == nil {
-		return fi.ModTime()
-	}
-	return time.Time{}
 }
