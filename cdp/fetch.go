@@ -284,7 +284,7 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	} else {
 		ff.state = readPageState(ctx, o.sess, f.ID)
 	}
-	var wg, chains sync.WaitGroup
+	var chains sync.WaitGroup
 	// The chains do not depend on the tree: they are read meanwhile.
 	if r.focused && (isTop || ff.state.focus) {
 		chains.Go(func() { ff.focus = chainFor(ctx, o.sess, f.ID, focusChain, ff.state.focusKept) })
@@ -311,9 +311,8 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	}
 	if ff.err == nil {
 		ff.scan = p.scanOf(r, ff.nodes, ff.version)
-		wg.Go(func() { ff.valueText = valueTexts(ctx, o.sess, ff.scan.ranges) })
+		ff.valueText = p.valueTextsOf(ctx, r, o.sess, ff.scan, ff.version)
 	}
-	wg.Wait()
 	chains.Wait()
 	r.mu.Lock()
 	r.fetched[f.ID] = ff
@@ -400,10 +399,15 @@ func roleIs(n *accessibility.Node, roles ...string) bool {
 
 // nodeScan is what a read looks for in every node of a document: the
 // elements that hold its frames (Iframe nodes), in order, and the range
-// widgets (valueTexts).
+// widgets (valueTexts); and, once read, the range widgets' value texts.
 type nodeScan struct {
 	owners []cdproto.BackendNodeID
 	ranges []cdproto.BackendNodeID
+	// texts are the ranges' value texts (valueTexts), when read is set:
+	// kept with the scan, by the document's version, so that an
+	// unchanged document's are not asked for again (valueTextsOf).
+	texts map[cdproto.BackendNodeID]string
+	read  bool
 }
 
 // scanOf scans a document's nodes (scanNodes), or takes the scan of the
@@ -448,17 +452,47 @@ func scanNodes(nodes []*accessibility.Node) nodeScan {
 	return sc
 }
 
+// valueTextsOf returns the value texts of a document's range widgets
+// (valueTexts): those kept with its scan when its nodes are the same as
+// at the read before (scanOf: the warm trees' version), else read, and
+// kept with the scan of its version for the next read when every widget
+// answered. So an unchanged document costs no DOM.describeNode, where it
+// cost one per range widget at every read. A change of aria-valuetext
+// alone makes a new version: Chrome sends nodesUpdated for it, set or
+// removed, on each of rangeRoles (measured on Chromium 156,
+// TestValueTextsKeptWithTheTree), and a document read whole and not kept
+// (version 0) has its value texts read at every read.
+func (p *Provider) valueTextsOf(ctx context.Context, r *tabRead, s *session, sc nodeScan, version uint64) map[cdproto.BackendNodeID]string {
+	if sc.read {
+		p.textsKept.Add(1)
+		return sc.texts
+	}
+	texts, all := valueTexts(ctx, s, sc.ranges)
+	if version == 0 || !all {
+		return texts
+	}
+	r.mu.Lock()
+	if kept, ok := r.scans[version]; ok {
+		kept.texts, kept.read = texts, true
+		r.scans[version] = kept
+	}
+	r.mu.Unlock()
+	return texts
+}
+
 // valueTexts returns the aria-valuetext attribute of the range widgets
 // (their elements: scanNodes) that have one, keyed by backend DOM node id
 // (nil when none has). Chrome leaves it out of the accessibility tree's valuetext
 // property. The attribute is read with DOM.describeNode, which changes
 // nothing in the page and runs no script; a node that cannot be described
-// (removed meanwhile) is left out.
-func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID) map[cdproto.BackendNodeID]string {
+// (removed meanwhile) is left out, and all is false.
+func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID) (_ map[cdproto.BackendNodeID]string, all bool) {
 	var out map[cdproto.BackendNodeID]string
+	all = true
 	for _, id := range ranges {
 		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: id})
 		if err != nil || d.Node == nil {
+			all = false
 			continue
 		}
 		for i := 0; i+1 < len(d.Node.Attributes); i += 2 {
@@ -470,5 +504,5 @@ func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID)
 			}
 		}
 	}
-	return out
+	return out, all
 }

@@ -106,6 +106,9 @@ type Provider struct {
 	// scansKept counts the documents a read did not scan again, their
 	// nodes the same as at the read before (scanOf).
 	scansKept atomic.Int64
+	// textsKept counts the documents whose value texts a read took from
+	// the read before, their nodes the same (valueTextsOf).
+	textsKept atomic.Int64
 
 	// ahead starts a read in the background when a tab is opened, shown
 	// or hidden, or a page loaded in a tab a read asked for (watch.go).
