@@ -59,6 +59,31 @@ func (s *session) forgetFrame(frame cdproto.FrameID) {
 	}
 }
 
+// forgetUnlisted forgets all the session keeps of the frames a frame
+// tree of its no longer lists (forgetFrame): those it has a world or a
+// chain in, and others (documents the provider forgot).
+func (s *session) forgetUnlisted(listed map[cdproto.FrameID]*cdproto.Frame, others []cdproto.FrameID) {
+	gone := map[cdproto.FrameID]bool{}
+	for _, f := range others {
+		gone[f] = listed[f] == nil
+	}
+	s.worldsMu.Lock()
+	for f := range s.worlds {
+		gone[f] = listed[f] == nil
+	}
+	s.worldsMu.Unlock()
+	s.chainsMu.Lock()
+	for k := range s.chains {
+		gone[k.frame] = listed[k.frame] == nil
+	}
+	s.chainsMu.Unlock()
+	for f, g := range gone {
+		if g {
+			s.forgetFrame(f)
+		}
+	}
+}
+
 // chainKey names the chain of one kind (chainScript.key) in a frame.
 type chainKey struct {
 	frame cdproto.FrameID

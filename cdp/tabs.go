@@ -35,7 +35,9 @@ func (p *Provider) listPages(ctx context.Context, c *wire.Conn) ([]*target.Info,
 		}
 	}
 	p.forgetDead(p.state, live)
-	clear(p.state.held)
+	for _, d := range p.state.docs {
+		d.held = false
+	}
 	return pages, live, nil
 }
 
@@ -53,10 +55,9 @@ func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
 			delete(st.tabs, id)
 		}
 	}
-	for k, n := range st.docs {
-		if live[k.target] == nil {
-			delete(st.docs, k)
-			delete(st.docInfo, n)
+	for n, d := range st.docs {
+		if live[d.key.target] == nil {
+			st.forgetDoc(n)
 		}
 	}
 }
@@ -238,12 +239,17 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 	var wins []window
 	for _, wid := range windowIDs {
 		tabs := byWindow[wid]
-		w := window{key: keyOf(st.windows, wid, &p.keys)}
+		info := st.windows[wid]
+		if info == nil {
+			info = &windowInfo{key: p.keys.next()}
+			st.windows[wid] = info
+		}
+		w := window{key: info.key}
 		w.bounds = tabs[0].bounds
 		w.minimized = w.bounds != nil && w.bounds.WindowState == browser.WindowStateMinimized
-		w.active = pickActive(tabs, recent, st.lastActive[wid], w.minimized)
+		w.active = pickActive(tabs, recent, info.active, w.minimized)
 		if w.active != nil {
-			st.lastActive[wid] = w.active.info.TargetID
+			info.active = w.active.info.TargetID
 		}
 		for _, t := range tabs {
 			w.tabs = append(w.tabs, windowTab{keyOf(st.tabs, t.info.TargetID, &p.keys), t})
@@ -254,7 +260,6 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 		for wid := range st.windows {
 			if byWindow[wid] == nil {
 				delete(st.windows, wid)
-				delete(st.lastActive, wid)
 			}
 		}
 	}

@@ -53,28 +53,34 @@ func TestPickActive(t *testing.T) {
 // windows alive; while a tab does not say which window it is in, no
 // window is.
 func TestGoneWindowsAreForgotten(t *testing.T) {
-	p := &Provider{log: discardLogger(), state: &connState{windows: map[int64]uint64{}, tabs: map[target.ID]uint64{}, lastActive: map[int64]target.ID{}}}
+	p := &Provider{log: discardLogger(), state: &connState{windows: map[int64]*windowInfo{}, tabs: map[target.ID]uint64{}}}
 	tab := func(id string, window int64, err error) *tabState {
 		return &tabState{info: &target.Info{TargetID: target.ID(id)}, window: window, state: pageState{visible: true}, err: err}
 	}
 	recent := func(target.ID) int { return 0 }
-	p.groupWindows([]*tabState{tab("a", 1, nil), tab("b", 2, nil)}, recent)
-	if len(p.state.windows) != 2 || len(p.state.lastActive) != 2 {
-		t.Fatalf("two windows read: %d numbered, %d with an active tab", len(p.state.windows), len(p.state.lastActive))
+	active := func() int {
+		n := 0
+		for _, w := range p.state.windows {
+			if w.active != "" {
+				n++
+			}
+		}
+		return n
 	}
-	key := p.state.windows[2]
+	p.groupWindows([]*tabState{tab("a", 1, nil), tab("b", 2, nil)}, recent)
+	if len(p.state.windows) != 2 || active() != 2 {
+		t.Fatalf("two windows read: %d numbered, %d with an active tab", len(p.state.windows), active())
+	}
+	key := p.state.windows[2].key
 	p.groupWindows([]*tabState{tab("b", 2, nil), tab("c", 0, errors.New("no answer"))}, recent)
-	if len(p.state.windows) != 2 || len(p.state.lastActive) != 2 {
-		t.Errorf("with a tab that did not say its window, %d windows numbered and %d with an active tab kept, want 2", len(p.state.windows), len(p.state.lastActive))
+	if len(p.state.windows) != 2 || active() != 2 {
+		t.Errorf("with a tab that did not say its window, %d windows numbered and %d with an active tab kept, want 2", len(p.state.windows), active())
 	}
 	p.groupWindows([]*tabState{tab("b", 2, nil)}, recent)
 	if _, ok := p.state.windows[1]; ok || len(p.state.windows) != 1 {
 		t.Errorf("window 1 closed: windows numbered %v", p.state.windows)
 	}
-	if _, ok := p.state.lastActive[1]; ok || len(p.state.lastActive) != 1 {
-		t.Errorf("window 1 closed: active tabs kept %v", p.state.lastActive)
-	}
-	if p.state.windows[2] != key {
-		t.Errorf("window 2 renumbered: %d, was %d", p.state.windows[2], key)
+	if w := p.state.windows[2]; w == nil || w.key != key || w.active != "b" {
+		t.Errorf("window 2 renumbered or its active tab lost: %+v, was number %d", w, key)
 	}
 }
