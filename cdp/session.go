@@ -49,7 +49,8 @@ func (s *session) forgetWorld(frame cdproto.FrameID) {
 }
 
 // forgetFrame forgets all the session keeps of a frame that is gone
-// (Page.frameDetached): its world and chains, and its warm trees. The
+// (Page.frameDetached, or a read's frame tree that no longer lists it:
+// forgetUnlisted): its world and chains, and its warm trees. The
 // session's memory is then bounded by the frames alive, however many
 // iframes a page makes and removes while the provider is attached.
 func (s *session) forgetFrame(frame cdproto.FrameID) {
