@@ -53,7 +53,7 @@ func (p *Provider) readDown(t *tabState, down error, focused bool) (document *ma
 			last = d
 		}
 	}
-	if crashed && (last == nil || last.key.loader != crashedLoader) || last == nil {
+	if last == nil || crashed && last.key.loader != crashedLoader {
 		key := docKey{t.info.TargetID, top, shown}
 		if crashed {
 			key.loader = crashedLoader
