@@ -81,6 +81,7 @@ type doc struct {
 	url       string                           // with its fragment
 	nodes     []*accessibility.Node            // its accessibility tree
 	valueText map[cdproto.BackendNodeID]string // valueTexts
+	textSum   uint64                           // sumTexts(valueText)
 	base      cdproto.BackendNodeID            // the mapping's NodeBase (docInfo.base)
 	info      *docInfo                         // what the provider keeps of it
 
@@ -142,6 +143,7 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		url:       f.URL + f.URLFragment,
 		nodes:     ff.nodes,
 		valueText: ff.valueText,
+		textSum:   ff.textSum,
 		base:      info.base,
 		info:      info,
 		sess:      ff.sess,

@@ -56,17 +56,7 @@ func fingerprint(d *doc, focus focusPath, pointer pointerAt) (fp uint64, ok bool
 				b = append(b, ',')
 			}
 		}
-		keys := make([]cdproto.BackendNodeID, 0, len(d.valueText))
-		for k := range d.valueText {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			b = strconv.AppendInt(b, int64(k), 36)
-			b = append(b, '=')
-			b = append(b, d.valueText[k]...)
-			b = append(b, 0)
-		}
+		b = strconv.AppendUint(b, d.textSum, 36)
 		h.Write(b)
 		owners := make([]cdproto.BackendNodeID, 0, len(d.children))
 		for k := range d.children {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 )
 
@@ -133,5 +134,34 @@ func TestValueTextsKeptWithTheTree(t *testing.T) {
 			}
 			read("after Chrome's events of a removal", `"title":"Slider 0","value":"0"`, `"title":"Progress 11","value":"Done"`)
 		})
+	}
+}
+
+// The memo's fingerprint of a document takes its value texts, summed
+// once a version (sumTexts): a document whose value texts changed, its
+// nodes the same, is not answered with the element mapped before.
+func TestFingerprintTakesTheValueTexts(t *testing.T) {
+	fp := func(texts map[cdproto.BackendNodeID]string) uint64 {
+		t.Helper()
+		d := &doc{n: 3, version: 9, url: "http://127.0.0.1/", valueText: texts, textSum: sumTexts(texts)}
+		f, ok := fingerprint(d, focusPath{}, pointerAt{})
+		if !ok {
+			t.Fatal("no fingerprint of a document read warm")
+		}
+		return f
+	}
+	loud := fp(map[cdproto.BackendNodeID]string{7: "Loud", 8: "step 1"})
+	if again := fp(map[cdproto.BackendNodeID]string{8: "step 1", 7: "Loud"}); again != loud {
+		t.Error("the same value texts made another fingerprint")
+	}
+	for _, texts := range []map[cdproto.BackendNodeID]string{
+		{7: "Quiet", 8: "step 1"},
+		{7: "Loud"},
+		{7: "Loud", 9: "step 1"},
+		nil,
+	} {
+		if fp(texts) == loud {
+			t.Errorf("value texts %v made the fingerprint of %v", texts, map[cdproto.BackendNodeID]string{7: "Loud", 8: "step 1"})
+		}
 	}
 }
