@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // The assembly of a read (read.go): the fetched frames stitched into
@@ -23,8 +24,11 @@ type docKey struct {
 	loader cdproto.LoaderID
 }
 
-// docInfo is what locate needs to find a document again.
+// docInfo is what the provider keeps of a document it numbered, from
+// numberDoc to forgetDoc (connState has the lock rule): how locate finds
+// it again, and what the next read takes of it.
 type docInfo struct {
+	n      uint64 // its number, the key of connState.docs
 	key    docKey
 	tab    target.ID             // the page target of the tab
 	parent uint64                // the parent document's number; 0 at the top
@@ -35,6 +39,39 @@ type docInfo struct {
 	// that its ids never change.
 	base  cdproto.BackendNodeID
 	based bool
+	// mapped is its Document element as the last read mapped it, for
+	// the next read when it is unchanged (keepMapped, reuseMapped);
+	// zero when none.
+	mapped memo
+	// shown is its Document element in the last answer, for a read when
+	// its page cannot be asked (rememberShown, readDown); held says the
+	// last read answered that (cleared at each read's start, listPages).
+	shown *mapping.Element
+	held  bool
+}
+
+// numberDoc numbers a document the first time a read shows it: the one
+// place where what is kept of a document is made. The number is the
+// next of the provider's numbers (never reused), and feeds the ids of
+// the document's elements (docs/ids.md).
+func (p *Provider) numberDoc(key docKey, tab target.ID, parent uint64, owner cdproto.BackendNodeID) *docInfo {
+	d := &docInfo{n: p.keys.next(), key: key, tab: tab, parent: parent, owner: owner}
+	p.state.docs[d.n] = d
+	return d
+}
+
+// forgetDoc forgets a document: the one place where what is kept of it
+// goes. Its elements' ids answer gone from then on.
+func (st *connState) forgetDoc(n uint64) { delete(st.docs, n) }
+
+// docNumbered returns the document of a key, nil when it has no number.
+func (st *connState) docNumbered(key docKey) *docInfo {
+	for _, d := range st.docs {
+		if d.key == key {
+			return d
+		}
+	}
+	return nil
 }
 
 // doc is a document read: what its frame is made of (frameOf), and how
@@ -44,7 +81,9 @@ type doc struct {
 	url       string                           // with its fragment
 	nodes     []*accessibility.Node            // its accessibility tree
 	valueText map[cdproto.BackendNodeID]string // valueTexts
+	textSum   uint64                           // sumTexts(valueText)
 	base      cdproto.BackendNodeID            // the mapping's NodeBase (docInfo.base)
+	info      *docInfo                         // what the provider keeps of it
 
 	sess    *session
 	frameID cdproto.FrameID
@@ -86,17 +125,16 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 	st := p.state
 	f := ff.frame
 	key := docKey{ff.target, f.ID, f.LoaderID}
-	n := keyOf(st.docs, key, &p.keys)
-	if st.docInfo[n] == nil {
-		for k, m := range st.docs { // the frame's earlier documents are gone
-			if k.target == key.target && k.frame == key.frame && k.loader != key.loader {
-				delete(st.docs, k)
-				delete(st.docInfo, m)
+	info := st.docNumbered(key)
+	if info == nil {
+		info = p.numberDoc(key, r.tab, parent, owner)
+		for m, d := range st.docs { // the frame's earlier documents are gone
+			if d.key.target == key.target && d.key.frame == key.frame && d.key.loader != key.loader {
+				st.forgetDoc(m)
 			}
 		}
-		st.docInfo[n] = &docInfo{key: key, tab: r.tab, parent: parent, owner: owner}
 	}
-	info := st.docInfo[n]
+	n := info.n
 	if !info.based && len(ff.nodes) > 0 && ff.nodes[0] != nil {
 		info.base, info.based = ff.nodes[0].BackendDOMNodeID, true
 	}
@@ -105,7 +143,9 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		url:       f.URL + f.URLFragment,
 		nodes:     ff.nodes,
 		valueText: ff.valueText,
+		textSum:   ff.textSum,
 		base:      info.base,
+		info:      info,
 		sess:      ff.sess,
 		frameID:   f.ID,
 		state:     ff.state,
@@ -185,15 +225,32 @@ func (p *Provider) fetchLate(ctx context.Context, c *wire.Conn, r *tabRead, id c
 // provider knows of documents is bounded by the frames alive, however
 // many iframes a page makes and removes while the provider is attached
 // (session.forgetFrame lets go of the rest). A session whose frame tree
-// this read did not get keeps its documents. Called with p.mu held.
+// this read did not get keeps its documents.
+//
+// Chrome sends no Page.frameDetached for the iframes of a document that
+// navigated away (only for an iframe removed), so what the session keeps
+// of those frames goes here too, with session.forgetFrame: its worlds,
+// chains and warm trees in frames its frame tree no longer lists, and in
+// those of the documents forgotten. Without it each navigation of a page
+// with an iframe left a world, a chain and a frame's warm trees behind
+// (TestLeakLoopKeepsOnlyWhatIsOpen). A frame's id never comes back, and
+// nothing runs a script in a frame the read did not list (the
+// background fetch at a load runs in the session's top frame), so
+// nothing of a frame alive goes. Called with p.mu held.
 func (p *Provider) forgetGoneFrames(r *tabRead) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := p.state
-	for k, n := range st.docs {
-		if frames, ok := r.listed[k.target]; ok && frames[k.frame] == nil {
-			delete(st.docs, k)
-			delete(st.docInfo, n)
+	gone := map[target.ID][]cdproto.FrameID{}
+	for n, d := range st.docs {
+		if frames, ok := r.listed[d.key.target]; ok && frames[d.key.frame] == nil {
+			gone[d.key.target] = append(gone[d.key.target], d.key.frame)
+			st.forgetDoc(n)
+		}
+	}
+	for id, frames := range r.listed {
+		if s := st.sessions[id]; s != nil {
+			s.forgetUnlisted(frames, gone[id])
 		}
 	}
 }

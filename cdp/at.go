@@ -126,7 +126,7 @@ func (p *Provider) hitTest(ctx context.Context, seen *sight, x, y float64) (stri
 // and what its page said of it (pageScript), with the page zoom as locate
 // keeps it (locateInDoc).
 func (p *Provider) pageArea(ctx context.Context, d *doc) (mapping.PageArea, *pageReport, error) {
-	info := p.state.docInfo[d.n]
+	info := p.state.docs[d.n]
 	if info == nil {
 		return mapping.PageArea{}, nil, errGone
 	}

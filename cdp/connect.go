@@ -60,15 +60,11 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 		p.log.Info("remote debugging allowed", "browser", t.Name)
 	}
 	st := &connState{
-		target:     t,
-		sessions:   make(map[target.ID]*session),
-		windows:    make(map[int64]uint64),
-		tabs:       make(map[target.ID]uint64),
-		docs:       make(map[docKey]uint64),
-		docInfo:    make(map[uint64]*docInfo),
-		lastActive: make(map[int64]target.ID),
-		mapped:     make(map[uint64]memo),
-		held:       make(map[uint64]bool),
+		target:   t,
+		sessions: make(map[target.ID]*session),
+		windows:  make(map[int64]*windowInfo),
+		tabs:     make(map[target.ID]*tabInfo),
+		docs:     make(map[uint64]*docInfo),
 	}
 	if err := p.identify(ctx, c, st); err != nil {
 		c.Close()

@@ -49,27 +49,25 @@ func (p *Provider) readDown(t *tabState, down error, focused bool) (document *ma
 	if crashed {
 		shown = ""
 	}
-	var n uint64
-	var last docKey
-	for k, m := range st.docs {
-		if k.target == t.info.TargetID && k.frame == top && m > n && (shown == "" || k.loader == shown) {
-			n, last = m, k
+	var last *docInfo
+	for _, d := range st.docs {
+		if d.key.target == t.info.TargetID && d.key.frame == top && (last == nil || d.n > last.n) && (shown == "" || d.key.loader == shown) {
+			last = d
 		}
 	}
-	if crashed && last.loader != crashedLoader || n == 0 {
+	if last == nil || crashed && last.key.loader != crashedLoader {
 		key := docKey{t.info.TargetID, top, shown}
 		if crashed {
 			key.loader = crashedLoader
-			for k, m := range st.docs { // the page's documents are gone
-				if k.target == key.target && k.frame == top {
-					delete(st.docs, k)
-					delete(st.docInfo, m)
+			for m, d := range st.docs { // the page's documents are gone
+				if d.key.target == key.target && d.key.frame == top {
+					st.forgetDoc(m)
 				}
 			}
 		}
-		n = keyOf(st.docs, key, &p.keys)
-		st.docInfo[n] = &docInfo{key: key, tab: t.info.TargetID}
+		last = p.numberDoc(key, t.info.TargetID, 0, 0)
 	}
+	n := last.n
 	open := t.sess.OpenDialog()
 	f := &mapping.Frame{Doc: n, URL: t.info.URL, Title: t.info.Title, HasFocus: focused && open == nil}
 	switch {
@@ -83,9 +81,9 @@ func (p *Provider) readDown(t *tabState, down error, focused bool) (document *ma
 	default:
 		f.Unavailable = mapping.NotResponding
 	}
-	if el := st.shown[n]; el != nil && !crashed {
+	if el := last.shown; el != nil && !crashed {
 		f.Mapped = el
-		st.held[n] = true
+		last.held = true
 	}
 	return f, dialog
 }

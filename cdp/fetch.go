@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -83,6 +85,7 @@ type frameFetch struct {
 	err       error
 	scan      nodeScan // what the read looks for in every node (scanOf)
 	valueText map[cdproto.BackendNodeID]string
+	textSum   uint64 // sumTexts(valueText)
 	// focus and hover are the element chains read ahead, when the
 	// document may need them (nil when not read).
 	focus, hover *chainRead
@@ -284,7 +287,7 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	} else {
 		ff.state = readPageState(ctx, o.sess, f.ID)
 	}
-	var wg, chains sync.WaitGroup
+	var chains sync.WaitGroup
 	// The chains do not depend on the tree: they are read meanwhile.
 	if r.focused && (isTop || ff.state.focus) {
 		chains.Go(func() { ff.focus = chainFor(ctx, o.sess, f.ID, focusChain, ff.state.focusKept) })
@@ -311,9 +314,8 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	}
 	if ff.err == nil {
 		ff.scan = p.scanOf(r, ff.nodes, ff.version)
-		wg.Go(func() { ff.valueText = valueTexts(ctx, o.sess, ff.scan.ranges) })
+		ff.valueText, ff.textSum = p.valueTextsOf(ctx, r, o.sess, ff.scan, ff.version)
 	}
-	wg.Wait()
 	chains.Wait()
 	r.mu.Lock()
 	r.fetched[f.ID] = ff
@@ -400,10 +402,16 @@ func roleIs(n *accessibility.Node, roles ...string) bool {
 
 // nodeScan is what a read looks for in every node of a document: the
 // elements that hold its frames (Iframe nodes), in order, and the range
-// widgets (valueTexts).
+// widgets (valueTexts); and, once read, the range widgets' value texts.
 type nodeScan struct {
 	owners []cdproto.BackendNodeID
 	ranges []cdproto.BackendNodeID
+	// texts are the ranges' value texts (valueTexts), when read is set:
+	// kept with the scan, by the document's version, so that an
+	// unchanged document's are not asked for again (valueTextsOf).
+	texts map[cdproto.BackendNodeID]string
+	sum   uint64 // sumTexts(texts)
+	read  bool
 }
 
 // scanOf scans a document's nodes (scanNodes), or takes the scan of the
@@ -448,17 +456,71 @@ func scanNodes(nodes []*accessibility.Node) nodeScan {
 	return sc
 }
 
+// valueTextsOf returns the value texts of a document's range widgets
+// (valueTexts): those kept with its scan when its nodes are the same as
+// at the read before (scanOf: the warm trees' version), else read, and
+// kept with the scan of its version for the next read when every widget
+// answered. So an unchanged document costs no DOM.describeNode, where it
+// cost one per range widget at every read. A change of aria-valuetext
+// alone makes a new version: Chrome sends nodesUpdated for it, set or
+// removed, on each of rangeRoles (measured on Chromium 156,
+// TestValueTextsKeptWithTheTree), and a document read whole and not kept
+// (version 0) has its value texts read at every read.
+//
+// It returns their sum too (sumTexts), which the memo's fingerprint takes
+// for them: summed once a version, not at every read (300 of them took
+// 52 µs of each read's fingerprint, 4% of an unchanged read).
+func (p *Provider) valueTextsOf(ctx context.Context, r *tabRead, s *session, sc nodeScan, version uint64) (map[cdproto.BackendNodeID]string, uint64) {
+	if sc.read {
+		p.textsKept.Add(1)
+		return sc.texts, sc.sum
+	}
+	texts, all := valueTexts(ctx, s, sc.ranges)
+	sum := sumTexts(texts)
+	if version == 0 || !all {
+		return texts, sum
+	}
+	r.mu.Lock()
+	if kept, ok := r.scans[version]; ok {
+		kept.texts, kept.sum, kept.read = texts, sum, true
+		r.scans[version] = kept
+	}
+	r.mu.Unlock()
+	return texts, sum
+}
+
+// sumTexts sums up value texts for the memo's fingerprint: equal texts,
+// equal sums; 0 for none.
+func sumTexts(texts map[cdproto.BackendNodeID]string) uint64 {
+	if len(texts) == 0 {
+		return 0
+	}
+	keys := slices.Sorted(maps.Keys(texts))
+	h := fnv.New64a()
+	var b []byte
+	for _, k := range keys {
+		b = strconv.AppendInt(b[:0], int64(k), 36)
+		b = append(b, '=')
+		b = append(b, texts[k]...)
+		b = append(b, 0)
+		h.Write(b)
+	}
+	return h.Sum64()
+}
+
 // valueTexts returns the aria-valuetext attribute of the range widgets
 // (their elements: scanNodes) that have one, keyed by backend DOM node id
 // (nil when none has). Chrome leaves it out of the accessibility tree's valuetext
 // property. The attribute is read with DOM.describeNode, which changes
 // nothing in the page and runs no script; a node that cannot be described
-// (removed meanwhile) is left out.
-func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID) map[cdproto.BackendNodeID]string {
+// (removed meanwhile) is left out, and all is false.
+func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID) (_ map[cdproto.BackendNodeID]string, all bool) {
 	var out map[cdproto.BackendNodeID]string
+	all = true
 	for _, id := range ranges {
 		d, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{BackendNodeID: id})
 		if err != nil || d.Node == nil {
+			all = false
 			continue
 		}
 		for i := 0; i+1 < len(d.Node.Attributes); i += 2 {
@@ -470,5 +532,5 @@ func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID)
 			}
 		}
 	}
-	return out
+	return out, all
 }

@@ -281,9 +281,9 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 		t.Errorf("the warm trees keep something of %d frames after %d iframes came and went; %d are alive", held, cycles, len(alive))
 	}
 	p.mu.Lock()
-	for k := range p.state.docs {
-		if k.target == u.tabs[0] && !alive[k.frame] {
-			t.Errorf("document %s of frame %s, gone, still has a number", k.loader, k.frame)
+	for _, d := range p.state.docs {
+		if d.key.target == u.tabs[0] && !alive[d.key.frame] {
+			t.Errorf("document %s of frame %s, gone, still has a number", d.key.loader, d.key.frame)
 		}
 	}
 	p.mu.Unlock()

@@ -69,7 +69,7 @@ func (p *Provider) locate(ctx context.Context, c *wire.Conn, ref mapping.Ref) (*
 	default: // an accessibility-only node
 		return nil, mapping.CannotPlace(mapping.PlaceNoGeometry, nil)
 	}
-	info := st.docInfo[uint64(ref.A)]
+	info := st.docs[uint64(ref.A)]
 	if info == nil || ref.Kind == mapping.KindNode && !info.based {
 		// (The second: no tree of the document was read, so no element
 		// of it was issued; only a forged id gets here.)
@@ -91,8 +91,7 @@ func (p *Provider) locate(ctx context.Context, c *wire.Conn, ref mapping.Ref) (*
 	}
 	loc, err := p.locateInDoc(ctx, c, info, ref)
 	if errors.Is(err, errGone) {
-		delete(st.docs, info.key)
-		delete(st.docInfo, uint64(ref.A))
+		st.forgetDoc(info.n)
 		return gone, nil
 	}
 	return loc, err
@@ -102,8 +101,8 @@ func (p *Provider) locate(ctx context.Context, c *wire.Conn, ref mapping.Ref) (*
 func (p *Provider) locateWindow(ctx context.Context, c *wire.Conn, key uint64) (*mapping.Location, error) {
 	var wid int64
 	found := false
-	for id, k := range p.state.windows {
-		if k == key {
+	for id, w := range p.state.windows {
+		if w.key == key {
 			wid, found = id, true
 		}
 	}
@@ -229,7 +228,7 @@ func (p *Provider) planLocate(ctx context.Context, c *wire.Conn, info *docInfo, 
 		if d.geo == nil {
 			d.geo = &docGeometry{}
 		}
-		pl.ms = append(pl.ms, &measurement{sess: s, frame: d.key.frame, doc: st.docs[d.key], geo: d.geo, node: node, content: content})
+		pl.ms = append(pl.ms, &measurement{sess: s, frame: d.key.frame, doc: d.n, geo: d.geo, node: node, content: content})
 		return nil
 	}
 	var err error
@@ -241,7 +240,7 @@ func (p *Provider) planLocate(ctx context.Context, c *wire.Conn, info *docInfo, 
 	}
 	cur := info
 	for err == nil && cur.parent != 0 {
-		par := st.docInfo[cur.parent]
+		par := st.docs[cur.parent]
 		if par == nil {
 			return nil, errGone
 		}

@@ -116,7 +116,7 @@ func pinger(ctx context.Context, b *testing.B, p *Provider, docID string) func()
 	if err != nil {
 		b.Fatal(err)
 	}
-	info := p.state.docInfo[uint64(ref.A)]
+	info := p.state.docs[uint64(ref.A)]
 	s := p.state.sessions[info.key.target]
 	w, err := cdproto.Call(ctx, s, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: info.key.frame, WorldName: worldName})
 	if err != nil {

@@ -56,17 +56,7 @@ func fingerprint(d *doc, focus focusPath, pointer pointerAt) (fp uint64, ok bool
 				b = append(b, ',')
 			}
 		}
-		keys := make([]cdproto.BackendNodeID, 0, len(d.valueText))
-		for k := range d.valueText {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			b = strconv.AppendInt(b, int64(k), 36)
-			b = append(b, '=')
-			b = append(b, d.valueText[k]...)
-			b = append(b, 0)
-		}
+		b = strconv.AppendUint(b, d.textSum, 36)
 		h.Write(b)
 		owners := make([]cdproto.BackendNodeID, 0, len(d.children))
 		for k := range d.children {
@@ -99,7 +89,7 @@ func (p *Provider) reuseMapped(topDocs []*doc, focus focusPath, pointer pointerA
 			continue
 		}
 		fingerprints[d.n] = fp
-		if m, kept := p.state.mapped[d.n]; kept && m.fp == fp {
+		if m := d.info.mapped; m.el != nil && m.fp == fp {
 			reused[d.n] = m.el
 			p.reused.Add(1)
 		}
@@ -110,16 +100,22 @@ func (p *Provider) reuseMapped(topDocs []*doc, focus focusPath, pointer pointerA
 // keepMapped stores the Document elements of an answer that was not cut, for
 // the next read; the others are forgotten.
 func (p *Provider) keepMapped(root *mapping.Element, fingerprints map[uint64]uint64, cut bool) {
-	clear(p.state.mapped)
+	for _, d := range p.state.docs {
+		d.mapped = memo{}
+	}
 	if cut {
 		return
 	}
 	for doc, fp := range fingerprints {
+		d := p.state.docs[doc]
+		if d == nil {
+			continue
+		}
 		id := p.ids.Document(doc)
 		for _, w := range root.Children {
 			for _, el := range w.Children {
 				if el.ID == id {
-					p.state.mapped[doc] = memo{fp, el}
+					d.mapped = memo{fp, el}
 				}
 			}
 		}
@@ -131,11 +127,9 @@ func (p *Provider) keepMapped(root *mapping.Element, fingerprints map[uint64]uin
 // a dialog) is answered as it was last shown (readDown). The elements of
 // documents answered that way are kept as they were.
 func (p *Provider) rememberShown(root *mapping.Element, topDocs []*doc) {
-	st := p.state
-	shown := make(map[uint64]*mapping.Element, len(topDocs)+len(st.held))
-	for n := range st.held {
-		if el := st.shown[n]; el != nil {
-			shown[n] = el
+	for _, d := range p.state.docs {
+		if !d.held {
+			d.shown = nil
 		}
 	}
 	for _, d := range topDocs {
@@ -143,12 +137,11 @@ func (p *Provider) rememberShown(root *mapping.Element, topDocs []*doc) {
 		for _, w := range root.Children {
 			for _, el := range w.Children {
 				if el.ID == id {
-					shown[d.n] = el
+					d.info.shown = el
 				}
 			}
 		}
 	}
-	st.shown = shown
 }
 
 // keepScans keeps the node scans of this read's documents for the next

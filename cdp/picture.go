@@ -49,7 +49,7 @@ func (p *Provider) Screenshot(ctx context.Context, docID string) ([]byte, error)
 		return nil, err
 	}
 	p.wake(ctx)
-	info := p.state.docInfo[uint64(ref.A)]
+	info := p.state.docs[uint64(ref.A)]
 	if info == nil || info.parent != 0 {
 		return nil, ErrNotShown
 	}

@@ -106,6 +106,9 @@ type Provider struct {
 	// scansKept counts the documents a read did not scan again, their
 	// nodes the same as at the read before (scanOf).
 	scansKept atomic.Int64
+	// textsKept counts the documents whose value texts a read took from
+	// the read before, their nodes the same (valueTextsOf).
+	textsKept atomic.Int64
 
 	// ahead starts a read in the background when a tab is opened, shown
 	// or hidden, or a page loaded in a tab a read asked for (watch.go).
@@ -131,23 +134,101 @@ type Provider struct {
 
 // connState is what the provider knows while one connection lasts. A new
 // connection starts it anew, so nothing of a previous browser survives.
+//
+// What it keeps of each thing is in one place, made and forgotten in one
+// place each, so that nothing outlives what it is of: of a window, its
+// windowInfo (windows: made in groupWindows, forgotten there when the
+// window is gone, or by a locate that finds it gone); of a target, its
+// session and, for a tab, its tabInfo (sessions and tabs: made in attach
+// and groupWindows, both forgotten in forgetDead when the target is
+// gone); of a document, its docInfo (docs: made by numberDoc, forgotten
+// by forgetDoc alone). The rest is what the last read left for the next,
+// replaced whole by each read: readLast, budgets and scans. sizes counts
+// it all.
+//
+// Every field is guarded by Provider.mu, which a read, a locate and a
+// picture hold from begin to their end; the goroutines of a read's fetch
+// phase read sessions and scans while the read holds it, and nothing
+// writes them meanwhile (attach runs before the fetch, or in the
+// assembly's own goroutine, fetchLate).
 type connState struct {
-	target     browsers.Resolved           // how this connection was reached
-	sessions   map[target.ID]*session      // attached flat sessions by target, each with its warm trees (ax)
-	product    string                      // "Chromium", "Google Chrome", …
-	version    string                      // "156.0.8078.108"
-	windows    map[int64]uint64            // browser window id -> key
-	tabs       map[target.ID]uint64        // page target -> key
-	docs       map[docKey]uint64           // document -> number
-	docInfo    map[uint64]*docInfo         // number -> what locate needs
-	lastActive map[int64]target.ID         // window id -> active tab last seen
-	readLast   []target.ID                 // the tabs whose documents the last read read (readTabs asks them first)
-	mapped     map[uint64]memo             // document -> its element, for an unchanged next read
-	shown      map[uint64]*mapping.Element // top document -> its element in the last answer (rememberShown)
-	held       map[uint64]bool             // documents answered from shown because their page cannot be read now
-	budgets    mapping.BudgetCache         // the measures of the last warm read's Documents (applyBudget)
-	scans      map[uint64]nodeScan         // the node scans of the last warm read's documents, by version (scanOf)
-	unread     map[target.ID]string        // page target -> the marks logged of it while it is not read (noteUnread)
+	target   browsers.Resolved      // how this connection was reached
+	sessions map[target.ID]*session // attached flat sessions by target, each with its warm trees (ax)
+	product  string                 // "Chromium", "Google Chrome", …
+	version  string                 // "156.0.8078.108"
+	windows  map[int64]*windowInfo  // by the browser's window id
+	tabs     map[target.ID]*tabInfo // by the page target
+	docs     map[uint64]*docInfo    // by the document's number (docKey)
+	readLast []target.ID            // the tabs whose documents the last read read (readTabs asks them first)
+	budgets  mapping.BudgetCache    // the measures of the last warm read's Documents (applyBudget)
+	scans    map[uint64]nodeScan    // the node scans of the last warm read's documents, by version (scanOf)
+}
+
+// tabInfo is what the provider keeps of a tab while it is open
+// (connState has the lock rule).
+type tabInfo struct {
+	key uint64 // its number; never reused
+	// unread is the marks logged of it while reads cannot read it
+	// (noteUnread), "" once one does.
+	unread string
+}
+
+// windowInfo is what the provider keeps of a browser window while it is
+// open (connState has the lock rule).
+type windowInfo struct {
+	key    uint64    // its number; never reused
+	active target.ID // its active tab when last read (pickActive)
+}
+
+// stateSizes counts what a connState keeps (sizes), for the tests that
+// check it is no more than what is open.
+type stateSizes struct {
+	Windows, Tabs, Sessions, Docs int
+	// Mapped, Shown and Held count the documents with an element kept
+	// for the next read (reuseMapped), shown in the last answer
+	// (rememberShown), and answered as last shown (readDown).
+	Mapped, Shown, Held int
+	Scans               int // the last read's node scans (scanOf)
+	ReadLast            int // the tabs the last read read
+	// Worlds and Chains count the sessions' isolated worlds and element
+	// chains, by frame; Warm the frames their warm trees hold anything
+	// of (warm.Trees.Held).
+	Worlds, Chains, Warm int
+}
+
+// sizes counts what the provider keeps of the browser on this
+// connection: zero when not connected.
+func (p *Provider) sizes() stateSizes {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.state
+	if st == nil {
+		return stateSizes{}
+	}
+	k := stateSizes{Windows: len(st.windows), Tabs: len(st.tabs), Sessions: len(st.sessions), Docs: len(st.docs), Scans: len(st.scans), ReadLast: len(st.readLast)}
+	for _, d := range st.docs {
+		if d.mapped.el != nil {
+			k.Mapped++
+		}
+		if d.shown != nil {
+			k.Shown++
+		}
+		if d.held {
+			k.Held++
+		}
+	}
+	for _, s := range st.sessions {
+		s.worldsMu.Lock()
+		k.Worlds += len(s.worlds)
+		s.worldsMu.Unlock()
+		s.chainsMu.Lock()
+		k.Chains += len(s.chains)
+		s.chainsMu.Unlock()
+		if a := s.ax.Load(); a != nil {
+			k.Warm += a.Held()
+		}
+	}
+	return k
 }
 
 // counter hands out numbers that are never reused in a run.

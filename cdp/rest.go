@@ -155,7 +155,9 @@ func (p *Provider) letGo() int {
 			p.log.Debug("a walk stopped by the rest did not end", "err", err)
 		}
 	}
-	clear(st.mapped)
+	for _, d := range st.docs {
+		d.mapped = memo{}
+	}
 	st.budgets = mapping.BudgetCache{}
 	st.scans = nil
 	return len(rested)

@@ -49,13 +49,39 @@ func (s *session) forgetWorld(frame cdproto.FrameID) {
 }
 
 // forgetFrame forgets all the session keeps of a frame that is gone
-// (Page.frameDetached): its world and chains, and its warm trees. The
+// (Page.frameDetached, or a read's frame tree that no longer lists it:
+// forgetUnlisted): its world and chains, and its warm trees. The
 // session's memory is then bounded by the frames alive, however many
 // iframes a page makes and removes while the provider is attached.
 func (s *session) forgetFrame(frame cdproto.FrameID) {
 	s.forgetWorld(frame)
 	if a := s.ax.Load(); a != nil {
 		a.Forget(frame)
+	}
+}
+
+// forgetUnlisted forgets all the session keeps of the frames a frame
+// tree of its no longer lists (forgetFrame): those it has a world or a
+// chain in, and others (documents the provider forgot).
+func (s *session) forgetUnlisted(listed map[cdproto.FrameID]*cdproto.Frame, others []cdproto.FrameID) {
+	gone := map[cdproto.FrameID]bool{}
+	for _, f := range others {
+		gone[f] = listed[f] == nil
+	}
+	s.worldsMu.Lock()
+	for f := range s.worlds {
+		gone[f] = listed[f] == nil
+	}
+	s.worldsMu.Unlock()
+	s.chainsMu.Lock()
+	for k := range s.chains {
+		gone[k.frame] = listed[k.frame] == nil
+	}
+	s.chainsMu.Unlock()
+	for f, g := range gone {
+		if g {
+			s.forgetFrame(f)
+		}
 	}
 }
 

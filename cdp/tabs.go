@@ -38,7 +38,9 @@ func (p *Provider) listPages(ctx context.Context, c *wire.Conn) ([]*target.Info,
 		}
 	}
 	p.forgetDead(p.state, live)
-	clear(p.state.held)
+	for _, d := range p.state.docs {
+		d.held = false
+	}
 	return pages, live, nil
 }
 
@@ -56,15 +58,9 @@ func (p *Provider) forgetDead(st *connState, live map[target.ID]*target.Info) {
 			delete(st.tabs, id)
 		}
 	}
-	for k, n := range st.docs {
-		if live[k.target] == nil {
-			delete(st.docs, k)
-			delete(st.docInfo, n)
-		}
-	}
-	for id := range st.unread {
-		if live[id] == nil {
-			delete(st.unread, id)
+	for n, d := range st.docs {
+		if live[d.key.target] == nil {
+			st.forgetDoc(n)
 		}
 	}
 }
@@ -234,19 +230,20 @@ func unreadMarks(t *tabState) (tab, page string, cause error) {
 func (p *Provider) noteUnread(tabs []*tabState) {
 	st := p.state
 	for _, t := range tabs {
+		info := st.tabs[t.info.TargetID] // groupWindows numbered every tab
+		if info == nil {
+			continue
+		}
 		tab, page, cause := unreadMarks(t)
 		if cause == nil {
-			delete(st.unread, t.info.TargetID)
+			info.unread = ""
 			continue
 		}
 		mark := tab + " " + page
-		if st.unread[t.info.TargetID] == mark {
+		if info.unread == mark {
 			continue
 		}
-		if st.unread == nil {
-			st.unread = map[target.ID]string{}
-		}
-		st.unread[t.info.TargetID] = mark
+		info.unread = mark
 		p.log.Info("a tab could not be read: the answer shows it, marked, until a read reads it", "title", t.info.Title, "url", t.info.URL, "mark", strings.TrimSpace(mark), "err", cause)
 	}
 }
@@ -318,22 +315,23 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 	var wins []window
 	for _, wid := range windowIDs {
 		tabs := byWindow[wid]
-		w := window{key: keyOf(st.windows, wid, &p.keys)}
+		info := st.windowOf(wid, &p.keys)
+		w := window{key: info.key}
 		w.bounds = tabs[0].bounds
 		w.minimized = w.bounds != nil && w.bounds.WindowState == browser.WindowStateMinimized
-		w.active = pickActive(tabs, recent, st.lastActive[wid], w.minimized)
+		w.active = pickActive(tabs, recent, info.active, w.minimized)
 		if w.active != nil {
-			st.lastActive[wid] = w.active.info.TargetID
+			info.active = w.active.info.TargetID
 		}
 		for _, t := range tabs {
-			w.tabs = append(w.tabs, windowTab{keyOf(st.tabs, t.info.TargetID, &p.keys), t})
+			w.tabs = append(w.tabs, windowTab{st.tabOf(t.info.TargetID, &p.keys).key, t})
 		}
 		wins = append(wins, w)
 	}
 	if len(lost) > 0 {
-		w := window{key: keyOf(st.windows, noWindow, &p.keys), unknown: true}
+		w := window{key: st.windowOf(noWindow, &p.keys).key, unknown: true}
 		for _, t := range lost {
-			w.tabs = append(w.tabs, windowTab{keyOf(st.tabs, t.info.TargetID, &p.keys), t})
+			w.tabs = append(w.tabs, windowTab{st.tabOf(t.info.TargetID, &p.keys).key, t})
 		}
 		wins = append(wins, w)
 	}
@@ -341,7 +339,6 @@ func (p *Provider) groupWindows(pages []*tabState, recent func(target.ID) int) [
 		for wid := range st.windows {
 			if byWindow[wid] == nil {
 				delete(st.windows, wid)
-				delete(st.lastActive, wid)
 			}
 		}
 	}
@@ -452,13 +449,23 @@ func stackWindows(wins []window, recent func(target.ID) int, tabs int) []int {
 	return order
 }
 
-// keyOf returns the number of a thing, handing out a new one the first
-// time it is seen.
-func keyOf[K comparable](m map[K]uint64, k K, c *counter) uint64 {
-	if n, ok := m[k]; ok {
-		return n
+// windowOf returns what is kept of the browser window with the id,
+// numbering it when it is new.
+func (st *connState) windowOf(id int64, c *counter) *windowInfo {
+	w := st.windows[id]
+	if w == nil {
+		w = &windowInfo{key: c.next()}
+		st.windows[id] = w
 	}
-	n := c.next()
-	m[k] = n
-	return n
+	return w
+}
+
+// tabOf returns what is kept of the tab, numbering it when it is new.
+func (st *connState) tabOf(id target.ID, c *counter) *tabInfo {
+	t := st.tabs[id]
+	if t == nil {
+		t = &tabInfo{key: c.next()}
+		st.tabs[id] = t
+	}
+	return t
 }

@@ -63,29 +63,35 @@ func TestPickActive(t *testing.T) {
 // windows alive; while a tab does not say which window it is in, no
 // window is.
 func TestGoneWindowsAreForgotten(t *testing.T) {
-	p := &Provider{log: discardLogger(), state: &connState{windows: map[int64]uint64{}, tabs: map[target.ID]uint64{}, lastActive: map[int64]target.ID{}}}
+	p := &Provider{log: discardLogger(), state: &connState{windows: map[int64]*windowInfo{}, tabs: map[target.ID]*tabInfo{}}}
 	tab := func(id string, window int64, err error) *tabState {
 		return &tabState{info: &target.Info{TargetID: target.ID(id)}, window: window, state: pageState{visible: true}, err: err}
 	}
 	recent := func(target.ID) int { return 0 }
-	p.groupWindows([]*tabState{tab("a", 1, nil), tab("b", 2, nil)}, recent)
-	if len(p.state.windows) != 2 || len(p.state.lastActive) != 2 {
-		t.Fatalf("two windows read: %d numbered, %d with an active tab", len(p.state.windows), len(p.state.lastActive))
+	active := func() int {
+		n := 0
+		for _, w := range p.state.windows {
+			if w.active != "" {
+				n++
+			}
+		}
+		return n
 	}
-	key := p.state.windows[2]
+	p.groupWindows([]*tabState{tab("a", 1, nil), tab("b", 2, nil)}, recent)
+	if len(p.state.windows) != 2 || active() != 2 {
+		t.Fatalf("two windows read: %d numbered, %d with an active tab", len(p.state.windows), active())
+	}
+	key := p.state.windows[2].key
 	p.groupWindows([]*tabState{tab("b", 2, nil), tab("c", 0, errNoWindow)}, recent)
-	if _, ok := p.state.windows[1]; !ok || len(p.state.windows) != 3 || len(p.state.lastActive) != 2 {
-		t.Errorf("with a tab that did not say its window, windows numbered %v (want 1, 2 and the unknown one) and %d with an active tab kept, want 2", p.state.windows, len(p.state.lastActive))
+	if _, ok := p.state.windows[1]; !ok || len(p.state.windows) != 3 || active() != 2 {
+		t.Errorf("with a tab that did not say its window, windows numbered %v (want 1, 2 and the unknown one) and %d with an active tab kept, want 2", p.state.windows, active())
 	}
 	p.groupWindows([]*tabState{tab("b", 2, nil)}, recent)
 	if _, ok := p.state.windows[1]; ok || len(p.state.windows) != 1 {
 		t.Errorf("window 1 closed, and every tab said its window: windows numbered %v", p.state.windows)
 	}
-	if _, ok := p.state.lastActive[1]; ok || len(p.state.lastActive) != 1 {
-		t.Errorf("window 1 closed: active tabs kept %v", p.state.lastActive)
-	}
-	if p.state.windows[2] != key {
-		t.Errorf("window 2 renumbered: %d, was %d", p.state.windows[2], key)
+	if w := p.state.windows[2]; w == nil || w.key != key || w.active != "b" {
+		t.Errorf("window 2 renumbered or its active tab lost: %+v, was number %d", w, key)
 	}
 }
 
@@ -96,7 +102,7 @@ func TestGoneWindowsAreForgotten(t *testing.T) {
 // at the next read that does not say it either. The tabs that answered
 // are grouped as before.
 func TestTabsOfNoWindowStayInTheAnswer(t *testing.T) {
-	p := &Provider{log: discardLogger(), state: &connState{windows: map[int64]uint64{}, tabs: map[target.ID]uint64{}, lastActive: map[int64]target.ID{}}}
+	p := &Provider{log: discardLogger(), state: &connState{windows: map[int64]*windowInfo{}, tabs: map[target.ID]*tabInfo{}}}
 	tab := func(id string, window int64, err error) *tabState {
 		return &tabState{info: &target.Info{TargetID: target.ID(id), Title: "Tab " + id, URL: "http://x/" + id}, window: window, state: pageState{visible: true}, err: err}
 	}
@@ -158,9 +164,13 @@ func outlineLines(e *mapping.Element) []string {
 // the tab: a provider attached all day, among tabs that fail and close,
 // keeps notes of the tabs alive only.
 func TestUnreadNotesGoWithTheirTabs(t *testing.T) {
-	p := &Provider{log: discardLogger(), state: &connState{unread: map[target.ID]string{"closed": mapping.TabNoScript, "open": mapping.PageReadFailed}}}
+	p := &Provider{log: discardLogger(), state: &connState{tabs: map[target.ID]*tabInfo{"closed": {key: 1, unread: mapping.TabNoScript}, "open": {key: 2, unread: mapping.PageReadFailed}}}}
 	p.forgetDead(p.state, map[target.ID]*target.Info{"open": {TargetID: "open"}})
-	if want := map[target.ID]string{"open": mapping.PageReadFailed}; !maps.Equal(p.state.unread, want) {
-		t.Errorf("after the tab closed, the notes are %v, want %v", p.state.unread, want)
+	notes := map[target.ID]string{}
+	for id, t := range p.state.tabs {
+		notes[id] = t.unread
+	}
+	if want := map[target.ID]string{"open": mapping.PageReadFailed}; !maps.Equal(notes, want) {
+		t.Errorf("after the tab closed, the notes are %v, want %v", notes, want)
 	}
 }
