@@ -159,10 +159,6 @@ func (s *screen) end() {
 	}
 }
 
-// resizePoll is how often a terminal's size is asked where no signal
-// tells of a new one (a Windows console has no SIGWINCH).
-const resizePoll = 250 * time.Millisecond
-
 // pollResize tells c of each new size() it sees, asking every interval,
 // until the returned stop, which returns once it no longer asks.
 func pollResize(c chan<- struct{}, size func() (cols, rows int), every time.Duration) (stop func()) {
