@@ -47,7 +47,7 @@ func TestEnableVT(t *testing.T) {
 	}{
 		{name: "takes both", mode: start, takes: func(uint32) bool { return true }, set: start | vtProcessing | noAutoReturn},
 		{name: "no DISABLE_NEWLINE_AUTO_RETURN", mode: start, takes: func(m uint32) bool { return m&noAutoReturn == 0 }, set: start | vtProcessing, wrapsEarly: true},
-		{name: "no virtual-terminal processing (before Windows 10 1511)", mode: start, takes: func(m uint32) bool { return m&(vtProcessing|noAutoReturn) == 0 }, err: true, set: start},
+		{name: "no virtual-terminal processing (an older console)", mode: start, takes: func(m uint32) bool { return m&(vtProcessing|noAutoReturn) == 0 }, err: true, set: start},
 		{name: "on already (Windows Terminal)", mode: start | vtProcessing | noAutoReturn, takes: func(uint32) bool { return false }, set: start | vtProcessing | noAutoReturn},
 		{name: "processing on already, no early wrap refused", mode: start | vtProcessing, takes: func(m uint32) bool { return m&noAutoReturn == 0 }, set: start | vtProcessing, wrapsEarly: true},
 	} {
