@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -14,8 +15,9 @@ import (
 // screen is where watch shows what it reads: stdout, a terminal or not.
 // On a terminal (and not --json) each answer is drawn in place on the
 // terminal's alternate screen, cut to its size, the focused and hovered
-// elements' lines in colour; elsewhere (a pipe, a file) each answer is a
-// block of lines of its own, to be logged.
+// elements' lines in colour; elsewhere (a pipe, a file), and on a console
+// that cannot show control sequences, each answer is a block of lines of
+// its own, to be logged.
 type screen struct {
 	w io.Writer
 	// tty says w is a terminal to redraw in place.
@@ -23,17 +25,40 @@ type screen struct {
 	// size returns the terminal's columns and rows; 0, 0 when unknown
 	// (then nothing is cut).
 	size func() (cols, rows int)
-	// followSize makes begin listen for changes of the terminal's size.
-	followSize bool
+	// prepare readies the terminal for the control sequences when the
+	// screen goes up (a Windows console's virtual-terminal processing,
+	// prepareConsole); nil: nothing to do. When it fails the screen
+	// prints plain blocks, as on a pipe, and plain says why.
+	prepare func() (console, error)
+	// follow starts telling c of the terminal's new sizes, until the
+	// stop it returns (followResize: SIGWINCH, or polling size where no
+	// signal tells); nil: nothing tells.
+	follow func(c chan<- struct{}, size func() (cols, rows int)) (stop func())
 	// resized tells of a new terminal size while the screen is up; nil
 	// when nothing tells.
-	resized    chan os.Signal
+	resized    chan struct{}
 	stopResize func()
+	// console is how prepare left the terminal.
+	console console
+	// plain, when not nil, says why a terminal is shown plain blocks.
+	plain error
 	// held is the log while the terminal is redrawn (nil when the log
 	// goes elsewhere than this terminal).
 	held *heldWriter
 	// stderr is where the log goes otherwise.
 	stderr io.Writer
+}
+
+// console is how a terminal was readied for the control sequences.
+type console struct {
+	// restore puts the terminal's mode back as it was; nil when nothing
+	// was changed.
+	restore func()
+	// wrapsEarly says the cursor moves to the next line as soon as a
+	// line's last column is written (a Windows console without
+	// DISABLE_NEWLINE_AUTO_RETURN): lines are drawn one column short, or
+	// each full line would leave an empty one below it.
+	wrapsEarly bool
 }
 
 // newScreen makes watch's screen on stdout. stdout is a terminal to
@@ -48,7 +73,8 @@ func newScreen(stdout, stderr io.Writer, cfg Config) *screen {
 		return s
 	}
 	fd := int(f.Fd())
-	s.tty, s.followSize = true, true
+	s.tty, s.follow = true, followResize
+	s.prepare = func() (console, error) { return prepareConsole(f) }
 	s.size = func() (int, int) {
 		w, h, err := term.GetSize(fd)
 		if err != nil {
@@ -89,25 +115,34 @@ const (
 	styleHovered = "\x1b[1;38;5;16;48;5;201m"
 )
 
-// begin puts the terminal's alternate screen up, with the cursor hidden,
-// and holds the log.
+// begin readies the terminal, puts its alternate screen up, with the
+// cursor hidden, and holds the log. A terminal that cannot be readied is
+// shown plain blocks from then on, and s.plain says why.
 func (s *screen) begin() error {
 	if !s.tty {
 		return nil
 	}
+	if s.prepare != nil {
+		c, err := s.prepare()
+		if err != nil {
+			s.tty, s.plain = false, err
+			return nil
+		}
+		s.console = c
+	}
 	if s.held != nil {
 		s.held.hold()
 	}
-	if s.followSize {
-		s.resized = make(chan os.Signal, 1)
-		s.stopResize = notifyResize(s.resized)
+	if s.follow != nil {
+		s.resized = make(chan struct{}, 1)
+		s.stopResize = s.follow(s.resized, s.size)
 	}
 	_, err := io.WriteString(s.w, altScreenOn+hideCursor+home)
 	return err
 }
 
 // end gives the terminal back as it was (the cursor shown, the normal
-// screen), then writes the log held meanwhile.
+// screen, the mode prepare changed), then writes the log held meanwhile.
 func (s *screen) end() {
 	if !s.tty {
 		return
@@ -116,9 +151,81 @@ func (s *screen) end() {
 		s.stopResize()
 	}
 	io.WriteString(s.w, showCursor+altScreenOff)
+	if s.console.restore != nil {
+		s.console.restore()
+	}
 	if s.held != nil {
 		s.held.release()
 	}
+}
+
+// pollResize tells c of each new size() it sees, asking every interval,
+// until the returned stop, which returns once it no longer asks.
+func pollResize(c chan<- struct{}, size func() (cols, rows int), every time.Duration) (stop func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		cols, rows := size()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if nc, nr := size(); nc != cols || nr != rows {
+				cols, rows = nc, nr
+				select {
+				case c <- struct{}{}:
+				default: // a redraw is due already, and will take this size
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+// The output modes of a Windows console that watch's screen needs
+// (SetConsoleMode, https://learn.microsoft.com/windows/console/setconsolemode;
+// the same numbers as golang.org/x/sys/windows's, which builds on Windows
+// only).
+const (
+	// vtProcessing (ENABLE_VIRTUAL_TERMINAL_PROCESSING) makes the console
+	// act on the control sequences instead of printing them.
+	vtProcessing = 0x4
+	// noAutoReturn (DISABLE_NEWLINE_AUTO_RETURN) keeps the cursor on a
+	// line whose last column was just written, as a terminal does.
+	noAutoReturn = 0x8
+)
+
+// enableVT turns on the console output modes watch's screen needs, given
+// the console's mode and how to set another: virtual-terminal processing,
+// and no early wrap when the console takes it. It steps down as
+// Microsoft's own example does ("Console Virtual Terminal Sequences",
+// https://learn.microsoft.com/windows/console/console-virtual-terminal-sequences):
+// both modes, else virtual-terminal processing alone (then lines are
+// drawn a column short), else an error, and then the screen prints plain
+// blocks. The console it returns restores mode.
+func enableVT(mode uint32, set func(mode uint32) error) (console, error) {
+	want := mode | vtProcessing | noAutoReturn
+	if mode == want {
+		return console{}, nil // on already (Windows Terminal); nothing to restore
+	}
+	restore := func() { set(mode) }
+	if set(want) == nil {
+		return console{restore: restore}, nil
+	}
+	if mode&vtProcessing != 0 {
+		return console{wrapsEarly: true}, nil
+	}
+	if err := set(mode | vtProcessing); err != nil {
+		return console{}, fmt.Errorf("the console does not take virtual-terminal processing: %w", err)
+	}
+	return console{restore: restore, wrapsEarly: true}, nil
 }
 
 // view is one answer as watch shows it.
@@ -167,6 +274,9 @@ func (s *screen) draw(v view) error {
 	cols, rows := 0, 0
 	if s.size != nil {
 		cols, rows = s.size()
+	}
+	if s.console.wrapsEarly && cols > 1 {
+		cols--
 	}
 	var lines []string
 	add := func(text, style string, pad bool) {

@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"syscall"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cdpprovider/cdpprovider/mcp"
 )
 
-// serve serves MCP over stdin/stdout until the client disconnects or ctx
-// ends.
+// serve serves MCP over stdin/stdout until the client disconnects (its
+// stdin ends: a closed pipe reads as EOF on Windows too) or ctx ends
+// (Ctrl-C: os.Interrupt, which Go delivers for a console's Ctrl-C and
+// Ctrl-Break on Windows too; the close of its console window, logoff or
+// shutdown come as SIGTERM).
 func serve(ctx context.Context, cfg Config, src mcp.Source, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
 	server := mcp.NewServer(src, mcpOptions(cfg, log))
 	t := &sdkmcp.IOTransport{Reader: nopReadCloser{stdin}, Writer: nopWriteCloser{stdout}}
@@ -22,7 +24,7 @@ func serve(ctx context.Context, cfg Config, src mcp.Source, stdin io.Reader, std
 	err := server.Run(ctx, t)
 	switch {
 	case err == nil, errors.Is(err, io.EOF), errors.Is(err, sdkmcp.ErrConnectionClosed),
-		errors.Is(err, syscall.EPIPE): // the host closed stdout while a notification was on its way
+		readerGone(err): // the host closed stdout while a notification was on its way
 		log.Info("client disconnected")
 		return nil
 	case ctx.Err() != nil:

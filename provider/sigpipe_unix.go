@@ -3,6 +3,7 @@
 package provider
 
 import (
+	"errors"
 	"os/signal"
 	"syscall"
 )
@@ -12,3 +13,7 @@ import (
 // SIGPIPE from a write to stdout unless the program handles the signal,
 // and a change notification can be on its way when the host disconnects.
 func ignoreSIGPIPE() { signal.Ignore(syscall.SIGPIPE) }
+
+// readerGone reports whether err is a write to a pipe whose reader has
+// gone away.
+func readerGone(err error) bool { return errors.Is(err, syscall.EPIPE) }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -25,7 +23,9 @@ import (
 // later). With cfg.PNG every read also rewrites the picture. A read that
 // fails is logged (on a terminal, shown) and watch goes on: the Watcher
 // tells when the browser is back, or when its person allowed the
-// connection. A reader of stdout that went away ends watch cleanly.
+// connection. A reader of stdout that went away ends watch cleanly. A
+// console that cannot show the screen (a Windows console that refuses
+// virtual-terminal processing) gets plain blocks, as a pipe does.
 func watch(ctx context.Context, cfg Config, src source, scr *screen, log *slog.Logger) error {
 	var changedAt atomic.Int64
 	kick := make(chan struct{}, 1)
@@ -42,6 +42,9 @@ func watch(ctx context.Context, cfg Config, src source, scr *screen, log *slog.L
 	defer scr.end()
 	if err != nil {
 		return w.ended(err)
+	}
+	if scr.plain != nil {
+		log.Info("the console cannot show watch's screen; printing each answer as lines", "err", scr.plain)
 	}
 	at, read := time.Now(), true
 	for {
@@ -137,7 +140,7 @@ func (w *watching) read(ctx context.Context, changed time.Time) error {
 // went away (a pipe closed: watch | head), which ends watch as Ctrl-C
 // does.
 func (w *watching) ended(err error) error {
-	if errors.Is(err, syscall.EPIPE) {
+	if readerGone(err) {
 		return nil
 	}
 	return fmt.Errorf("watch: %w", err)
