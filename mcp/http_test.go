@@ -108,6 +108,16 @@ func TestHTTPServesEveryRevision(t *testing.T) {
 		}
 	})
 
+	t.Run("2026-07-28 in _meta without the header is refused", func(t *testing.T) {
+		resp := post(t, ctx, hs.URL, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{`+newestMeta+`,"uri":"uicontext://descriptor"}}`, nil)
+		defer resp.Body.Close()
+		var msg struct{ Error struct{ Code int } }
+		b, _ := io.ReadAll(resp.Body)
+		if err := json.Unmarshal(b, &msg); err != nil || resp.StatusCode != http.StatusBadRequest || msg.Error.Code != sdk.CodeUnsupportedProtocolVersion {
+			t.Errorf("a read with 2026-07-28 in _meta alone: %s %s, want 400 and -32022", resp.Status, b)
+		}
+	})
+
 	t.Run("a 2026-07-28 listener is told of each change, until it closes", func(t *testing.T) {
 		lctx, closeListen := context.WithCancel(ctx)
 		defer closeListen()
