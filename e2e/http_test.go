@@ -119,9 +119,18 @@ func (p *httpProvider) stop() error {
 	return nil
 }
 
-// connect initializes a session with the provider over HTTP with its
-// token, and waits until the server streams notifications to it.
+// connect starts a session with the provider over HTTP with its token,
+// under the newest MCP revision go-sdk speaks (2026-07-28): each request
+// stands alone, and a subscription is a request of its own.
 func (p *httpProvider) connect(t *testing.T, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	return p.connectAt(t, copts, "")
+}
+
+// connectAt is connect under the MCP revision version. Under a revision
+// with sessions (before 2026-07-28) it waits until the server streams
+// notifications to the session.
+func (p *httpProvider) connectAt(t *testing.T, copts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
 	streams := make(chan struct{}, 1)
 	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-e2e", Version: "0"}, copts)
@@ -130,11 +139,14 @@ func (p *httpProvider) connect(t *testing.T, copts *mcp.ClientOptions) *mcp.Clie
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   p.url,
 		HTTPClient: &http.Client{Transport: bearer.Transport{Token: p.token, Streams: streams}},
-	}, nil)
+	}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("initialize over HTTP at %s: %v\nstderr:\n%s", p.url, err, p.stderr.String())
 	}
 	t.Cleanup(func() { session.Close() })
+	if session.InitializeResult().ProtocolVersion >= "2026-07-28" {
+		return session
+	}
 	select {
 	case <-streams:
 	case <-ctx.Done():
@@ -253,8 +265,10 @@ func TestHTTP(t *testing.T) {
 
 	t.Run("each subscribed client is notified, no other", func(t *testing.T) {
 		ua, ub, uc := newUpdates(), newUpdates(), newUpdates()
-		a, b := p.connect(t, ua.handler()), p.connect(t, ub.handler())
-		c := p.connect(t, uc.handler()) // connected, never subscribed
+		// Sessions, subscribed with resources/subscribe (TestSubscribeOverHTTP
+		// has 2026-07-28's subscriptions/listen).
+		a, b := p.connectAt(t, ua.handler(), "2025-11-25"), p.connectAt(t, ub.handler(), "2025-11-25")
+		c := p.connectAt(t, uc.handler(), "2025-11-25") // connected, never subscribed
 		for _, s := range []*mcp.ClientSession{a, b} {
 			if err := s.Subscribe(context.Background(), &mcp.SubscribeParams{URI: currentURI}); err != nil {
 				t.Fatalf("subscribe over HTTP: %v", err)

@@ -66,13 +66,20 @@ func (r *httpRun) stop(t *testing.T) error {
 	return r.err
 }
 
-// connectHTTP initializes an MCP session at url with the token.
+// connectHTTP starts an MCP session at url with the token, under the
+// newest MCP revision go-sdk speaks (2026-07-28).
 func connectHTTP(t *testing.T, url string, b bearer.Transport) *sdkmcp.ClientSession {
+	t.Helper()
+	return connectHTTPAt(t, url, b, "")
+}
+
+// connectHTTPAt is connectHTTP under the MCP revision version.
+func connectHTTPAt(t *testing.T, url string, b bearer.Transport, version string) *sdkmcp.ClientSession {
 	t.Helper()
 	client := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "test", Version: "0"}, nil)
 	cs, err := client.Connect(context.Background(), &sdkmcp.StreamableClientTransport{
 		Endpoint: url, HTTPClient: &http.Client{Transport: b}, MaxRetries: -1,
-	}, nil)
+	}, &sdkmcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect to %s: %v", url, err)
 	}
@@ -145,15 +152,23 @@ func TestStoppingDoesNotWaitForAConnectionThatSentNothing(t *testing.T) {
 	}
 }
 
-// Two clients at once on one source, the tools among what they read;
-// stopping ends their open streams at once, not after a timeout.
+// Two clients at once on one source, one under 2025-11-25 (a session)
+// and one under 2026-07-28 (none), the tools among what they read;
+// stopping ends their open streams at once, not after a timeout: the
+// first's session's GET, the second's subscriptions/listen.
 func TestServeHTTP(t *testing.T) {
 	cfg := Config{Command: Serve, Connect: "127.0.0.1:9222", HTTP: "127.0.0.1:0", TokenFile: writeToken(t, "  tok-1234\n"), Tools: true}
 	r := startHTTP(t, cfg)
 	streams := make(chan struct{}, 2)
 	var texts []string
-	for range 2 {
-		cs := connectHTTP(t, r.url, bearer.Transport{Token: "tok-1234", Streams: streams})
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectHTTPAt(t, r.url, bearer.Transport{Token: "tok-1234", Streams: streams}, version)
+		if got := cs.InitializeResult().ProtocolVersion; got != version {
+			t.Fatalf("a client asking for %s speaks %s", version, got)
+		}
+		if err := cs.Subscribe(context.Background(), &sdkmcp.SubscribeParams{URI: "uicontext://current"}); err != nil {
+			t.Fatalf("subscribe over HTTP under %s: %v", version, err)
+		}
 		res, err := cs.ReadResource(context.Background(), &sdkmcp.ReadResourceParams{URI: "uicontext://current"})
 		if err != nil {
 			t.Fatalf("read current over HTTP: %v", err)

@@ -8,10 +8,12 @@ package bearer
 import "net/http"
 
 // Transport sends every request with "Authorization: Bearer Token" and,
-// when the server opens a stream of notifications to the client (a GET
-// answered 200), says so on Streams: until then a notification would find
-// no one to take it. A Streams that is nil or full is not told. The zero
-// Streams suits a test that waits for no stream.
+// when the server opens a stream of notifications to the client, says so
+// on Streams: until then a notification would find no one to take it.
+// Under MCP revisions with sessions that stream is a GET answered 200;
+// under 2026-07-28, a subscriptions/listen answered 200 (the POST whose
+// Mcp-Method header names it). A Streams that is nil or full is not told.
+// The zero Streams suits a test that waits for no stream.
 type Transport struct {
 	Token   string
 	Streams chan<- struct{}
@@ -22,7 +24,8 @@ func (t Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+t.Token)
 	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && r.Method == http.MethodGet && resp.StatusCode == http.StatusOK {
+	stream := r.Method == http.MethodGet || r.Method == http.MethodPost && r.Header.Get("Mcp-Method") == "subscriptions/listen"
+	if err == nil && stream && resp.StatusCode == http.StatusOK {
 		select {
 		case t.Streams <- struct{}{}:
 		default:

@@ -8,8 +8,9 @@ import (
 	"github.com/cdpprovider/cdpprovider/internal/bearer"
 )
 
-// The token goes with every request; a GET answered 200 is told on
-// Streams, once per stream and never blocking; other answers are not.
+// The token goes with every request; a GET answered 200, or a
+// subscriptions/listen, is told on Streams, once per stream and never
+// blocking; other answers are not.
 func TestTransport(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer tok" {
@@ -53,6 +54,25 @@ func TestTransport(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || len(streams) != 0 {
 		t.Errorf("a POST: %d, told on Streams %v; want 200, not told", resp.StatusCode, len(streams) != 0)
+	}
+
+	// Under 2026-07-28 the stream is a subscriptions/listen.
+	req, err := http.NewRequest("POST", srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err = c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || len(streams) != 1 {
+		t.Errorf("a subscriptions/listen: %d, told on Streams %v; want 200, told", resp.StatusCode, len(streams) != 0)
+	}
+	select {
+	case <-streams:
+	default:
 	}
 
 	none := &http.Client{Transport: bearer.Transport{Token: "tok"}}
