@@ -65,7 +65,7 @@ func updated(name string) jsonv2.Value {
 
 // walked returns trees holding a walked document F of loader L whose text
 // reads "Before", known complete at 4 changes of the page's watchers.
-func walked(c *chrome) *Trees {
+func walked(c Caller) *Trees {
 	a := New(c, nil, nil)
 	a.enabled = true
 	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"2"}, BackendDOMNodeID: 10,

@@ -127,7 +127,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 			Tracef("[%p] read of frame %s: whole, the tree was dropped", a, frame)
 		}
 		nodes, err := a.whole(ctx, frame)
-		a.deferWalk(frame, loader)
+		a.deferWalk(frame, loader, seen)
 		return nodes, 0, err
 	}
 	a.traceRead(how, t, seen)
@@ -401,7 +401,7 @@ func (t *tree) twinParents() []accessibility.NodeID {
 // and again is answered at once long before the walk of a big page ends.
 // The version of a kept fetch is its own, for the mapping's memo.
 func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
-	a.deferWalk(frame, loader)
+	a.deferWalk(frame, loader, seen)
 	a.mu.Lock()
 	bg, w := a.fetching[frame], a.walks[frame]
 	a.mu.Unlock()

@@ -140,21 +140,21 @@ type Trees struct {
 	read sync.Mutex
 
 	mu       sync.Mutex
-	enabled  bool                                 // Accessibility.enable done; guarded by mu
-	enabling chan struct{}                        // closed when the enable under way ends; guarded by mu
-	sent     bool                                 // an Accessibility.enable was sent (Rest); guarded by mu
-	trees    map[cdproto.FrameID]*tree            // walked documents; guarded by mu
-	walking  map[cdproto.FrameID]bool             // walks under way; guarded by mu
-	fetched  map[cdproto.FrameID]*fetched         // last full fetches of unwalked documents; guarded by mu
-	deferred map[cdproto.FrameID]cdproto.LoaderID // walks to start after the read; guarded by mu
-	events   []event                              // guarded by mu
-	orphans  []orphan                             // nodes of applied events no tree held (apply); guarded by mu
-	seq      uint64                               // sequence of the last event; guarded by mu
-	signals  map[int64][]signal                   // the last signals of each document's watchers; guarded by mu
-	arrived  chan struct{}                        // closed when a nodesUpdated arrives; guarded by mu
-	lastSent time.Time                            // when the last nodesUpdated arrived; guarded by mu
-	cost     map[cdproto.FrameID]time.Duration    // how long a document's last getFullAXTree took; guarded by mu
-	size     map[cdproto.FrameID]int              // how many nodes a walk of the document gets, by its last getFullAXTree; guarded by mu
+	enabled  bool                              // Accessibility.enable done; guarded by mu
+	enabling chan struct{}                     // closed when the enable under way ends; guarded by mu
+	sent     bool                              // an Accessibility.enable was sent (Rest); guarded by mu
+	trees    map[cdproto.FrameID]*tree         // walked documents; guarded by mu
+	walking  map[cdproto.FrameID]bool          // walks under way; guarded by mu
+	fetched  map[cdproto.FrameID]*fetched      // last full fetches of unwalked documents; guarded by mu
+	deferred map[cdproto.FrameID]asked         // walks to start after the read; guarded by mu
+	events   []event                           // guarded by mu
+	orphans  []orphan                          // nodes of applied events no tree held (apply); guarded by mu
+	seq      uint64                            // sequence of the last event; guarded by mu
+	signals  map[int64][]signal                // the last signals of each document's watchers; guarded by mu
+	arrived  chan struct{}                     // closed when a nodesUpdated arrives; guarded by mu
+	lastSent time.Time                         // when the last nodesUpdated arrived; guarded by mu
+	cost     map[cdproto.FrameID]time.Duration // how long a document's last getFullAXTree took; guarded by mu
+	size     map[cdproto.FrameID]int           // how many nodes a walk of the document gets, by its last getFullAXTree; guarded by mu
 	// awaiting counts the reads waiting for a walk to end (awaitWalk):
 	// the walks do not give way to them.
 	awaiting atomic.Int32

@@ -840,7 +840,7 @@ func TestRestStopsTheWalkAndLetsGo(t *testing.T) {
 		default:
 		}
 	}
-	a.deferWalk("G", "L")
+	a.deferWalk("G", "L", Activity{})
 	a.StartWalks()
 	a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
 	a.mu.Lock()
@@ -889,7 +889,7 @@ func TestEventsOfAWalkThatEndsAsFetchedAreApplied(t *testing.T) {
 	}
 	// The walk ends with the nodes as the fetch had them.
 	tr := &tree{frame: "F", root: "1", nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": checkbox("false")}}
-	done, kept := a.keepWalked("F", w, tr, nil, since, "L", f)
+	done, kept := a.keepWalked("F", w, tr, nil, since, "L", Activity{}, f)
 	if !kept || !done.AsFetched {
 		t.Fatalf("the walk was kept %v, as fetched %v; want both", kept, done.AsFetched)
 	}
@@ -1039,4 +1039,55 @@ func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
 			t.Errorf("%d walks still under way", walks)
 		}
 	})
+}
+
+// The page's watchers' count outlives a rest, and trees made after it
+// (at the wake) have no signal of the changes it counted. A walk whose
+// tree is not exactly its fetch's starts from the count the watchers had
+// when it was asked for: the first read of the page, unchanged since, is
+// answered from the kept tree, not taken for a change nobody told of.
+func TestAWalkStartsFromTheWatchersCount(t *testing.T) {
+	node := func(id, parent, role, name string, kids ...string) string {
+		ks := `[]`
+		if len(kids) > 0 {
+			ks = `["` + strings.Join(kids, `","`) + `"]`
+		}
+		return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"` + role + `"},"name":{"type":"computedString","value":"` + name + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
+	}
+	c := &wholeAndWalk{children: children{t: t, kids: map[accessibility.NodeID]string{}}}
+	c.root = node("1", "", "RootWebArea", "Page", "s0", "s1")
+	c.kids["1"] = node("s0", "1", "paragraph", "", "t0") + "," + node("s1", "1", "paragraph", "", "t1")
+	c.kids["s0"] = node("t0", "s0", "StaticText", "First")
+	c.kids["s1"] = node("t1", "s1", "StaticText", "Second")
+
+	a := New(c, nil, nil) // made at the wake: no signal of the watchers yet
+	unheard := 0
+	a.OnUnheard = func(cdproto.FrameID) { unheard++ }
+	walked := make(chan Walk, 1)
+	a.OnWalked = func(_ cdproto.FrameID, w Walk) { walked <- w }
+	ctx := context.Background()
+	// The watchers counted 50 changes before the rest; the page is quiet.
+	seen := Activity{OK: true, Watcher: 1, Mutations: 50, Quiet: Settle}
+	if _, _, err := a.Nodes(ctx, "F", "L", seen); err != nil {
+		t.Fatal(err)
+	}
+	// The walk finds the second text other than the fetch had it (Chrome
+	// can answer a walk and a fetch of an unchanged page differently).
+	c.mu.Lock()
+	c.kids["s1"] = node("t1", "s1", "StaticText", "Second, walked")
+	c.mu.Unlock()
+	a.StartWalks()
+	if w := <-walked; w.AsFetched {
+		t.Fatal("the walk was as fetched; the test needs one that differs")
+	}
+	before := a.counts.Tally()
+	if _, _, err := a.Nodes(ctx, "F", "L", seen); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.counts.Tally().Minus(before); got != (Tally{Quiet: 1}) {
+		t.Errorf("the read of the quiet page after the walk: %v, want the kept tree, unchanged", got)
+	}
+	if unheard != 0 {
+		t.Errorf("OnUnheard told %d times of a quiet page", unheard)
+	}
 }

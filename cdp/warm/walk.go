@@ -83,7 +83,7 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		if w != nil {
 			<-w.done
 		}
-		a.beginWalk(frame, loader, true, loaded)
+		a.beginWalk(frame, loader, seen, true, loaded)
 		return
 	}
 	if seen.OK && a.fetching[frame] == nil {
@@ -107,7 +107,7 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 	if w != nil { // the stopped walk of the document before
 		<-w.done
 	}
-	a.startWalk(frame, loader)
+	a.beginWalk(frame, loader, seen, false, false)
 }
 
 // walkRun is a walk under way.
@@ -171,14 +171,23 @@ type fetching struct {
 // deferWalk asks for the walk of a frame's document once the read that
 // needs it is over (see StartWalks): Chrome answers a session's calls
 // one at a time, so a walk started during a read delays the read's later
-// calls by the walk's slowest one (8-14 s for a 5 MB text node).
-func (a *Trees) deferWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
+// calls by the walk's slowest one (8-14 s for a 5 MB text node). seen is
+// what the page's watchers had counted at the read: the walk, made
+// after it, starts from that count (keepWalked).
+func (a *Trees) deferWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.deferred == nil {
-		a.deferred = map[cdproto.FrameID]cdproto.LoaderID{}
+		a.deferred = map[cdproto.FrameID]asked{}
 	}
-	a.deferred[frame] = loader
+	a.deferred[frame] = asked{loader, seen}
+}
+
+// asked is a walk a read asked for: of which document, and what the
+// page's watchers had counted at that read.
+type asked struct {
+	loader cdproto.LoaderID
+	seen   Activity
 }
 
 // CancelWalk takes back the walk a read asked for: the document turned out not to be shown.
@@ -195,15 +204,16 @@ func (a *Trees) StartWalks() {
 	d := a.deferred
 	a.deferred = nil
 	a.mu.Unlock()
-	for frame, loader := range d {
-		a.startWalk(frame, loader)
+	for frame, w := range d {
+		a.beginWalk(frame, w.loader, w.seen, false, false)
 	}
 }
 
 // startWalk begins the subscribing walk of a frame's document in the
-// background, unless one is under way.
+// background, unless one is under way, with nothing known of what the
+// page's watchers had counted.
 func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
-	a.beginWalk(frame, loader, false, false)
+	a.beginWalk(frame, loader, Activity{}, false, false)
 }
 
 // walkOnly reports whether a small document that just loaded in a frame
@@ -220,10 +230,12 @@ func (a *Trees) walkOnly(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
 	return r.prev >= rereadsToWalk
 }
 
-// beginWalk is startWalk; a walk atLoad is one walkOnly chose, which
-// reads wait for; once one is kept, OnLoadFetched is told when announce
-// says its document's loadComplete came, as of a fetch after a load.
-func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad, announce bool) {
+// beginWalk is startWalk, made after the page's watchers had counted
+// seen (seen.OK false: unknown); a walk atLoad is one walkOnly chose,
+// which reads wait for; once one is kept, OnLoadFetched is told when
+// announce says its document's loadComplete came, as of a fetch after a
+// load.
+func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity, atLoad, announce bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.walking[frame] || a.trees[frame] != nil || a.resting {
@@ -248,7 +260,7 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad
 		if err == nil {
 			asFetched = a.fetchMatching(frame, loader, t)
 		}
-		done, kept := a.keepWalked(frame, w, t, err, since, loader, asFetched)
+		done, kept := a.keepWalked(frame, w, t, err, since, loader, seen, asFetched)
 		if kept && a.OnWalked != nil {
 			done.Took = time.Since(w.start)
 			a.OnWalked(frame, done)
@@ -267,7 +279,12 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad
 // (asFetched, from fetchMatching), keeps that fetch's version: what a
 // read made of the fetch serves the tree too, until an event changes it;
 // and the mutations the page's watchers had counted for the fetch.
-func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdproto.LoaderID, asFetched *fetched) (Walk, bool) {
+// Another tree starts from the mutations the watchers had counted when
+// its walk was asked for (seen), which it holds: their count outlives a
+// rest, and trees made after it have no signal of the changes before
+// (OnSignal), so a tree that started from none would find its first read
+// of the page unchanged one after a change nobody told of (errUnheard).
+func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdproto.LoaderID, seen Activity, asFetched *fetched) (Walk, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.walking, frame)
@@ -281,6 +298,9 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
 	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
+	if seen.OK {
+		t.mutations = seen.Mutations
+	}
 	if asFetched != nil && a.fetched[frame] == asFetched { // fetchMatching refused a mixed walk
 		// The tree is the page as the fetch had it, when its watchers had
 		// counted the fetch's mutations: a read that finds no more is not
