@@ -382,3 +382,76 @@ func TestLoadStopsTheWalkOfTheDocumentBefore(t *testing.T) {
 		t.Errorf("%d getFullAXTree calls, want the new document's, once", n)
 	}
 }
+
+// deafPage is a Caller for a one-document page whose text (node 2) and a
+// button (node 3, once added) change as the test says; getFullAXTree
+// answers the page as it is now.
+type deafPage struct {
+	chrome
+	text  string
+	added bool
+}
+
+func (c *deafPage) Call(ctx context.Context, method string, params, res any) error {
+	if method != accessibility.CommandGetFullAXTree {
+		return c.chrome.Call(ctx, method, params, res)
+	}
+	c.mu.Lock()
+	root, nodes := rootJSON, []string{textJSON(c.text)}
+	if c.added {
+		root = strings.Replace(root, `"childIds":["2"]`, `"childIds":["2","3"]`, 1)
+		nodes = append(nodes, `{"nodeId":"3","ignored":false,"role":{"type":"role","value":"button"},"name":{"type":"computedString","value":"Added unheard"},"parentId":"1","backendDOMNodeId":30}`)
+	}
+	c.mu.Unlock()
+	return jsonv2.Unmarshal([]byte(`{"nodes":[`+root+`,`+strings.Join(nodes, ",")+`]}`), res, chromedp.DefaultUnmarshalOptions)
+}
+
+// A kept tree whose document changed while nothing was heard (the
+// watchers' call never came, nor Chrome's events) is dropped, not only
+// passed by: once the session is heard again, a change with its signal
+// and its event must not make that tree, which missed what changed
+// meanwhile, answer again. The read after is the document's as a new
+// one's: whole, and a walk asked for.
+func TestATreeFoundUnheardIsDropped(t *testing.T) {
+	c := &deafPage{chrome: chrome{t: t}, text: "Before"}
+	a := walked(c)
+	told := 0
+	a.OnUnheard = func(cdproto.FrameID) { told++ }
+	ctx := context.Background()
+	// Deaf: a button is added (the watchers' fifth change), and nobody
+	// tells of it.
+	c.added = true
+	nodes, _, err := a.Nodes(ctx, "F", "L", Activity{OK: true, Mutations: 5, Quiet: Settle, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 3 {
+		t.Errorf("the read of the unheard change answered %d nodes, want the 3 of the page", len(nodes))
+	}
+	if got := a.counts.Tally(); got != (Tally{Whole: 1, Unheard: 1}) {
+		t.Errorf("the read of the unheard change: %v, want whole, unheard", got)
+	}
+	if a.Walked("F") || !a.WalkAsked("F") {
+		t.Errorf("after the unheard change: a tree kept %v, a walk asked for %v; want none kept, one asked for", a.Walked("F"), a.WalkAsked("F"))
+	}
+	// Heard again: the text changes, its signal and Chrome's event come.
+	c.mu.Lock()
+	c.text = "After"
+	c.mu.Unlock()
+	a.OnSignal(77, 6)
+	a.OnEvent(accessibility.NodesUpdated.Method, updated("After"))
+	before := a.counts.Tally()
+	nodes, _, err = a.Nodes(ctx, "F", "L", Activity{OK: true, Mutations: 6, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "After" || len(nodes) != 3 {
+		t.Errorf("the read once heard again: text %q, %d nodes; want After and the button added unheard", got, len(nodes))
+	}
+	if got := a.counts.Tally().Minus(before); got.Kept() != 0 || got.Whole != 1 {
+		t.Errorf("the read once heard again: %v, want it read whole, no kept tree", got)
+	}
+	if told != 1 {
+		t.Errorf("OnUnheard told %d times, want once", told)
+	}
+}

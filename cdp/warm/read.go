@@ -80,14 +80,20 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 			fresh, err = a.waitFresh(ctx, t, seen)
 		}
 		if errors.Is(err, errUnheard) {
+			// The tree missed what changed while nothing was heard, and
+			// the events that come once the session is heard again would
+			// not say so: it is dropped, and the document read as a new
+			// one is, whole, its fetch kept and its walk asked for.
 			a.counts.Unheard.Add(1)
 			a.traceRead("whole, the watchers' signal of the change never came", t, seen)
-			if !t.unheard && a.OnUnheard != nil {
+			a.drop(t)
+			a.mu.Lock()
+			told := a.unheardOnce(frame, loader)
+			a.mu.Unlock()
+			if told && a.OnUnheard != nil {
 				a.OnUnheard(frame)
 			}
-			t.unheard = true
-			nodes, err := a.whole(ctx, frame)
-			return nodes, 0, err
+			return a.wholeAsNew(ctx, frame, loader, seen)
 		}
 		if err != nil {
 			return nil, 0, err
@@ -458,6 +464,24 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	}
 	a.mu.Lock()
 	f = a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
+	a.mu.Unlock()
+	return f.nodes, f.version, nil
+}
+
+// wholeAsNew reads a frame's document whole as the first read of a new
+// document does (untilWalked): its fetch kept, with what the page's
+// watchers had counted, and its walk asked for.
+func (a *Trees) wholeAsNew(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
+	a.deferWalk(frame, loader, seen)
+	a.mu.Lock()
+	load := a.loaded[frame]
+	a.mu.Unlock()
+	nodes, err := a.whole(ctx, frame)
+	if err != nil || !seen.OK {
+		return nodes, 0, err
+	}
+	a.mu.Lock()
+	f := a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
 	a.mu.Unlock()
 	return f.nodes, f.version, nil
 }

@@ -73,9 +73,6 @@ type tree struct {
 	// pace, while the tree's walk is under way, is how it goes, for a
 	// read that may wait for it to end (awaitWalk).
 	pace *pace
-	// unheard says a read found a change of the document nobody told of
-	// (errUnheard): OnUnheard was told.
-	unheard bool
 }
 
 // keptWatchers is how many documents' watchers' signals a session's
@@ -218,6 +215,9 @@ type reread struct {
 	n      int
 	// prev is n of the frame's document before this one.
 	prev int
+	// unheard says a read found a change of this document nobody told
+	// of (errUnheard), and OnUnheard was told.
+	unheard bool
 }
 
 // rereadsToWalk is how many reads of a small document after changes
@@ -239,6 +239,17 @@ func (a *Trees) rereadOf(frame cdproto.FrameID, loader cdproto.LoaderID) reread 
 		a.rereads[frame] = r
 	}
 	return r
+}
+
+// unheardOnce notes that a read found a change of a frame's document
+// nobody told of, and reports whether it is the first for the document;
+// holding mu.
+func (a *Trees) unheardOnce(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
+	r := a.rereadOf(frame, loader)
+	first := !r.unheard
+	r.unheard = true
+	a.rereads[frame] = r
+	return first
 }
 
 // rereadAfterChange counts a read of a frame's document after a change;
