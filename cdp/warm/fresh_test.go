@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -222,6 +223,7 @@ func TestSignalsOfAKeptDocumentOutlastIframes(t *testing.T) {
 	c := &chrome{t: t}
 	a := walked(c)
 	a.trees["F"].lastRead = Activity{OK: true, Mutations: 4, Watcher: 77}
+	a.trees["F"].watcher = 77
 	a.OnSignal(77, 5) // the page changed
 	for w := int64(1000); w < 1000+3*keptWatchers; w++ {
 		a.OnSignal(w, 1) // an iframe's new document changed
@@ -453,5 +455,42 @@ func TestATreeFoundUnheardIsDropped(t *testing.T) {
 	}
 	if told != 1 {
 		t.Errorf("OnUnheard told %d times, want once", told)
+	}
+}
+
+// The reads of a kept tree go on while the watchers of more documents
+// than the trees keep signals of signal on the connection's read loop
+// (iframes loading document after document): making room looks at the
+// kept trees' watchers, which the reads write. Under -race, the two
+// must keep to the tree's lock rule.
+func TestReadsWhileManyWatchersSignal(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	ctx := context.Background()
+	// Each goes on until both have done their share: they overlap.
+	const reads, watchers = 10000, 10000
+	var read, signalled atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for w := int64(1000); signalled.Load() < watchers || read.Load() < reads; w++ {
+			a.OnSignal(w, 1) // an iframe's new document changed
+			signalled.Add(1)
+		}
+	}()
+	for n := int64(0); n < reads || signalled.Load() < watchers; n++ {
+		// The page's own watchers, the same count: a read of the
+		// unchanged page, which notes the watchers it read.
+		if _, _, err := a.Nodes(ctx, "F", "L", Activity{OK: true, Mutations: 4, Watcher: 77 + n%2}); err != nil {
+			t.Fatal(err)
+		}
+		read.Add(1)
+	}
+	<-done
+	if got := a.counts.Tally(); got.Quiet != read.Load() || got.All() != read.Load() {
+		t.Errorf("%d reads: %v, want each from the kept tree, unchanged", read.Load(), got)
+	}
+	if n := len(a.signals); n != keptWatchers {
+		t.Errorf("%d watchers' signals kept, want %d", n, keptWatchers)
 	}
 }

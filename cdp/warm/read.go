@@ -52,7 +52,11 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 		return a.untilWalked(ctx, frame, loader, seen)
 	}
 	if !seen.OK { // the watchers did not answer: nothing says what changed
-		a.traceRead("whole, the watchers did not answer", t, seen)
+		if Tracing() {
+			a.read.Lock() // traceRead reads the tree
+			a.traceRead("whole, the watchers did not answer", t, seen)
+			a.read.Unlock()
+		}
 		nodes, err := a.whole(ctx, frame)
 		return nodes, 0, err
 	}
@@ -144,6 +148,9 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 		a.mu.Unlock()
 	}
 	t.lastRead = seen
+	a.mu.Lock()
+	t.watcher = seen.Watcher
+	a.mu.Unlock()
 	if settling {
 		t.kept, t.mixed = 0, false
 	}

@@ -18,6 +18,13 @@ import (
 )
 
 // tree is the accessibility tree of one document, kept from events.
+//
+// Its lock rule: a tree is made by its walk alone, which sets its fields
+// before it is kept (keepWalked, holding Trees.mu, puts it in the
+// trees). Once kept, frame, loader, root, since and born never change;
+// watcher is guarded by Trees.mu (the read loop's OnSignal looks at it);
+// every other field is read and written holding Trees.read, by the reads
+// (Nodes, and apply and what they call), never under Trees.mu alone.
 type tree struct {
 	frame  cdproto.FrameID
 	loader cdproto.LoaderID
@@ -49,6 +56,10 @@ type tree struct {
 	// lastRead is what the page's watchers had seen at the tree's last
 	// read: a read that finds more is one after a change (rereads).
 	lastRead Activity
+	// watcher is lastRead's Watcher, for forgetWatcher: the signals of a
+	// kept tree's document's watchers are forgotten last. Guarded by
+	// Trees.mu.
+	watcher int64
 	// touched is the sequence number of the last nodesUpdated event that
 	// changed a node of this tree.
 	touched uint64
@@ -359,7 +370,7 @@ func (a *Trees) OnSignal(watcher, count int64) {
 func (a *Trees) forgetWatcher() {
 	kept := make(map[int64]bool, len(a.trees))
 	for _, t := range a.trees {
-		kept[t.lastRead.Watcher] = true
+		kept[t.watcher] = true
 	}
 	var oldest int64
 	at := uint64(math.MaxUint64)
