@@ -204,6 +204,14 @@ type Trees struct {
 	// resting says the trees were let go of (Rest): no walk or fetch
 	// starts any more; guarded by mu.
 	resting bool
+	// life is the context of all background work (walks, the fetch and
+	// the caller's Loaded after a load); Rest ends it.
+	life context.Context
+	rest context.CancelFunc
+	// background counts the goroutines of background work under way
+	// (goBackground); idle is closed when it comes to 0. Guarded by mu.
+	background int
+	idle       chan struct{}
 
 	// WalkFrom is the fewest nodes (as a walk counts them, by the
 	// document's last getFullAXTree) a document must have to be walked:
@@ -294,7 +302,8 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 	if counts == nil {
 		counts = new(Counts)
 	}
-	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdproto.FrameID]*tree{}, walking: map[cdproto.FrameID]bool{},
+	life, rest := context.WithCancel(context.Background())
+	return &Trees{c: c, life: life, rest: rest, busy: busy, counts: counts, trees: map[cdproto.FrameID]*tree{}, walking: map[cdproto.FrameID]bool{},
 		fetched: map[cdproto.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdproto.FrameID]time.Duration{}, size: map[cdproto.FrameID]int{}, arrived: make(chan struct{}),
 		loaded: map[cdproto.FrameID]uint64{}, rereads: map[cdproto.FrameID]reread{}, fetching: map[cdproto.FrameID]*fetching{}, walks: map[cdproto.FrameID]*walkRun{}}
 }
@@ -340,7 +349,30 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 	if w := a.walks[frame]; w != nil {
 		w.stop() // of the document before: its calls would only delay the new one's
 	}
-	go a.walkLoaded(frame, true)
+	a.goBackground(func() { a.walkLoaded(frame, true) })
+}
+
+// goBackground runs f on a goroutine of its own as background work,
+// unless the trees rest: f must take its contexts from a.life, which
+// Rest ends, and AwaitBackground waits for it to return. Holding mu.
+func (a *Trees) goBackground(f func()) {
+	if a.resting {
+		return
+	}
+	if a.background == 0 {
+		a.idle = make(chan struct{})
+	}
+	a.background++
+	go func() {
+		defer func() {
+			a.mu.Lock()
+			if a.background--; a.background == 0 {
+				close(a.idle)
+			}
+			a.mu.Unlock()
+		}()
+		f()
+	}()
 }
 
 // OnSignal records a call of a document's watchers to the provider's
@@ -398,6 +430,7 @@ func (a *Trees) Rest() (enabled bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.resting = true
+	a.rest() // the background work's calls under way fail, and no more are sent
 	for _, w := range a.walks {
 		w.stop()
 	}
@@ -411,25 +444,25 @@ func (a *Trees) Rest() (enabled bool) {
 	return enabled
 }
 
-// AwaitWalks waits until none of the walks under way when it is called
-// is (those Rest stopped end at once: their calls under way fail, and no
-// more are sent), or ctx ends. Once it returns nil, those walks send the
-// page nothing more.
-func (a *Trees) AwaitWalks(ctx context.Context) error {
+// AwaitBackground waits until no background work of the trees is under
+// way (walks, and the fetch after a load with the caller's Loaded), or
+// ctx ends. After Rest, none starts, and what was under way ends at once
+// (its calls under way fail, and no more are sent): once it returns nil,
+// the trees send the page nothing more.
+func (a *Trees) AwaitBackground(ctx context.Context) error {
 	a.mu.Lock()
-	var ends []chan struct{}
-	for _, w := range a.walks {
-		ends = append(ends, w.done)
+	if a.background == 0 {
+		a.mu.Unlock()
+		return nil
 	}
+	idle := a.idle
 	a.mu.Unlock()
-	for _, end := range ends {
-		select {
-		case <-end:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return nil
 }
 
 // put holds n in the tree, and notes whether it is the focused node (the

@@ -1006,9 +1006,9 @@ func (c *stalling) Call(ctx context.Context, method string, params, res any) err
 	return c.concurrent.Call(ctx, method, params, res)
 }
 
-// AwaitWalks waits for the walks under way to end, and Rest ends them:
-// once it returns, no call of theirs is under way, and none comes.
-func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
+// AwaitBackground waits for the walks under way to end, and Rest ends
+// them: once it returns, no call of theirs is under way, and none comes.
+func TestAwaitBackgroundWaitsForTheWalksRestStopped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &stalling{held: make(chan struct{}, 16)}
 		paragraphs(&c.children, t, 10)
@@ -1016,11 +1016,11 @@ func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
 		a.startWalk("F", "L")
 		<-c.held // the root walked; its paragraphs' calls under way, held
 		awaited := make(chan error, 1)
-		go func() { awaited <- a.AwaitWalks(context.Background()) }()
+		go func() { awaited <- a.AwaitBackground(context.Background()) }()
 		synctest.Wait()
 		select {
 		case err := <-awaited:
-			t.Fatalf("AwaitWalks returned (%v) while the walk was under way", err)
+			t.Fatalf("AwaitBackground returned (%v) while the walk was under way", err)
 		default:
 		}
 		a.Rest()
@@ -1030,7 +1030,7 @@ func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
 		calls := c.calls.Load()
 		synctest.Wait() // every goroutine left is blocked, or gone
 		if n := c.calls.Load(); n != calls {
-			t.Errorf("%d calls after AwaitWalks returned", n-calls)
+			t.Errorf("%d calls after AwaitBackground returned", n-calls)
 		}
 		a.mu.Lock()
 		walks := len(a.walks)
@@ -1090,4 +1090,84 @@ func TestAWalkStartsFromTheWatchersCount(t *testing.T) {
 	if unheard != 0 {
 		t.Errorf("OnUnheard told %d times of a quiet page", unheard)
 	}
+}
+
+// restingPage answers as a page of ten paragraphs does (a walk, a
+// getFullAXTree, the state script the caller's Loaded runs), and counts
+// the calls sent after the test says the trees rest. A call whose
+// context ended is not sent, as cdp/wire's are not.
+type restingPage struct {
+	children
+	rested atomic.Bool
+	after  atomic.Int32 // calls sent once rested
+	sent   atomic.Int32
+}
+
+func (c *restingPage) Call(ctx context.Context, method string, params, res any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.sent.Add(1)
+	if c.rested.Load() {
+		c.after.Add(1)
+	}
+	switch method {
+	case accessibility.CommandEnable, "Runtime.evaluate":
+		return nil
+	case accessibility.CommandGetFullAXTree:
+		return jsonv2.Unmarshal([]byte(`{"nodes":[`+c.root+`]}`), res)
+	}
+	return c.children.Call(ctx, method, params, res)
+}
+
+// A document that loads as the trees go to rest: whatever its load set
+// going (the caller's Loaded, with the state script; the fetch; the
+// walk; the iframes' own loads) either ends before AwaitBackground
+// returns or sends nothing. Once it returns, the page sees no call.
+func TestTheRestWaitsForTheWorkOfALoad(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const loads = 200
+		sent := 0
+		for i := range loads {
+			c := &restingPage{}
+			paragraphs(&c.children, t, 10)
+			a := New(c, nil, nil)
+			a.enabled = true
+			a.cost["F"] = 1 // read before: a load is fetched and walked
+			a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
+				if frame == "F" {
+					a.WalkLoaded("G") // an iframe of the page, which sends no loadComplete
+				}
+				if err := c.Call(ctx, "Runtime.evaluate", nil, nil); err != nil { // the state script
+					return "", Activity{}, err
+				}
+				return "L", Activity{OK: true, Watcher: 1}, nil
+			}
+			loaded := make(chan struct{})
+			go func() {
+				defer close(loaded)
+				a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
+			}()
+			if i%2 == 0 {
+				runtime.Gosched() // now the load first, now the rest
+			}
+			a.Rest()
+			if err := a.AwaitBackground(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			c.rested.Store(true)
+			<-loaded
+			synctest.Wait() // all that is left has ended, or waits for ever
+			if n := c.after.Load(); n != 0 {
+				t.Fatalf("load %d: %d calls sent after the rest", i, n)
+			}
+			if a.Fetching() || a.Walking() {
+				t.Fatalf("load %d: a fetch (%v) or a walk (%v) under way after the rest", i, a.Fetching(), a.Walking())
+			}
+			sent += int(c.sent.Load())
+		}
+		if sent == 0 {
+			t.Error("no load sent anything before its rest: the loads never raced the rest")
+		}
+	})
 }

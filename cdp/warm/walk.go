@@ -44,21 +44,18 @@ const walkWidth = 8
 // iframes of a document that loaded, which Chrome sends no loadComplete
 // of. Call it from Loaded, or after.
 func (a *Trees) WalkLoaded(frame cdproto.FrameID) {
-	go a.walkLoaded(frame, false)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.goBackground(func() { a.walkLoaded(frame, false) })
 }
 
 // walkLoaded reads the document now in a frame whole, then walks it, in
 // the background. A read meanwhile waits for that fetch rather than make
 // its own (untilWalked). OnLoadFetched is told of the fetch of a document
-// whose loadComplete came (loaded).
+// whose loadComplete came (loaded). It is background work
+// (goBackground): the rest ends its context.
 func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
-	a.mu.Lock()
-	resting := a.resting
-	a.mu.Unlock()
-	if resting {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(a.life, time.Minute)
 	defer cancel()
 	loader, seen, err := a.Loaded(ctx, frame)
 	if Tracing() {
@@ -250,10 +247,10 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen A
 	}
 	a.walking[frame] = true
 	since := a.seq + 1
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancel(a.life)
 	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now(), atLoad: atLoad}
 	a.walks[frame] = w
-	go func() {
+	a.goBackground(func() {
 		t, err := a.walk(ctx, frame, &w.pace)
 		stop()
 		var asFetched *fetched
@@ -268,7 +265,7 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen A
 		if kept && atLoad && announce && a.OnLoadFetched != nil {
 			a.OnLoadFetched(frame)
 		}
-	}()
+	})
 }
 
 // keepWalked ends the walk w of a frame: it keeps its tree t, unless the
