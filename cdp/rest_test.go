@@ -430,3 +430,49 @@ func TestUnheardChangeIsReadWhole(t *testing.T) {
 	}
 	warmIsCold(t, ctx, p, "the read after", false)
 }
+
+// A host subscribed that never reads, on a page that changes every 20 ms
+// (a ticker): for a minute the events queued for the kept trees stay
+// within their bound (past it the trees are dropped), and the read after
+// is right, read whole.
+func TestEventsOfAPageNobodyReadsAreBounded(t *testing.T) {
+	ticker := sectionsPage("Ticker", 20) + `<script>let n = 0; window.ticker = setInterval(() => { document.querySelector('h2').textContent = 'Tick ' + (n++) }, 20)</script>`
+	url := serve(t, map[string]string{"/": ticker})
+	ctx, p, u := launchFor(t, url+"/", Options{RestAfter: -1, WalkFrom: -1})
+	stop := p.Watch(func() {})
+	defer stop()
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a := sessionOf(t, p, u.tabs[0]).ax.Load()
+	frame := cdproto.FrameID(u.tabs[0])
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) != "" }); err != nil {
+		t.Fatalf("the page was not walked: %v", err)
+	}
+	most := 0
+	minute := time.NewTimer(time.Minute)
+	sample := time.NewTicker(20 * time.Millisecond)
+	defer sample.Stop()
+sampling:
+	for {
+		select {
+		case <-minute.C:
+			break sampling
+		case <-sample.C:
+			most = max(most, a.Queued())
+		}
+	}
+	t.Logf("at most %d events queued in a minute; the queue passed its bound %d times", most, p.answers.Overflows.Load())
+	if most > warm.MaxEvents {
+		t.Errorf("%d events queued, want at most %d", most, warm.MaxEvents)
+	}
+	if p.answers.Overflows.Load() == 0 {
+		t.Error("the queue never came to its bound: the test did not try it")
+	}
+	u.eval(t, u.session(t, u.tabs[0]), `clearInterval(window.ticker); ''`)
+	answers := p.Answers()
+	warmIsCold(t, ctx, p, "the read after a minute unread", false)
+	if got := p.Answers().Minus(answers); got.Kept() != 0 {
+		t.Errorf("the read after a minute unread: %v, want it read whole", got)
+	}
+}

@@ -24,7 +24,7 @@ import (
 func (a *Trees) apply(ctx context.Context) error {
 	a.mu.Lock()
 	evs := a.events
-	a.events = nil
+	a.events, a.queued = nil, 0
 	orphans := a.orphans
 	a.orphans = nil
 	a.mu.Unlock()

@@ -2,6 +2,7 @@ package warm
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -492,5 +493,43 @@ func TestReadsWhileManyWatchersSignal(t *testing.T) {
 	}
 	if n := len(a.signals); n != keptWatchers {
 		t.Errorf("%d watchers' signals kept, want %d", n, keptWatchers)
+	}
+}
+
+// A page that changes all the time, with no read to apply its events:
+// the queue never passes its bound; past it, the kept tree is dropped
+// and its events let go, and the next read reads the document whole.
+func TestEventsQueuedAreBounded(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	most := 0
+	for i := range 4 * MaxEvents {
+		a.OnEvent(accessibility.NodesUpdated.Method, updated(fmt.Sprintf("Tick %d", i)))
+		most = max(most, a.Queued())
+	}
+	if most > MaxEvents {
+		t.Errorf("%d events queued at most, want at most %d", most, MaxEvents)
+	}
+	if n := a.counts.Overflows.Load(); n != 1 {
+		t.Errorf("the queue passed its bound %d times, want once: no tree is kept after", n)
+	}
+	// A big event counts its bytes: one tree, one event over the bound.
+	b := walked(c)
+	b.OnEvent(accessibility.NodesUpdated.Method, updated(strings.Repeat("x", MaxEventBytes)))
+	if n := b.Queued(); n != 0 || b.Walked("F") {
+		t.Errorf("an event of %d bytes: %d queued, tree kept %v; want none", MaxEventBytes, n, b.Walked("F"))
+	}
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 4 + 4*MaxEvents, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "Whole" {
+		t.Errorf("the read after: text %q, want Whole (getFullAXTree)", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Whole: 1}) {
+		t.Errorf("the read after: %v, want it read whole", got)
+	}
+	if !a.WalkAsked("F") {
+		t.Error("the read after asked for no walk")
 	}
 }

@@ -156,6 +156,7 @@ type Trees struct {
 	fetched  map[cdproto.FrameID]*fetched      // last full fetches of unwalked documents; guarded by mu
 	deferred map[cdproto.FrameID]asked         // walks to start after the read; guarded by mu
 	events   []event                           // guarded by mu
+	queued   int                               // the bytes of the events' parameters; guarded by mu
 	orphans  []orphan                          // nodes of applied events no tree held (apply); guarded by mu
 	seq      uint64                            // sequence of the last event; guarded by mu
 	signals  map[int64][]signal                // the last signals of each document's watchers; guarded by mu
@@ -319,6 +320,10 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 	a.seq++
 	if len(a.trees) > 0 || len(a.walking) > 0 {
 		a.events = append(a.events, event{a.seq, method, params})
+		a.queued += len(params)
+		if len(a.events) > MaxEvents || a.queued > MaxEventBytes {
+			a.overflow()
+		}
 	}
 	close(a.arrived)
 	a.arrived = make(chan struct{})
@@ -327,6 +332,44 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 		a.onLoad(params)
 	}
 	a.mu.Unlock()
+}
+
+// MaxEvents and MaxEventBytes bound the events queued for the kept
+// trees, which only a read applies: a host subscribed that does not read
+// after each notification, on a page that changes all the time (a
+// ticker, a chat, captions), would grow the queue for as long as it
+// stays. A page whose text changes every 20 ms sent 2,477 nodesUpdated
+// in a minute (TestEventsOfAPageNobodyReadsAreBounded without the
+// bound): MaxEvents is 25 s of that, far more than a host that reads
+// after it acts lets pile up.
+const (
+	MaxEvents     = 1024
+	MaxEventBytes = 4 << 20
+)
+
+// overflow lets go of what the queued events were for, the queue past
+// its bound: the kept trees are dropped, the walks under way (whose
+// trees the events are queued for too) stopped, and the events and
+// orphans let go. The next read of each document reads it whole, as
+// after any drop, and walks it again. Holding mu.
+func (a *Trees) overflow() {
+	if Tracing() {
+		Tracef("[%p] %d events queued (%d bytes), past the bound: the kept trees dropped", a, len(a.events), a.queued)
+	}
+	a.counts.Overflows.Add(1)
+	for _, w := range a.walks {
+		w.stop()
+	}
+	clear(a.trees)
+	a.events, a.orphans, a.queued = nil, nil, 0
+}
+
+// Queued is how many events wait for a read to apply them (bounded by
+// MaxEvents).
+func (a *Trees) Queued() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.events)
 }
 
 // onLoad starts the walk of a document that loaded in a session the
@@ -437,7 +480,7 @@ func (a *Trees) Rest() (enabled bool) {
 	a.deferred = nil
 	clear(a.trees)
 	clear(a.fetched)
-	a.events, a.orphans = nil, nil
+	a.events, a.orphans, a.queued = nil, nil, 0
 	// Sent is what counts: an enable may be under way, or its answer
 	// lost to a read that ended first, and Chrome's domain on all the same.
 	enabled, a.enabled, a.sent = a.sent, false, false
