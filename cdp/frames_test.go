@@ -277,8 +277,8 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 		}
 	}
 	s.chainsMu.Unlock()
-	if held := s.ax.Load().Held(); held > len(alive) {
-		t.Errorf("the warm trees keep something of %d frames after %d iframes came and went; %d are alive", held, cycles, len(alive))
+	if held := s.ax.Load().Held(); held.Frames > len(alive) || held.Signals > len(alive) {
+		t.Errorf("the warm trees keep something of %d frames, and the signals of %d documents' watchers, after %d iframes came and went; %d are alive", held.Frames, held.Signals, cycles, len(alive))
 	}
 	p.mu.Lock()
 	for k := range p.state.docs {

@@ -75,7 +75,7 @@ func walked(c Caller) *Trees {
 	text := &accessibility.Node{NodeID: "2", ParentID: "1", BackendDOMNodeID: 20,
 		Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"StaticText"`)},
 		Name: &accessibility.Value{Type: "computedString", Value: jsonv2.Value(`"Before"`)}}
-	a.trees["F"] = &tree{frame: "F", loader: "L", root: "1", since: 1, born: versions.Add(1), mutations: 4,
+	a.frameOf("F").tree = &tree{frame: "F", loader: "L", root: "1", since: 1, born: versions.Add(1), mutations: 4,
 		nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "2": text}}
 	return a
 }
@@ -150,7 +150,7 @@ func TestReadRightAfterAChangeWaitsForHeldEvents(t *testing.T) {
 func TestReadRightAfterAChangeOfASmallDocumentReadsWhole(t *testing.T) {
 	c := &chrome{t: t}
 	a := walked(c)
-	a.cost["F"] = 5 * 1e6 // 5 ms
+	a.frameOf("F").cost = 5 * 1e6 // 5 ms
 	a.OnSignal(77, 5)
 	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})
 	if err != nil {
@@ -223,8 +223,8 @@ func TestReadAfterAChangeNobodyToldOfReadsWhole(t *testing.T) {
 func TestSignalsOfAKeptDocumentOutlastIframes(t *testing.T) {
 	c := &chrome{t: t}
 	a := walked(c)
-	a.trees["F"].lastRead = Activity{OK: true, Mutations: 4, Watcher: 77}
-	a.trees["F"].watcher = 77
+	a.frames["F"].tree.lastRead = Activity{OK: true, Mutations: 4, Watcher: 77}
+	a.frames["F"].watcher = 77
 	a.OnSignal(77, 5) // the page changed
 	for w := int64(1000); w < 1000+3*keptWatchers; w++ {
 		a.OnSignal(w, 1) // an iframe's new document changed
@@ -304,7 +304,7 @@ func TestDocumentReadWholeAfterItsLoad(t *testing.T) {
 	c := &blocking{chrome: chrome{t: t}, release: make(chan struct{}), asked: make(chan struct{})}
 	a := New(c, nil, nil)
 	a.enabled = true
-	a.cost["F"] = 1 // read before
+	a.frameOf("F").cost = 1 // read before
 	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true, Mutations: 0, Interactions: 0, Watcher: 9}, nil
 	}
@@ -372,7 +372,7 @@ func TestLoadStopsTheWalkOfTheDocumentBefore(t *testing.T) {
 	c := &walkHeld{chrome: chrome{t: t}, first: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{})}
 	a := New(c, nil, nil)
 	a.enabled = true
-	a.cost["F"] = 1 // read before
+	a.frameOf("F").cost = 1 // read before
 	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true}, nil
 	}

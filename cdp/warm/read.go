@@ -42,10 +42,13 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 		return nil, 0, err
 	}
 	a.mu.Lock()
-	t := a.trees[frame]
+	f := a.frameOf(frame)
+	t := f.tree
 	if t != nil && t.loader != loader { // navigated: a new document
-		delete(a.trees, frame)
-		t = nil
+		f.tree, t = nil, nil
+	}
+	if seen.OK && seen.Watcher != 0 {
+		f.watcher = seen.Watcher
 	}
 	a.mu.Unlock()
 	if t == nil {
@@ -117,7 +120,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 		}
 	}
 	a.mu.Lock()
-	t = a.trees[frame]
+	t = a.kept(frame)
 	a.mu.Unlock()
 	if t != nil && t.focused != "" && !t.focusAsked && changedSince(t.lastRead, seen) {
 		if err := a.refocus(ctx, t); err != nil {
@@ -148,9 +151,6 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 		a.mu.Unlock()
 	}
 	t.lastRead = seen
-	a.mu.Lock()
-	t.watcher = seen.Watcher
-	a.mu.Unlock()
 	if settling {
 		t.kept, t.mixed = 0, false
 	}
@@ -242,7 +242,9 @@ func (a *Trees) fetchWhole(ctx context.Context, frame cdproto.FrameID) ([]*acces
 		}
 	}
 	a.mu.Lock()
-	a.cost[frame], a.size[frame] = took, size
+	if f := a.frames[frame]; f != nil { // not forgotten meanwhile
+		f.cost, f.size, f.measured = took, size, true
+	}
 	a.mu.Unlock()
 	return nodes, nil
 }
@@ -272,7 +274,7 @@ func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Tim
 	heard := false
 	for _, s := range a.signals[seen.Watcher] {
 		if s.count >= seen.Mutations {
-			if a.trees[t.frame] != t || t.touched > s.seq {
+			if a.kept(t.frame) != t || t.touched > s.seq {
 				return true, nil
 			}
 			heard = true
@@ -312,7 +314,7 @@ var errUnheard = errors.New("the watchers' signal of a change never came")
 func (a *Trees) waitFresh(ctx context.Context, t *tree, seen Activity) (bool, error) {
 	calm := time.Now().Add(throttle)
 	a.mu.Lock()
-	cost := a.cost[t.frame]
+	cost := a.peek(t.frame).cost
 	early := a.lastSent.Add(throttle)
 	a.mu.Unlock()
 	if cost > 0 && cost < throttle {
@@ -416,7 +418,8 @@ func (t *tree) twinParents() []accessibility.NodeID {
 func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader, seen)
 	a.mu.Lock()
-	bg, w := a.fetching[frame], a.walks[frame]
+	fr := a.peek(frame)
+	bg, w := fr.fetching, fr.walk
 	a.mu.Unlock()
 	if w != nil && w.atLoad && w.loader == loader { // walked at its load, not fetched (walkOnly)
 		if kept, err := a.awaitLoadWalk(ctx, frame, w); err != nil {
@@ -434,9 +437,9 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 		}
 	}
 	a.mu.Lock()
-	f, load := a.fetched[frame], a.loaded[frame]
-	_, measured := a.size[frame]
-	unwalked := measured && a.smallUnwalked(frame, loader) // never with WalkFrom 0
+	fr = a.peek(frame)
+	f, load := fr.fetched, fr.loaded
+	unwalked := fr.measured && a.smallUnwalked(frame, loader) // never with WalkFrom 0
 	a.mu.Unlock()
 	if unwalked {
 		a.counts.Unwalked.Add(1)
@@ -481,7 +484,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 func (a *Trees) wholeAsNew(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader, seen)
 	a.mu.Lock()
-	load := a.loaded[frame]
+	load := a.peek(frame).loaded
 	a.mu.Unlock()
 	nodes, err := a.whole(ctx, frame)
 	if err != nil || !seen.OK {
@@ -500,11 +503,14 @@ func (a *Trees) wholeAsNew(ctx context.Context, frame cdproto.FrameID, loader cd
 // a read's, side by side), stays, and is returned: a read may have mapped
 // it under its version already.
 func (a *Trees) keepFetch(frame cdproto.FrameID, f *fetched) *fetched {
-	if old := a.fetched[frame]; old != nil && old.loader == f.loader && old.load == f.load && old.mutations == f.mutations && old.interactions == f.interactions {
+	fr := a.frames[frame]
+	if old := fr.peekFetched(); old != nil && old.loader == f.loader && old.load == f.load && old.mutations == f.mutations && old.interactions == f.interactions {
 		return old
 	}
 	f.version = versions.Add(1)
-	a.fetched[frame] = f
+	if fr != nil { // not forgotten meanwhile
+		fr.fetched = f
+	}
 	return f
 }
 
@@ -518,7 +524,8 @@ func (a *Trees) keepFetch(frame cdproto.FrameID, f *fetched) *fetched {
 // kept.
 func (a *Trees) awaitWalk(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID) (bool, error) {
 	a.mu.Lock()
-	w, cost, size := a.walks[frame], a.cost[frame], a.size[frame]
+	fr := a.peek(frame)
+	w, cost, size := fr.walk, fr.cost, fr.size
 	a.mu.Unlock()
 	if w == nil || w.loader != loader || cost == 0 {
 		return false, nil
@@ -539,7 +546,7 @@ func (a *Trees) awaitWalk(ctx context.Context, frame cdproto.FrameID, loader cdp
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t := a.trees[frame]
+	t := a.kept(frame)
 	return t != nil && t.loader == loader, nil
 }
 
@@ -567,7 +574,7 @@ func (a *Trees) awaitLoadWalk(ctx context.Context, frame cdproto.FrameID, w *wal
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t := a.trees[frame]
+	t := a.kept(frame)
 	return t != nil && t.loader == w.loader, nil
 }
 

@@ -46,6 +46,10 @@ const walkWidth = 8
 func (a *Trees) WalkLoaded(frame cdproto.FrameID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.resting {
+		return
+	}
+	a.frameOf(frame)
 	a.goBackground(func() { a.walkLoaded(frame, false) })
 }
 
@@ -65,13 +69,18 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		return
 	}
 	a.mu.Lock()
-	if t := a.trees[frame]; t != nil && t.since <= a.loaded[frame] {
-		delete(a.trees, frame) // the document before
+	fr := a.frames[frame]
+	if fr == nil { // forgotten meanwhile
+		a.mu.Unlock()
+		return
+	}
+	if t := fr.tree; t != nil && t.since <= fr.loaded {
+		fr.tree = nil // the document before
 	}
 	if seen.OK && a.walkOnly(frame, loader) {
 		// Reads follow this frame's changes: the walk alone, no fetch;
 		// a read meanwhile waits for it (untilWalked).
-		w := a.walks[frame]
+		w := fr.walk
 		a.mu.Unlock()
 		if Tracing() {
 			Tracef("[%p] frame %s document %s walked at its load, not fetched: reads followed the document before", a, frame, loader)
@@ -83,23 +92,25 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		a.beginWalk(frame, loader, seen, true, loaded)
 		return
 	}
-	if seen.OK && a.fetching[frame] == nil {
+	if seen.OK && fr.fetching == nil {
 		f := &fetching{loader: loader, done: make(chan struct{})}
-		a.fetching[frame] = f
-		load := a.loaded[frame]
+		fr.fetching = f
+		load := fr.loaded
 		a.mu.Unlock()
 		nodes, err := a.fetchWhole(ctx, frame)
 		a.mu.Lock()
 		if err == nil && !f.forgotten {
 			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
 		}
-		delete(a.fetching, frame)
+		if fr.fetching == f {
+			fr.fetching = nil
+		}
 		close(f.done)
 		if err == nil && loaded && a.OnLoadFetched != nil {
 			defer a.OnLoadFetched(frame)
 		}
 	}
-	w := a.walks[frame]
+	w := fr.walk
 	a.mu.Unlock()
 	if w != nil { // the stopped walk of the document before
 		<-w.done
@@ -174,10 +185,9 @@ type fetching struct {
 func (a *Trees) deferWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.deferred == nil {
-		a.deferred = map[cdproto.FrameID]asked{}
+	if f := a.frames[frame]; f != nil { // not forgotten
+		f.asked = &asked{loader, seen}
 	}
-	a.deferred[frame] = asked{loader, seen}
 }
 
 // asked is a walk a read asked for: of which document, and what the
@@ -191,15 +201,21 @@ type asked struct {
 func (a *Trees) CancelWalk(frame cdproto.FrameID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	delete(a.deferred, frame)
+	if f := a.frames[frame]; f != nil {
+		f.asked = nil
+	}
 }
 
 // StartWalks starts the walks the reads asked for (Nodes asks, rather
 // than walk during the read); the caller calls it once a read is over.
 func (a *Trees) StartWalks() {
 	a.mu.Lock()
-	d := a.deferred
-	a.deferred = nil
+	d := map[cdproto.FrameID]*asked{}
+	for id, f := range a.frames {
+		if f.asked != nil {
+			d[id], f.asked = f.asked, nil
+		}
+	}
 	a.mu.Unlock()
 	for frame, w := range d {
 		a.beginWalk(frame, w.loader, w.seen, false, false)
@@ -210,6 +226,9 @@ func (a *Trees) StartWalks() {
 // background, unless one is under way, with nothing known of what the
 // page's watchers had counted.
 func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
+	a.mu.Lock()
+	a.frameOf(frame)
+	a.mu.Unlock()
 	a.beginWalk(frame, loader, Activity{}, false, false)
 }
 
@@ -220,7 +239,7 @@ func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 // answers its reads as soon as a fetch would have, less the fetch; a
 // read meanwhile waits for the walk (untilWalked). Holding mu.
 func (a *Trees) walkOnly(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
-	if a.WalkFrom == 0 || a.size[frame] >= a.WalkFrom {
+	if a.WalkFrom == 0 || a.peek(frame).size >= a.WalkFrom {
 		return false
 	}
 	r := a.rereadOf(frame, loader)
@@ -235,21 +254,21 @@ func (a *Trees) walkOnly(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
 func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity, atLoad, announce bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.walking[frame] || a.trees[frame] != nil || a.resting {
+	f := a.frames[frame]
+	if f == nil || f.walk != nil || f.tree != nil || a.resting { // forgotten, walking or walked
 		return
 	}
 	if a.smallUnwalked(frame, loader) {
 		a.counts.Small.Add(1)
 		if Tracing() {
-			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, a.size[frame], a.WalkFrom)
+			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, f.size, a.WalkFrom)
 		}
 		return
 	}
-	a.walking[frame] = true
 	since := a.seq + 1
 	ctx, stop := context.WithCancel(a.life)
 	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now(), atLoad: atLoad}
-	a.walks[frame] = w
+	f.walk = w
 	a.goBackground(func() {
 		t, err := a.walk(ctx, frame, &w.pace)
 		stop()
@@ -284,13 +303,15 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen A
 func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdproto.LoaderID, seen Activity, asFetched *fetched) (Walk, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	delete(a.walking, frame)
-	delete(a.walks, frame)
+	f := a.frames[frame]
+	if f != nil && f.walk == w {
+		f.walk = nil
+	}
 	close(w.done)
 	if Tracing() {
-		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, a.loaded[frame] >= since, asFetched != nil && a.fetched[frame] == asFetched)
+		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, f != nil && f.loaded >= since, asFetched != nil && f != nil && f.fetched == asFetched)
 	}
-	if err != nil || a.loaded[frame] >= since || w.forgotten {
+	if err != nil || w.forgotten || f == nil || f.loaded >= since {
 		return Walk{}, false
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
@@ -298,7 +319,7 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	if seen.OK {
 		t.mutations = seen.Mutations
 	}
-	if asFetched != nil && a.fetched[frame] == asFetched { // fetchMatching refused a mixed walk
+	if asFetched != nil && f.fetched == asFetched { // fetchMatching refused a mixed walk
 		// The tree is the page as the fetch had it, when its watchers had
 		// counted the fetch's mutations: a read that finds no more is not
 		// one right after a change.
@@ -309,11 +330,11 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	// events that came during the walk): those events' nodes, waiting as
 	// orphans, are for this tree (apply).
 	t.born, t.pace = versions.Add(1), nil // the updates that follow are not the walk's
-	a.trees[frame] = t
-	if _, ok := a.size[frame]; !ok || w.atLoad { // not fetched: the walk tells its size
-		a.size[frame] = len(t.nodes)
+	f.tree = t
+	if !f.measured || w.atLoad { // not fetched: the walk tells its size
+		f.size, f.measured = len(t.nodes), true
 	}
-	delete(a.fetched, frame)
+	f.fetched = nil
 	return done, true
 }
 
@@ -326,7 +347,7 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 // the fetch is still the one kept.
 func (a *Trees) fetchMatching(frame cdproto.FrameID, loader cdproto.LoaderID, t *tree) *fetched {
 	a.mu.Lock()
-	f := a.fetched[frame]
+	f := a.peek(frame).fetched
 	a.mu.Unlock()
 	if f == nil || f.loader != loader || t.mixed || len(f.nodes) == 0 || f.nodes[0] == nil || f.nodes[0].NodeID != t.root {
 		return nil
@@ -557,14 +578,14 @@ func (t *tree) ordered() []*accessibility.Node {
 func (a *Trees) Walking() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.walking) > 0
+	return a.walking()
 }
 
 // Walked reports whether a frame's document has a kept (walked) tree.
 func (a *Trees) Walked(frame cdproto.FrameID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.trees[frame] != nil
+	return a.kept(frame) != nil
 }
 
 // Fetching reports whether a getFullAXTree of one of the session's
@@ -573,7 +594,12 @@ func (a *Trees) Walked(frame cdproto.FrameID) bool {
 func (a *Trees) Fetching() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.fetching) > 0
+	for _, f := range a.frames {
+		if f.fetching != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // WalkedDocument is the loader of the document of a frame whose kept
@@ -581,7 +607,7 @@ func (a *Trees) Fetching() bool {
 func (a *Trees) WalkedDocument(frame cdproto.FrameID) cdproto.LoaderID {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if t := a.trees[frame]; t != nil {
+	if t := a.kept(frame); t != nil {
 		return t.loader
 	}
 	return ""
@@ -592,6 +618,6 @@ func (a *Trees) WalkedDocument(frame cdproto.FrameID) cdproto.LoaderID {
 func (a *Trees) WalkAsked(frame cdproto.FrameID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	_, deferred := a.deferred[frame]
-	return a.walking[frame] || deferred
+	f := a.peek(frame)
+	return f.walk != nil || f.asked != nil
 }
