@@ -469,7 +469,7 @@ func TestReadsWhileManyWatchersSignal(t *testing.T) {
 	a := walked(c)
 	ctx := context.Background()
 	// Each goes on until both have done their share: they overlap.
-	const reads, watchers = 10000, 10000
+	const reads, watchers = 30000, 30000
 	var read, signalled atomic.Int64
 	done := make(chan struct{})
 	go func() {
