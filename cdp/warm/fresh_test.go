@@ -437,6 +437,14 @@ func TestATreeFoundUnheardIsDropped(t *testing.T) {
 	if a.Walked("F") || !a.WalkAsked("F") {
 		t.Errorf("after the unheard change: a tree kept %v, a walk asked for %v; want none kept, one asked for", a.Walked("F"), a.WalkAsked("F"))
 	}
+	// Its walk waits until the document's watchers are heard again: a
+	// tree walked now, its events perhaps not coming, would be found
+	// unheard at the next change, walk after walk. (The walk would ask
+	// this Caller for getRootAXNode, which it fails the test for.)
+	a.StartWalks()
+	if a.Walking() {
+		t.Error("a walk started while the document's watchers were not heard again")
+	}
 	// Heard again: the text changes, its signal and Chrome's event come.
 	c.mu.Lock()
 	c.text = "After"

@@ -90,7 +90,9 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 			// The tree missed what changed while nothing was heard, and
 			// the events that come once the session is heard again would
 			// not say so: it is dropped, and the document read as a new
-			// one is, whole, its fetch kept and its walk asked for.
+			// one is, whole, its fetch kept and its walk asked for; the
+			// walk waits until its watchers are heard again
+			// (unheardStill).
 			a.counts.Unheard.Add(1)
 			a.traceRead("whole, the watchers' signal of the change never came", t, seen)
 			a.drop(t)

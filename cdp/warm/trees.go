@@ -308,9 +308,11 @@ type reread struct {
 	n      int
 	// prev is n of the frame's document before this one.
 	prev int
-	// unheard says a read found a change of this document nobody told
-	// of (errUnheard), and OnUnheard was told.
-	unheard bool
+	// unheard is the sequence number of the first event or signal after
+	// a read last found a change of this document nobody told of
+	// (errUnheard), 0 when none; told says OnUnheard was told.
+	unheard uint64
+	told    bool
 }
 
 // rereadsToWalk is how many reads of a small document after changes
@@ -349,10 +351,27 @@ func (a *Trees) setReread(frame cdproto.FrameID, r reread) {
 // holding mu.
 func (a *Trees) unheardOnce(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
 	r := a.rereadOf(frame, loader)
-	first := !r.unheard
-	r.unheard = true
+	first := !r.told
+	r.unheard, r.told = a.seq+1, true
 	a.setReread(frame, r)
 	return first
+}
+
+// unheardStill reports whether a frame's document was found changed
+// with nobody telling of it (unheardOnce) and its watchers, the frame's
+// (frame.watcher), have not been heard since: a walk now would make a
+// tree its events may not keep, found unheard at the next change, walk
+// after walk. Holding mu.
+func (a *Trees) unheardStill(f *frame, loader cdproto.LoaderID) bool {
+	if f.reread.loader != loader || f.reread.unheard == 0 {
+		return false
+	}
+	for _, s := range a.signals[f.watcher] {
+		if s.seq >= f.reread.unheard {
+			return false
+		}
+	}
+	return true
 }
 
 // rereadAfterChange counts a read of a frame's document after a change;

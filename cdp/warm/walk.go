@@ -258,6 +258,12 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen A
 	if f == nil || f.walk != nil || f.tree != nil || a.resting { // forgotten, walking or walked
 		return
 	}
+	if a.unheardStill(f, loader) {
+		if Tracing() {
+			Tracef("[%p] frame %s not walked: its watchers not heard since a change nobody told of", a, frame)
+		}
+		return
+	}
 	if a.smallUnwalked(frame, loader) {
 		a.counts.Small.Add(1)
 		if Tracing() {
