@@ -27,14 +27,17 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
-// ticker is a page of 200 sections whose first heading changes every 20 ms.
+// ticker is a page of 400 sections (about 3,600 accessibility nodes: a
+// document big enough to be walked, so that its events are kept for its
+// tree) whose first heading, a caption of a thousand characters, changes
+// every 20 ms.
 func ticker() string {
 	var b strings.Builder
 	b.WriteString(`<!doctype html><title>Ticker</title><main>`)
-	for i := range 200 {
+	for i := range 400 {
 		fmt.Fprintf(&b, `<section><h2>Part %d</h2><p>Text <a href="#%d">link %d</a></p><button>Button %d</button></section>`, i, i, i, i)
 	}
-	b.WriteString(`</main><script>let n = 0; setInterval(() => { document.querySelector('h2').textContent = 'Tick ' + (n++) }, 20)</script>`)
+	b.WriteString(`</main><script>let n = 0; setInterval(() => { document.querySelector('h2').textContent = 'Tick ' + (n++) + ' ' + 'caption '.repeat(125) }, 20)</script>`)
 	return b.String()
 }
 
