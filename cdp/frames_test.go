@@ -277,8 +277,8 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 		}
 	}
 	s.chainsMu.Unlock()
-	if held := s.ax.Load().Held(); held > len(alive) {
-		t.Errorf("the warm trees keep something of %d frames after %d iframes came and went; %d are alive", held, cycles, len(alive))
+	if held := s.ax.Load().Held(); held.Frames > len(alive) || held.Signals > len(alive) {
+		t.Errorf("the warm trees keep something of %d frames, and the signals of %d documents' watchers, after %d iframes came and went; %d are alive", held.Frames, held.Signals, cycles, len(alive))
 	}
 	p.mu.Lock()
 	for _, d := range p.state.docs {
@@ -299,4 +299,46 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 	} else if loc, err := p.Locate(ctx, e.ID); err != nil || loc.State == mapping.Gone {
 		t.Errorf("locate of the live iframe's button: %v, %v", loc, err)
 	}
+}
+
+// An iframe that loads document after document (a rotating
+// advertisement in one frame) makes more documents' watchers signal than
+// the warm trees keep the signals of (64), while the host reads: making
+// room looks at the kept trees' documents' watchers, which the reads
+// note. Under -race the two keep to the trees' lock rules; the answer is
+// right, and the signals kept stay bounded.
+func TestReadsWhileAnIframeLoadsDocumentAfterDocument(t *testing.T) {
+	url := serve(t, map[string]string{
+		"/p": `<!doctype html><title>Rotating</title><main><h1>Host</h1><iframe src="/f?0"></iframe></main><script>
+let n = 1;
+window.cycle = () => { const f = document.querySelector('iframe'); f.src = '/f?' + (n++); return new Promise(r => f.onload = () => r('loaded')); };
+</script>`,
+		"/f": sectionsPage("Advert", 5),
+	})
+	ctx, p, u := launchFor(t, url+"/p", Options{RestAfter: -1, WalkFrom: -1})
+	us := u.session(t, u.tabs[0])
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const cycles = 80
+	for range cycles {
+		if got := u.eval(t, us, `cycle()`); got != "loaded" {
+			t.Fatalf("cycle: %q", got)
+		}
+		// A read installs the new document's watchers; the focus moved
+		// into it makes them signal.
+		if _, err := p.Current(ctx); err != nil {
+			t.Fatal(err)
+		}
+		u.eval(t, us, `document.querySelector('iframe').contentDocument.querySelector('button').focus(); ''`)
+		if _, err := p.Current(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := sessionOf(t, p, u.tabs[0]).ax.Load().Held()
+	t.Logf("after %d documents in the iframe: %+v kept", cycles, held)
+	if held.Signals > 64 || held.Frames > 2 {
+		t.Errorf("after %d documents in the iframe: the warm trees keep the signals of %d documents' watchers, and something of %d frames", cycles, held.Signals, held.Frames)
+	}
+	warmIsCold(t, ctx, p, "after the iframe's documents", false)
 }

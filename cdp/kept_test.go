@@ -146,7 +146,7 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 	p.mu.Unlock()
 	got := p.sizes()
 	t.Logf("after %d loops: %+v; %d frames alive", loops, got, frames)
-	want := stateSizes{Windows: 1, Tabs: 1, Sessions: 2, Docs: frames, Mapped: 1, Shown: 1, Held: 0, Scans: frames, ReadLast: 1, Worlds: frames, Chains: 2 * frames, Warm: frames}
+	want := stateSizes{Windows: 1, Tabs: 1, Sessions: 2, Docs: frames, Mapped: 1, Shown: 1, Held: 0, Scans: frames, ReadLast: 1, Worlds: frames, Chains: 2 * frames, Warm: frames, Signals: frames}
 	for _, c := range []struct {
 		what      string
 		got, want int
@@ -163,6 +163,7 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 		{"isolated worlds (one a frame)", got.Worlds, want.Worlds},
 		{"element chains (a focus and a hover chain a frame)", got.Chains, want.Chains},
 		{"frames held in the warm trees", got.Warm, want.Warm},
+		{"documents whose watchers' signals the warm trees keep", got.Signals, want.Signals},
 	} {
 		if c.got > c.want {
 			t.Errorf("after %d loops the provider keeps %d %s; what is open has %d", loops, c.got, c.what, c.want)

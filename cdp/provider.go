@@ -192,8 +192,9 @@ type stateSizes struct {
 	ReadLast            int // the tabs the last read read
 	// Worlds and Chains count the sessions' isolated worlds and element
 	// chains, by frame; Warm the frames their warm trees hold anything
-	// of (warm.Trees.Held).
-	Worlds, Chains, Warm int
+	// of, Signals the documents whose watchers' signals they keep
+	// (warm.Trees.Held).
+	Worlds, Chains, Warm, Signals int
 }
 
 // sizes counts what the provider keeps of the browser on this
@@ -225,7 +226,9 @@ func (p *Provider) sizes() stateSizes {
 		k.Chains += len(s.chains)
 		s.chainsMu.Unlock()
 		if a := s.ax.Load(); a != nil {
-			k.Warm += a.Held()
+			h := a.Held()
+			k.Warm += h.Frames
+			k.Signals += h.Signals
 		}
 	}
 	return k

@@ -148,11 +148,12 @@ func (p *Provider) letGo() int {
 		}
 		s.tellWatchers(ctx, quietWatchers)
 	}
-	// The walks stopped end at once (their calls fail); the wait makes
-	// sure none sends a call after the rest began.
+	// The background work stopped (walks, a load's fetch and state
+	// script) ends at once (its calls fail); the wait makes sure none
+	// sends a call after the rest began.
 	for _, a := range rested {
-		if err := a.AwaitWalks(ctx); err != nil {
-			p.log.Debug("a walk stopped by the rest did not end", "err", err)
+		if err := a.AwaitBackground(ctx); err != nil {
+			p.log.Debug("background work stopped by the rest did not end", "err", err)
 		}
 	}
 	for _, d := range st.docs {

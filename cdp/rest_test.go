@@ -345,7 +345,9 @@ func TestNavigationForgetsTheWorld(t *testing.T) {
 // the page, and its calls send nothing) and its Accessibility domain
 // turned off behind its back (no nodesUpdated): a change of the page is
 // then told by nobody. The read after it must not answer from the kept
-// tree, but read the page whole.
+// tree, but read the page whole; and the tree is dropped, so that once
+// the binding and the domain are back, a change told by both does not
+// make it answer again, missing what changed meanwhile.
 func TestUnheardChangeIsReadWhole(t *testing.T) {
 	url := serve(t, map[string]string{"/p": sectionsPage("Heard", 20)})
 	logged := new(syncbuf.Buffer)
@@ -373,7 +375,7 @@ func TestUnheardChangeIsReadWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	us := u.session(t, u.tabs[0])
-	for _, text := range []string{"Changed, unheard", "Changed again"} {
+	for i, text := range []string{"Changed, unheard", "Changed again"} {
 		// The change, then the page's own clock past Settle: Chrome's
 		// events for it would have come by then, and the watchers' call
 		// long before.
@@ -387,12 +389,90 @@ func TestUnheardChangeIsReadWhole(t *testing.T) {
 		if outline := strings.Join(outlineOf(cur.Root), "\n"); !strings.Contains(outline, text) {
 			t.Errorf("the read does not show the change to %q:\n%s", text, outline)
 		}
-		if got := p.Answers().Minus(answers); got.Unheard != 1 || got.Whole != 1 || got.All() != 1 {
-			t.Errorf("the read after the unheard change to %q: %v, want it read whole, the watchers unheard", text, got)
+		// The first finds the kept tree unheard, and drops it; the walk
+		// asked for then fails (Chrome's domain is off), so the second
+		// has no tree to find unheard.
+		if got := p.Answers().Minus(answers); got.Unheard != int64(1-i) || got.Whole != 1 || got.All() != 1 {
+			t.Errorf("the read after the unheard change to %q: %v, want it read whole, the watchers unheard %d times", text, got, 1-i)
 		}
 	}
 	// The person running the provider is told, once for the document.
 	if n := strings.Count(logged.String(), "its watchers' call to the provider never came"); n != 1 {
 		t.Errorf("the log says %d times that the page's changes went unheard, want once:\n%s", n, logged.String())
+	}
+
+	// Heard again: the binding and Accessibility back. The tree kept from
+	// before the unheard changes is gone, so the next change, told by its
+	// signal and Chrome's events, does not make it answer again: the read
+	// shows every change, and is not a kept tree's.
+	if err := s.Call(ctx, runtime.CommandAddBinding, runtime.AddBindingParams{Name: bindingName, ExecutionContextName: worldName}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Call(ctx, accessibility.CommandEnable, cdproto.Empty{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Read past Settle: the signal come, a kept tree would answer as it is.
+	u.eval(t, us, fmt.Sprintf(`document.querySelector('button').textContent = 'Heard again';
+		new Promise((done) => setTimeout(() => done(''), %d))`, (warm.Settle+100*time.Millisecond).Milliseconds()))
+	answers = p.Answers()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outline := strings.Join(outlineOf(cur.Root), "\n")
+	for _, text := range []string{"Changed again", "Heard again"} {
+		if !strings.Contains(outline, text) {
+			t.Errorf("the read once heard again does not show %q:\n%s", text, outline)
+		}
+	}
+	if got := p.Answers().Minus(answers); got.Kept() != 0 || got.All() != 1 {
+		t.Errorf("the first read once heard again: %v, want it not answered by a kept tree", got)
+	}
+	warmIsCold(t, ctx, p, "the read after", false)
+}
+
+// A host subscribed that never reads, on a page that changes every 20 ms
+// (a ticker): for a minute the events queued for the kept trees stay
+// within their bound (past it the trees are dropped), and the read after
+// is right, read whole.
+func TestEventsOfAPageNobodyReadsAreBounded(t *testing.T) {
+	ticker := sectionsPage("Ticker", 20) + `<script>let n = 0; window.ticker = setInterval(() => { document.querySelector('h2').textContent = 'Tick ' + (n++) }, 20)</script>`
+	url := serve(t, map[string]string{"/": ticker})
+	ctx, p, u := launchFor(t, url+"/", Options{RestAfter: -1, WalkFrom: -1})
+	stop := p.Watch(func() {})
+	defer stop()
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a := sessionOf(t, p, u.tabs[0]).ax.Load()
+	frame := cdproto.FrameID(u.tabs[0])
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) != "" }); err != nil {
+		t.Fatalf("the page was not walked: %v", err)
+	}
+	most := 0
+	minute := time.NewTimer(time.Minute)
+	sample := time.NewTicker(20 * time.Millisecond)
+	defer sample.Stop()
+sampling:
+	for {
+		select {
+		case <-minute.C:
+			break sampling
+		case <-sample.C:
+			most = max(most, a.Queued())
+		}
+	}
+	t.Logf("at most %d events queued in a minute; the queue passed its bound %d times", most, p.answers.Overflows.Load())
+	if most > warm.MaxEvents {
+		t.Errorf("%d events queued, want at most %d", most, warm.MaxEvents)
+	}
+	if p.answers.Overflows.Load() == 0 {
+		t.Error("the queue never came to its bound: the test did not try it")
+	}
+	u.eval(t, u.session(t, u.tabs[0]), `clearInterval(window.ticker); ''`)
+	answers := p.Answers()
+	warmIsCold(t, ctx, p, "the read after a minute unread", false)
+	if got := p.Answers().Minus(answers); got.Kept() != 0 {
+		t.Errorf("the read after a minute unread: %v, want it read whole", got)
 	}
 }

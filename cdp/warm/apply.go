@@ -24,7 +24,7 @@ import (
 func (a *Trees) apply(ctx context.Context) error {
 	a.mu.Lock()
 	evs := a.events
-	a.events = nil
+	a.events, a.queued = nil, 0
 	orphans := a.orphans
 	a.orphans = nil
 	a.mu.Unlock()
@@ -58,7 +58,7 @@ func (a *Trees) apply(ctx context.Context) error {
 	reparent := func() {
 		for _, t := range moved {
 			a.mu.Lock()
-			kept := a.trees[t.frame] == t
+			kept := a.kept(t.frame) == t
 			a.mu.Unlock()
 			if !kept {
 				continue // dropped since
@@ -84,9 +84,9 @@ func (a *Trees) apply(ctx context.Context) error {
 			// A tree walked since (after the load) is of the new document.
 			e, err := decode[slimLoad](ev.params)
 			a.mu.Lock()
-			for frame, t := range a.trees {
-				if t.since <= ev.seq && (err != nil || e.Root == nil || e.Root.FrameID == "" || e.Root.FrameID == frame) {
-					delete(a.trees, frame)
+			for id, f := range a.frames {
+				if t := f.tree; t != nil && t.since <= ev.seq && (err != nil || e.Root == nil || e.Root.FrameID == "" || e.Root.FrameID == id) {
+					f.tree = nil
 				}
 			}
 			a.mu.Unlock()
@@ -102,7 +102,7 @@ func (a *Trees) apply(ctx context.Context) error {
 		}
 	}
 	a.mu.Lock()
-	if len(a.walking) > 0 {
+	if a.walking() {
 		a.orphans = append(left, a.orphans...)
 	}
 	a.mu.Unlock()
@@ -150,9 +150,11 @@ func Tracef(format string, args ...any) {
 func (a *Trees) treeOf(id accessibility.NodeID, seq uint64) *tree {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, t := range a.trees {
-		if _, ok := t.nodes[id]; ok && seq >= t.since {
-			return t
+	for _, f := range a.frames {
+		if t := f.tree; t != nil {
+			if _, ok := t.nodes[id]; ok && seq >= t.since {
+				return t
+			}
 		}
 	}
 	return nil
@@ -162,8 +164,8 @@ func (a *Trees) treeOf(id accessibility.NodeID, seq uint64) *tree {
 func (a *Trees) drop(t *tree) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.trees[t.frame] == t {
-		delete(a.trees, t.frame)
+	if f := a.frames[t.frame]; f != nil && f.tree == t {
+		f.tree = nil
 	}
 }
 

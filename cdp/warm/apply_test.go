@@ -66,12 +66,12 @@ func TestAnAncestorOfTheFocusedNodeThatFlippedIsFetchedAgain(t *testing.T) {
 		n := decode(s)
 		tr.nodes[n.NodeID] = n
 	}
-	a.trees["F"] = tr
+	a.frameOf("F").tree = tr
 	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[`+focusedButton+`]}`))
 	if err := a.apply(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if a.trees["F"] != tr {
+	if a.frames["F"].tree != tr {
 		t.Fatal("the tree was dropped")
 	}
 	var got []string
@@ -141,7 +141,7 @@ func TestAReadAfterAChangeAsksForTheNodeFocusLeft(t *testing.T) {
 		t.Fatalf("the tree's focused node is %q, want 3", tr.focused)
 	}
 	tr.lastRead = Activity{OK: true, Watcher: 1}
-	a.trees["F"] = tr
+	a.frameOf("F").tree = tr
 	a.enabled = true
 	before := tr.version
 	// The watchers saw the blur (an interaction), no mutation.
@@ -213,7 +213,7 @@ func TestAReadAsksForTheNodeThatGainedFocusOnce(t *testing.T) {
 	}
 	tr.focused = "4" // the button had focus
 	tr.lastRead = Activity{OK: true, Watcher: 1}
-	a.trees["F"] = tr
+	a.frameOf("F").tree = tr
 	a.enabled = true
 	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[`+focusedDiv+`]}`))
 	if _, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Watcher: 1, Interactions: 2}); err != nil {

@@ -53,6 +53,10 @@ type Counts struct {
 	// AtLoad counts the walks begun at a document's load instead of its
 	// fetch (walkOnly).
 	AtLoad atomic.Int64
+	// Overflows counts the times a session's events queued for its kept
+	// trees passed their bound (no read applied them) and the trees were
+	// dropped.
+	Overflows atomic.Int64
 }
 
 // Walk is what one walk of a document did.

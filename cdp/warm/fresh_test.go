@@ -2,8 +2,10 @@ package warm
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -65,7 +67,7 @@ func updated(name string) jsonv2.Value {
 
 // walked returns trees holding a walked document F of loader L whose text
 // reads "Before", known complete at 4 changes of the page's watchers.
-func walked(c *chrome) *Trees {
+func walked(c Caller) *Trees {
 	a := New(c, nil, nil)
 	a.enabled = true
 	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"2"}, BackendDOMNodeID: 10,
@@ -73,7 +75,7 @@ func walked(c *chrome) *Trees {
 	text := &accessibility.Node{NodeID: "2", ParentID: "1", BackendDOMNodeID: 20,
 		Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"StaticText"`)},
 		Name: &accessibility.Value{Type: "computedString", Value: jsonv2.Value(`"Before"`)}}
-	a.trees["F"] = &tree{frame: "F", loader: "L", root: "1", since: 1, born: versions.Add(1), mutations: 4,
+	a.frameOf("F").tree = &tree{frame: "F", loader: "L", root: "1", since: 1, born: versions.Add(1), mutations: 4,
 		nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "2": text}}
 	return a
 }
@@ -148,7 +150,7 @@ func TestReadRightAfterAChangeWaitsForHeldEvents(t *testing.T) {
 func TestReadRightAfterAChangeOfASmallDocumentReadsWhole(t *testing.T) {
 	c := &chrome{t: t}
 	a := walked(c)
-	a.cost["F"] = 5 * 1e6 // 5 ms
+	a.frameOf("F").cost = 5 * 1e6 // 5 ms
 	a.OnSignal(77, 5)
 	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 5, Watcher: 77})
 	if err != nil {
@@ -221,7 +223,8 @@ func TestReadAfterAChangeNobodyToldOfReadsWhole(t *testing.T) {
 func TestSignalsOfAKeptDocumentOutlastIframes(t *testing.T) {
 	c := &chrome{t: t}
 	a := walked(c)
-	a.trees["F"].lastRead = Activity{OK: true, Mutations: 4, Watcher: 77}
+	a.frames["F"].tree.lastRead = Activity{OK: true, Mutations: 4, Watcher: 77}
+	a.frames["F"].watcher = 77
 	a.OnSignal(77, 5) // the page changed
 	for w := int64(1000); w < 1000+3*keptWatchers; w++ {
 		a.OnSignal(w, 1) // an iframe's new document changed
@@ -301,7 +304,7 @@ func TestDocumentReadWholeAfterItsLoad(t *testing.T) {
 	c := &blocking{chrome: chrome{t: t}, release: make(chan struct{}), asked: make(chan struct{})}
 	a := New(c, nil, nil)
 	a.enabled = true
-	a.cost["F"] = 1 // read before
+	a.frameOf("F").cost = 1 // read before
 	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true, Mutations: 0, Interactions: 0, Watcher: 9}, nil
 	}
@@ -369,7 +372,7 @@ func TestLoadStopsTheWalkOfTheDocumentBefore(t *testing.T) {
 	c := &walkHeld{chrome: chrome{t: t}, first: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{})}
 	a := New(c, nil, nil)
 	a.enabled = true
-	a.cost["F"] = 1 // read before
+	a.frameOf("F").cost = 1 // read before
 	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true}, nil
 	}
@@ -380,5 +383,161 @@ func TestLoadStopsTheWalkOfTheDocumentBefore(t *testing.T) {
 	<-c.second
 	if n := c.count(accessibility.CommandGetFullAXTree); n != 1 {
 		t.Errorf("%d getFullAXTree calls, want the new document's, once", n)
+	}
+}
+
+// deafPage is a Caller for a one-document page whose text (node 2) and a
+// button (node 3, once added) change as the test says; getFullAXTree
+// answers the page as it is now.
+type deafPage struct {
+	chrome
+	text  string
+	added bool
+}
+
+func (c *deafPage) Call(ctx context.Context, method string, params, res any) error {
+	if method != accessibility.CommandGetFullAXTree {
+		return c.chrome.Call(ctx, method, params, res)
+	}
+	c.mu.Lock()
+	root, nodes := rootJSON, []string{textJSON(c.text)}
+	if c.added {
+		root = strings.Replace(root, `"childIds":["2"]`, `"childIds":["2","3"]`, 1)
+		nodes = append(nodes, `{"nodeId":"3","ignored":false,"role":{"type":"role","value":"button"},"name":{"type":"computedString","value":"Added unheard"},"parentId":"1","backendDOMNodeId":30}`)
+	}
+	c.mu.Unlock()
+	return jsonv2.Unmarshal([]byte(`{"nodes":[`+root+`,`+strings.Join(nodes, ",")+`]}`), res, chromedp.DefaultUnmarshalOptions)
+}
+
+// A kept tree whose document changed while nothing was heard (the
+// watchers' call never came, nor Chrome's events) is dropped, not only
+// passed by: once the session is heard again, a change with its signal
+// and its event must not make that tree, which missed what changed
+// meanwhile, answer again. The read after is the document's as a new
+// one's: whole, and a walk asked for.
+func TestATreeFoundUnheardIsDropped(t *testing.T) {
+	c := &deafPage{chrome: chrome{t: t}, text: "Before"}
+	a := walked(c)
+	told := 0
+	a.OnUnheard = func(cdproto.FrameID) { told++ }
+	ctx := context.Background()
+	// Deaf: a button is added (the watchers' fifth change), and nobody
+	// tells of it.
+	c.added = true
+	nodes, _, err := a.Nodes(ctx, "F", "L", Activity{OK: true, Mutations: 5, Quiet: Settle, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 3 {
+		t.Errorf("the read of the unheard change answered %d nodes, want the 3 of the page", len(nodes))
+	}
+	if got := a.counts.Tally(); got != (Tally{Whole: 1, Unheard: 1}) {
+		t.Errorf("the read of the unheard change: %v, want whole, unheard", got)
+	}
+	if a.Walked("F") || !a.WalkAsked("F") {
+		t.Errorf("after the unheard change: a tree kept %v, a walk asked for %v; want none kept, one asked for", a.Walked("F"), a.WalkAsked("F"))
+	}
+	// Its walk waits until the document's watchers are heard again: a
+	// tree walked now, its events perhaps not coming, would be found
+	// unheard at the next change, walk after walk. (The walk would ask
+	// this Caller for getRootAXNode, which it fails the test for.)
+	a.StartWalks()
+	if a.Walking() {
+		t.Error("a walk started while the document's watchers were not heard again")
+	}
+	// Heard again: the text changes, its signal and Chrome's event come.
+	c.mu.Lock()
+	c.text = "After"
+	c.mu.Unlock()
+	a.OnSignal(77, 6)
+	a.OnEvent(accessibility.NodesUpdated.Method, updated("After"))
+	before := a.counts.Tally()
+	nodes, _, err = a.Nodes(ctx, "F", "L", Activity{OK: true, Mutations: 6, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "After" || len(nodes) != 3 {
+		t.Errorf("the read once heard again: text %q, %d nodes; want After and the button added unheard", got, len(nodes))
+	}
+	if got := a.counts.Tally().Minus(before); got.Kept() != 0 || got.Whole != 1 {
+		t.Errorf("the read once heard again: %v, want it read whole, no kept tree", got)
+	}
+	if told != 1 {
+		t.Errorf("OnUnheard told %d times, want once", told)
+	}
+}
+
+// The reads of a kept tree go on while the watchers of more documents
+// than the trees keep signals of signal on the connection's read loop
+// (iframes loading document after document): making room looks at the
+// kept trees' watchers, which the reads write. Under -race, the two
+// must keep to the tree's lock rule.
+func TestReadsWhileManyWatchersSignal(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	ctx := context.Background()
+	// Each goes on until both have done their share: they overlap.
+	const reads, watchers = 30000, 30000
+	var read, signalled atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for w := int64(1000); signalled.Load() < watchers || read.Load() < reads; w++ {
+			a.OnSignal(w, 1) // an iframe's new document changed
+			signalled.Add(1)
+		}
+	}()
+	for n := int64(0); n < reads || signalled.Load() < watchers; n++ {
+		// The page's own watchers, the same count: a read of the
+		// unchanged page, which notes the watchers it read.
+		if _, _, err := a.Nodes(ctx, "F", "L", Activity{OK: true, Mutations: 4, Watcher: 77 + n%2}); err != nil {
+			t.Fatal(err)
+		}
+		read.Add(1)
+	}
+	<-done
+	if got := a.counts.Tally(); got.Quiet != read.Load() || got.All() != read.Load() {
+		t.Errorf("%d reads: %v, want each from the kept tree, unchanged", read.Load(), got)
+	}
+	if n := len(a.signals); n != keptWatchers {
+		t.Errorf("%d watchers' signals kept, want %d", n, keptWatchers)
+	}
+}
+
+// A page that changes all the time, with no read to apply its events:
+// the queue never passes its bound; past it, the kept tree is dropped
+// and its events let go, and the next read reads the document whole.
+func TestEventsQueuedAreBounded(t *testing.T) {
+	c := &chrome{t: t}
+	a := walked(c)
+	most := 0
+	for i := range 4 * MaxEvents {
+		a.OnEvent(accessibility.NodesUpdated.Method, updated(fmt.Sprintf("Tick %d", i)))
+		most = max(most, a.Queued())
+	}
+	if most > MaxEvents {
+		t.Errorf("%d events queued at most, want at most %d", most, MaxEvents)
+	}
+	if n := a.counts.Overflows.Load(); n != 1 {
+		t.Errorf("the queue passed its bound %d times, want once: no tree is kept after", n)
+	}
+	// A big event counts its bytes: one tree, one event over the bound.
+	b := walked(c)
+	b.OnEvent(accessibility.NodesUpdated.Method, updated(strings.Repeat("x", MaxEventBytes)))
+	if n := b.Queued(); n != 0 || b.Walked("F") {
+		t.Errorf("an event of %d bytes: %d queued, tree kept %v; want none", MaxEventBytes, n, b.Walked("F"))
+	}
+	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 4 + 4*MaxEvents, Watcher: 77})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, nodes); got != "Whole" {
+		t.Errorf("the read after: text %q, want Whole (getFullAXTree)", got)
+	}
+	if got := a.counts.Tally(); got != (Tally{Whole: 1}) {
+		t.Errorf("the read after: %v, want it read whole", got)
+	}
+	if !a.WalkAsked("F") {
+		t.Error("the read after asked for no walk")
 	}
 }

@@ -42,17 +42,24 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 		return nil, 0, err
 	}
 	a.mu.Lock()
-	t := a.trees[frame]
+	f := a.frameOf(frame)
+	t := f.tree
 	if t != nil && t.loader != loader { // navigated: a new document
-		delete(a.trees, frame)
-		t = nil
+		f.tree, t = nil, nil
+	}
+	if seen.OK && seen.Watcher != 0 {
+		f.watcher = seen.Watcher
 	}
 	a.mu.Unlock()
 	if t == nil {
 		return a.untilWalked(ctx, frame, loader, seen)
 	}
 	if !seen.OK { // the watchers did not answer: nothing says what changed
-		a.traceRead("whole, the watchers did not answer", t, seen)
+		if Tracing() {
+			a.read.Lock() // traceRead reads the tree
+			a.traceRead("whole, the watchers did not answer", t, seen)
+			a.read.Unlock()
+		}
 		nodes, err := a.whole(ctx, frame)
 		return nodes, 0, err
 	}
@@ -80,14 +87,22 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 			fresh, err = a.waitFresh(ctx, t, seen)
 		}
 		if errors.Is(err, errUnheard) {
+			// The tree missed what changed while nothing was heard, and
+			// the events that come once the session is heard again would
+			// not say so: it is dropped, and the document read as a new
+			// one is, whole, its fetch kept and its walk asked for; the
+			// walk waits until its watchers are heard again
+			// (unheardStill).
 			a.counts.Unheard.Add(1)
 			a.traceRead("whole, the watchers' signal of the change never came", t, seen)
-			if !t.unheard && a.OnUnheard != nil {
+			a.drop(t)
+			a.mu.Lock()
+			told := a.unheardOnce(frame, loader)
+			a.mu.Unlock()
+			if told && a.OnUnheard != nil {
 				a.OnUnheard(frame)
 			}
-			t.unheard = true
-			nodes, err := a.whole(ctx, frame)
-			return nodes, 0, err
+			return a.wholeAsNew(ctx, frame, loader, seen)
 		}
 		if err != nil {
 			return nil, 0, err
@@ -107,7 +122,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 		}
 	}
 	a.mu.Lock()
-	t = a.trees[frame]
+	t = a.kept(frame)
 	a.mu.Unlock()
 	if t != nil && t.focused != "" && !t.focusAsked && changedSince(t.lastRead, seen) {
 		if err := a.refocus(ctx, t); err != nil {
@@ -127,7 +142,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 			Tracef("[%p] read of frame %s: whole, the tree was dropped", a, frame)
 		}
 		nodes, err := a.whole(ctx, frame)
-		a.deferWalk(frame, loader)
+		a.deferWalk(frame, loader, seen)
 		return nodes, 0, err
 	}
 	a.traceRead(how, t, seen)
@@ -229,7 +244,9 @@ func (a *Trees) fetchWhole(ctx context.Context, frame cdproto.FrameID) ([]*acces
 		}
 	}
 	a.mu.Lock()
-	a.cost[frame], a.size[frame] = took, size
+	if f := a.frames[frame]; f != nil { // not forgotten meanwhile
+		f.cost, f.size, f.measured = took, size, true
+	}
 	a.mu.Unlock()
 	return nodes, nil
 }
@@ -259,7 +276,7 @@ func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Tim
 	heard := false
 	for _, s := range a.signals[seen.Watcher] {
 		if s.count >= seen.Mutations {
-			if a.trees[t.frame] != t || t.touched > s.seq {
+			if a.kept(t.frame) != t || t.touched > s.seq {
 				return true, nil
 			}
 			heard = true
@@ -299,7 +316,7 @@ var errUnheard = errors.New("the watchers' signal of a change never came")
 func (a *Trees) waitFresh(ctx context.Context, t *tree, seen Activity) (bool, error) {
 	calm := time.Now().Add(throttle)
 	a.mu.Lock()
-	cost := a.cost[t.frame]
+	cost := a.peek(t.frame).cost
 	early := a.lastSent.Add(throttle)
 	a.mu.Unlock()
 	if cost > 0 && cost < throttle {
@@ -401,9 +418,10 @@ func (t *tree) twinParents() []accessibility.NodeID {
 // and again is answered at once long before the walk of a big page ends.
 // The version of a kept fetch is its own, for the mapping's memo.
 func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
-	a.deferWalk(frame, loader)
+	a.deferWalk(frame, loader, seen)
 	a.mu.Lock()
-	bg, w := a.fetching[frame], a.walks[frame]
+	fr := a.peek(frame)
+	bg, w := fr.fetching, fr.walk
 	a.mu.Unlock()
 	if w != nil && w.atLoad && w.loader == loader { // walked at its load, not fetched (walkOnly)
 		if kept, err := a.awaitLoadWalk(ctx, frame, w); err != nil {
@@ -421,9 +439,9 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 		}
 	}
 	a.mu.Lock()
-	f, load := a.fetched[frame], a.loaded[frame]
-	_, measured := a.size[frame]
-	unwalked := measured && a.smallUnwalked(frame, loader) // never with WalkFrom 0
+	fr = a.peek(frame)
+	f, load := fr.fetched, fr.loaded
+	unwalked := fr.measured && a.smallUnwalked(frame, loader) // never with WalkFrom 0
 	a.mu.Unlock()
 	if unwalked {
 		a.counts.Unwalked.Add(1)
@@ -462,6 +480,24 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	return f.nodes, f.version, nil
 }
 
+// wholeAsNew reads a frame's document whole as the first read of a new
+// document does (untilWalked): its fetch kept, with what the page's
+// watchers had counted, and its walk asked for.
+func (a *Trees) wholeAsNew(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
+	a.deferWalk(frame, loader, seen)
+	a.mu.Lock()
+	load := a.peek(frame).loaded
+	a.mu.Unlock()
+	nodes, err := a.whole(ctx, frame)
+	if err != nil || !seen.OK {
+		return nodes, 0, err
+	}
+	a.mu.Lock()
+	f := a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
+	a.mu.Unlock()
+	return f.nodes, f.version, nil
+}
+
 // keepFetch keeps f as the last full fetch of a frame's document, with a
 // version of its own, and returns it; holding mu. A fetch kept meanwhile
 // of the same document, asked for after the same loadComplete, the page's
@@ -469,11 +505,14 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 // a read's, side by side), stays, and is returned: a read may have mapped
 // it under its version already.
 func (a *Trees) keepFetch(frame cdproto.FrameID, f *fetched) *fetched {
-	if old := a.fetched[frame]; old != nil && old.loader == f.loader && old.load == f.load && old.mutations == f.mutations && old.interactions == f.interactions {
+	fr := a.frames[frame]
+	if old := fr.peekFetched(); old != nil && old.loader == f.loader && old.load == f.load && old.mutations == f.mutations && old.interactions == f.interactions {
 		return old
 	}
 	f.version = versions.Add(1)
-	a.fetched[frame] = f
+	if fr != nil { // not forgotten meanwhile
+		fr.fetched = f
+	}
 	return f
 }
 
@@ -487,7 +526,8 @@ func (a *Trees) keepFetch(frame cdproto.FrameID, f *fetched) *fetched {
 // kept.
 func (a *Trees) awaitWalk(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID) (bool, error) {
 	a.mu.Lock()
-	w, cost, size := a.walks[frame], a.cost[frame], a.size[frame]
+	fr := a.peek(frame)
+	w, cost, size := fr.walk, fr.cost, fr.size
 	a.mu.Unlock()
 	if w == nil || w.loader != loader || cost == 0 {
 		return false, nil
@@ -508,7 +548,7 @@ func (a *Trees) awaitWalk(ctx context.Context, frame cdproto.FrameID, loader cdp
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t := a.trees[frame]
+	t := a.kept(frame)
 	return t != nil && t.loader == loader, nil
 }
 
@@ -536,7 +576,7 @@ func (a *Trees) awaitLoadWalk(ctx context.Context, frame cdproto.FrameID, w *wal
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t := a.trees[frame]
+	t := a.kept(frame)
 	return t != nil && t.loader == w.loader, nil
 }
 

@@ -3,8 +3,6 @@ package warm
 import (
 	"context"
 	"encoding/json"
-	"iter"
-	"maps"
 	"math"
 	"slices"
 	"sync"
@@ -18,6 +16,14 @@ import (
 )
 
 // tree is the accessibility tree of one document, kept from events.
+//
+// Its lock rule: a tree is made by its walk alone, which sets its fields
+// before it is kept (keepWalked, holding Trees.mu, puts it in its
+// frame). Once kept, frame, loader, root, since and born never change;
+// every other field is read and written holding Trees.read, by the reads
+// (Nodes, and apply and what they call), never under Trees.mu alone.
+// What the read loop needs of a kept tree's document (the watchers it
+// was last read with) is its frame's, under Trees.mu.
 type tree struct {
 	frame  cdproto.FrameID
 	loader cdproto.LoaderID
@@ -73,9 +79,6 @@ type tree struct {
 	// pace, while the tree's walk is under way, is how it goes, for a
 	// read that may wait for it to end (awaitWalk).
 	pace *pace
-	// unheard says a read found a change of the document nobody told of
-	// (errUnheard): OnUnheard was told.
-	unheard bool
 }
 
 // keptWatchers is how many documents' watchers' signals a session's
@@ -140,29 +143,22 @@ type Trees struct {
 	read sync.Mutex
 
 	mu       sync.Mutex
-	enabled  bool                                 // Accessibility.enable done; guarded by mu
-	enabling chan struct{}                        // closed when the enable under way ends; guarded by mu
-	sent     bool                                 // an Accessibility.enable was sent (Rest); guarded by mu
-	trees    map[cdproto.FrameID]*tree            // walked documents; guarded by mu
-	walking  map[cdproto.FrameID]bool             // walks under way; guarded by mu
-	fetched  map[cdproto.FrameID]*fetched         // last full fetches of unwalked documents; guarded by mu
-	deferred map[cdproto.FrameID]cdproto.LoaderID // walks to start after the read; guarded by mu
-	events   []event                              // guarded by mu
-	orphans  []orphan                             // nodes of applied events no tree held (apply); guarded by mu
-	seq      uint64                               // sequence of the last event; guarded by mu
-	signals  map[int64][]signal                   // the last signals of each document's watchers; guarded by mu
-	arrived  chan struct{}                        // closed when a nodesUpdated arrives; guarded by mu
-	lastSent time.Time                            // when the last nodesUpdated arrived; guarded by mu
-	cost     map[cdproto.FrameID]time.Duration    // how long a document's last getFullAXTree took; guarded by mu
-	size     map[cdproto.FrameID]int              // how many nodes a walk of the document gets, by its last getFullAXTree; guarded by mu
+	enabled  bool                       // Accessibility.enable done; guarded by mu
+	enabling chan struct{}              // closed when the enable under way ends; guarded by mu
+	sent     bool                       // an Accessibility.enable was sent (Rest); guarded by mu
+	frames   map[cdproto.FrameID]*frame // what is kept of each frame (frameOf, Forget); guarded by mu
+	events   []event                    // guarded by mu
+	queued   int                        // the bytes of the events' parameters; guarded by mu
+	orphans  []orphan                   // nodes of applied events no tree held (apply); guarded by mu
+	seq      uint64                     // sequence of the last event; guarded by mu
+	signals  map[int64][]signal         // the last signals of each document's watchers; guarded by mu
+	arrived  chan struct{}              // closed when a nodesUpdated arrives; guarded by mu
+	lastSent time.Time                  // when the last nodesUpdated arrived; guarded by mu
 	// awaiting counts the reads waiting for a walk to end (awaitWalk):
 	// the walks do not give way to them.
 	awaiting atomic.Int32
 
 	counts *Counts
-	// loaded is, for each frame, the sequence number of its last
-	// loadComplete; guarded by mu.
-	loaded map[cdproto.FrameID]uint64
 
 	// Loaded, when set, tells the loader of a frame's document now and what
 	// its watchers saw (installing them): with it, a document that loads
@@ -188,14 +184,17 @@ type Trees struct {
 	// subscribed may not hear of its changes. It runs on the read's
 	// goroutine and must return at once. Set it before the first read.
 	OnUnheard func(frame cdproto.FrameID)
-	// fetching are the background fetches under way, by frame; guarded by mu.
-	fetching map[cdproto.FrameID]*fetching
-	// walks are the walks under way, by frame, to stop one whose document
-	// is gone; guarded by mu.
-	walks map[cdproto.FrameID]*walkRun
 	// resting says the trees were let go of (Rest): no walk or fetch
 	// starts any more; guarded by mu.
 	resting bool
+	// life is the context of all background work (walks, the fetch and
+	// the caller's Loaded after a load); Rest ends it.
+	life context.Context
+	rest context.CancelFunc
+	// background counts the goroutines of background work under way
+	// (goBackground); idle is closed when it comes to 0. Guarded by mu.
+	background int
+	idle       chan struct{}
 
 	// WalkFrom is the fewest nodes (as a walk counts them, by the
 	// document's last getFullAXTree) a document must have to be walked:
@@ -205,10 +204,101 @@ type Trees struct {
 	// or at its load when reads did so for the frame's document before.
 	// 0 walks every document. Set it before the first read.
 	WalkFrom int
-	// rereads counts, per frame, the reads of its document that came
-	// after a change (read whole again, or from the kept tree with the
-	// watchers' counts changed since the read before); guarded by mu.
-	rereads map[cdproto.FrameID]reread
+}
+
+// frame is what the trees keep of one frame of the session, of its
+// documents one after another: made in one place (frameOf) and
+// forgotten in one (Forget), so that nothing of a frame gone outlives it
+// (a page that makes and removes iframes all day would grow the memory
+// by each).
+//
+// Its lock rule: every field is guarded by Trees.mu. The tree it holds
+// keeps a rule of its own (tree).
+type frame struct {
+	// tree is the walked document's, kept from events; nil: none.
+	tree *tree
+	// walk is the walk under way, nil: none; asked is the walk a read
+	// asked for, to start once the read is over (StartWalks), nil: none.
+	walk  *walkRun
+	asked *asked
+	// fetched is the document's last full fetch while it is not walked;
+	// fetching is the fetch after its load, under way.
+	fetched  *fetched
+	fetching *fetching
+	// cost is how long the document's last getFullAXTree took (0: none
+	// yet); size is how many nodes a walk of it gets, by that fetch or
+	// the walk, known once measured.
+	cost     time.Duration
+	size     int
+	measured bool
+	// loaded is the sequence number of the frame's last loadComplete.
+	loaded uint64
+	// reread counts the reads of its document that came after a change
+	// (read whole again, or from the kept tree with the watchers' counts
+	// changed since the read before).
+	reread reread
+	// watcher names the watchers of its document at its last read
+	// (Activity.Watcher): a kept tree's document's signals are forgotten
+	// last (forgetWatcher), and with the frame (Forget).
+	watcher int64
+}
+
+// frameOf returns what is kept of a frame, made empty the first time;
+// holding mu. It is the one place a frame is made.
+func (a *Trees) frameOf(id cdproto.FrameID) *frame {
+	f := a.frames[id]
+	if f == nil {
+		f = &frame{}
+		a.frames[id] = f
+	}
+	return f
+}
+
+// peek returns a copy of what is kept of a frame, empty when nothing
+// is (or it was forgotten), for a look that changes nothing; holding mu.
+func (a *Trees) peek(id cdproto.FrameID) frame {
+	if f := a.frames[id]; f != nil {
+		return *f
+	}
+	return frame{}
+}
+
+// peekFetched is f's last full fetch, nil when f is.
+func (f *frame) peekFetched() *fetched {
+	if f == nil {
+		return nil
+	}
+	return f.fetched
+}
+
+// kept returns the kept tree of a frame's document, nil when none;
+// holding mu.
+func (a *Trees) kept(id cdproto.FrameID) *tree {
+	if f := a.frames[id]; f != nil {
+		return f.tree
+	}
+	return nil
+}
+
+// keeping reports whether a tree is kept or a walk under way, of any
+// frame: what the events are queued for; holding mu.
+func (a *Trees) keeping() bool {
+	for _, f := range a.frames {
+		if f.tree != nil || f.walk != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// walking reports whether a walk is under way, of any frame; holding mu.
+func (a *Trees) walking() bool {
+	for _, f := range a.frames {
+		if f.walk != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // reread is how many times reads read a document after a change, and
@@ -218,6 +308,11 @@ type reread struct {
 	n      int
 	// prev is n of the frame's document before this one.
 	prev int
+	// unheard is the sequence number of the first event or signal after
+	// a read last found a change of this document nobody told of
+	// (errUnheard), 0 when none; told says OnUnheard was told.
+	unheard uint64
+	told    bool
 }
 
 // rereadsToWalk is how many reads of a small document after changes
@@ -233,12 +328,50 @@ const rereadsToWalk = 2
 // document, the count of the document before moved to prev when the
 // frame has a new one; holding mu.
 func (a *Trees) rereadOf(frame cdproto.FrameID, loader cdproto.LoaderID) reread {
-	r := a.rereads[frame]
-	if r.loader != loader {
-		r = reread{loader: loader, prev: r.n}
-		a.rereads[frame] = r
+	f := a.frames[frame]
+	if f == nil { // forgotten
+		return reread{loader: loader}
 	}
-	return r
+	if f.reread.loader != loader {
+		f.reread = reread{loader: loader, prev: f.reread.n}
+	}
+	return f.reread
+}
+
+// setReread keeps r as the count of a frame's reads after a change
+// (rereadOf); holding mu.
+func (a *Trees) setReread(frame cdproto.FrameID, r reread) {
+	if f := a.frames[frame]; f != nil {
+		f.reread = r
+	}
+}
+
+// unheardOnce notes that a read found a change of a frame's document
+// nobody told of, and reports whether it is the first for the document;
+// holding mu.
+func (a *Trees) unheardOnce(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
+	r := a.rereadOf(frame, loader)
+	first := !r.told
+	r.unheard, r.told = a.seq+1, true
+	a.setReread(frame, r)
+	return first
+}
+
+// unheardStill reports whether a frame's document was found changed
+// with nobody telling of it (unheardOnce) and its watchers, the frame's
+// (frame.watcher), have not been heard since: a walk now would make a
+// tree its events may not keep, found unheard at the next change, walk
+// after walk. Holding mu.
+func (a *Trees) unheardStill(f *frame, loader cdproto.LoaderID) bool {
+	if f.reread.loader != loader || f.reread.unheard == 0 {
+		return false
+	}
+	for _, s := range a.signals[f.watcher] {
+		if s.seq >= f.reread.unheard {
+			return false
+		}
+	}
+	return true
 }
 
 // rereadAfterChange counts a read of a frame's document after a change;
@@ -246,14 +379,14 @@ func (a *Trees) rereadOf(frame cdproto.FrameID, loader cdproto.LoaderID) reread 
 func (a *Trees) rereadAfterChange(frame cdproto.FrameID, loader cdproto.LoaderID) {
 	r := a.rereadOf(frame, loader)
 	r.n++
-	a.rereads[frame] = r
+	a.setReread(frame, r)
 }
 
 // smallUnwalked reports whether a frame's document stays unwalked: it is
 // smaller than WalkFrom, and neither it nor the frame's document before
 // was read after changes rereadsToWalk times; holding mu.
 func (a *Trees) smallUnwalked(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
-	if a.size[frame] >= a.WalkFrom {
+	if a.peek(frame).size >= a.WalkFrom {
 		return false
 	}
 	r := a.rereadOf(frame, loader)
@@ -272,9 +405,9 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 	if counts == nil {
 		counts = new(Counts)
 	}
-	return &Trees{c: c, busy: busy, counts: counts, trees: map[cdproto.FrameID]*tree{}, walking: map[cdproto.FrameID]bool{},
-		fetched: map[cdproto.FrameID]*fetched{}, signals: map[int64][]signal{}, cost: map[cdproto.FrameID]time.Duration{}, size: map[cdproto.FrameID]int{}, arrived: make(chan struct{}),
-		loaded: map[cdproto.FrameID]uint64{}, rereads: map[cdproto.FrameID]reread{}, fetching: map[cdproto.FrameID]*fetching{}, walks: map[cdproto.FrameID]*walkRun{}}
+	life, rest := context.WithCancel(context.Background())
+	return &Trees{c: c, life: life, rest: rest, busy: busy, counts: counts, frames: map[cdproto.FrameID]*frame{},
+		signals: map[int64][]signal{}, arrived: make(chan struct{})}
 }
 
 // OnEvent queues an Accessibility event of the session
@@ -286,8 +419,12 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 	a.mu.Lock()
 	a.seq++
-	if len(a.trees) > 0 || len(a.walking) > 0 {
+	if a.keeping() {
 		a.events = append(a.events, event{a.seq, method, params})
+		a.queued += len(params)
+		if len(a.events) > MaxEvents || a.queued > MaxEventBytes {
+			a.overflow()
+		}
 	}
 	close(a.arrived)
 	a.arrived = make(chan struct{})
@@ -296,6 +433,46 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 		a.onLoad(params)
 	}
 	a.mu.Unlock()
+}
+
+// MaxEvents and MaxEventBytes bound the events queued for the kept
+// trees, which only a read applies: a host subscribed that does not read
+// after each notification, on a page that changes all the time (a
+// ticker, a chat, captions), would grow the queue for as long as it
+// stays. A page whose text changes every 20 ms sent 2,477 nodesUpdated
+// in a minute (TestEventsOfAPageNobodyReadsAreBounded without the
+// bound): MaxEvents is 25 s of that, far more than a host that reads
+// after it acts lets pile up.
+const (
+	MaxEvents     = 1024
+	MaxEventBytes = 4 << 20
+)
+
+// overflow lets go of what the queued events were for, the queue past
+// its bound: the kept trees are dropped, the walks under way (whose
+// trees the events are queued for too) stopped, and the events and
+// orphans let go. The next read of each document reads it whole, as
+// after any drop, and walks it again. Holding mu.
+func (a *Trees) overflow() {
+	if Tracing() {
+		Tracef("[%p] %d events queued (%d bytes), past the bound: the kept trees dropped", a, len(a.events), a.queued)
+	}
+	a.counts.Overflows.Add(1)
+	for _, f := range a.frames {
+		if f.walk != nil {
+			f.walk.stop()
+		}
+		f.tree = nil
+	}
+	a.events, a.orphans, a.queued = nil, nil, 0
+}
+
+// Queued is how many events wait for a read to apply them (bounded by
+// MaxEvents).
+func (a *Trees) Queued() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.events)
 }
 
 // onLoad starts the walk of a document that loaded in a session the
@@ -308,17 +485,52 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 		return
 	}
 	frame := e.Root.FrameID
-	a.loaded[frame] = a.seq
+	a.frameOf(frame).loaded = a.seq
 	if a.resting {
 		return
 	}
-	if len(a.trees) == 0 && len(a.cost) == 0 && len(a.walking) == 0 {
+	if !a.everRead() {
 		return // the session was never read: walked when a read asks
 	}
-	if w := a.walks[frame]; w != nil {
+	if w := a.frames[frame].walk; w != nil {
 		w.stop() // of the document before: its calls would only delay the new one's
 	}
-	go a.walkLoaded(frame, true)
+	a.goBackground(func() { a.walkLoaded(frame, true) })
+}
+
+// everRead reports whether a read asked for any of the session's
+// documents: a tree is kept, a walk under way, or a document was read
+// whole; holding mu.
+func (a *Trees) everRead() bool {
+	for _, f := range a.frames {
+		if f.tree != nil || f.walk != nil || f.cost != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// goBackground runs f on a goroutine of its own as background work,
+// unless the trees rest: f must take its contexts from a.life, which
+// Rest ends, and AwaitBackground waits for it to return. Holding mu.
+func (a *Trees) goBackground(f func()) {
+	if a.resting {
+		return
+	}
+	if a.background == 0 {
+		a.idle = make(chan struct{})
+	}
+	a.background++
+	go func() {
+		defer func() {
+			a.mu.Lock()
+			if a.background--; a.background == 0 {
+				close(a.idle)
+			}
+			a.mu.Unlock()
+		}()
+		f()
+	}()
 }
 
 // OnSignal records a call of a document's watchers to the provider's
@@ -346,9 +558,11 @@ func (a *Trees) OnSignal(watcher, count int64) {
 // do. A read of a changed document whose signal was forgotten would take
 // the change for one nobody told of (errUnheard). Called holding a.mu.
 func (a *Trees) forgetWatcher() {
-	kept := make(map[int64]bool, len(a.trees))
-	for _, t := range a.trees {
-		kept[t.lastRead.Watcher] = true
+	kept := make(map[int64]bool, len(a.frames))
+	for _, f := range a.frames {
+		if f.tree != nil {
+			kept[f.watcher] = true
+		}
 	}
 	var oldest int64
 	at := uint64(math.MaxUint64)
@@ -376,38 +590,39 @@ func (a *Trees) Rest() (enabled bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.resting = true
-	for _, w := range a.walks {
-		w.stop()
+	a.rest() // the background work's calls under way fail, and no more are sent
+	for _, f := range a.frames {
+		if f.walk != nil {
+			f.walk.stop()
+		}
+		f.asked, f.tree, f.fetched = nil, nil, nil
 	}
-	a.deferred = nil
-	clear(a.trees)
-	clear(a.fetched)
-	a.events, a.orphans = nil, nil
+	a.events, a.orphans, a.queued = nil, nil, 0
 	// Sent is what counts: an enable may be under way, or its answer
 	// lost to a read that ended first, and Chrome's domain on all the same.
 	enabled, a.enabled, a.sent = a.sent, false, false
 	return enabled
 }
 
-// AwaitWalks waits until none of the walks under way when it is called
-// is (those Rest stopped end at once: their calls under way fail, and no
-// more are sent), or ctx ends. Once it returns nil, those walks send the
-// page nothing more.
-func (a *Trees) AwaitWalks(ctx context.Context) error {
+// AwaitBackground waits until no background work of the trees is under
+// way (walks, and the fetch after a load with the caller's Loaded), or
+// ctx ends. After Rest, none starts, and what was under way ends at once
+// (its calls under way fail, and no more are sent): once it returns nil,
+// the trees send the page nothing more.
+func (a *Trees) AwaitBackground(ctx context.Context) error {
 	a.mu.Lock()
-	var ends []chan struct{}
-	for _, w := range a.walks {
-		ends = append(ends, w.done)
+	if a.background == 0 {
+		a.mu.Unlock()
+		return nil
 	}
+	idle := a.idle
 	a.mu.Unlock()
-	for _, end := range ends {
-		select {
-		case <-end:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return nil
 }
 
 // put holds n in the tree, and notes whether it is the focused node (the
@@ -428,44 +643,45 @@ func (t *tree) put(n *accessibility.Node) {
 // session (Page.frameDetached: an iframe removed, or its document's
 // frame replaced): its tree, its last full fetch, the walk asked for or
 // under way (stopped, and nothing of it kept, nor of a fetch under way),
-// and what the
-// reads measured and counted of its documents. A frame's id never comes
-// back in the session, so without this a page that makes and removes
-// iframes all day (a rotating advertisement, a widget) would grow the
-// provider's memory with each.
-func (a *Trees) Forget(frame cdproto.FrameID) {
+// what the reads measured and counted of its documents, and the signals
+// of its document's watchers. A frame's id never comes back in the
+// session, so without this a page that makes and removes iframes all day
+// (a rotating advertisement, a widget) would grow the provider's memory
+// with each. It is the one place a frame is forgotten.
+func (a *Trees) Forget(id cdproto.FrameID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if w := a.walks[frame]; w != nil {
-		w.stop()
-		w.forgotten = true
+	f := a.frames[id]
+	if f == nil {
+		return
 	}
-	if f := a.fetching[frame]; f != nil {
-		f.forgotten = true
+	if f.walk != nil {
+		f.walk.stop()
+		f.walk.forgotten = true
 	}
-	delete(a.trees, frame)
-	delete(a.fetched, frame)
-	delete(a.deferred, frame)
-	delete(a.cost, frame)
-	delete(a.size, frame)
-	delete(a.loaded, frame)
-	delete(a.rereads, frame)
+	if f.fetching != nil {
+		f.fetching.forgotten = true
+	}
+	if f.watcher != 0 {
+		delete(a.signals, f.watcher)
+	}
+	delete(a.frames, id)
 }
 
-// Held is how many frames the trees keep anything of: a tree, a fetch,
-// a walk asked for or under way, a fetch's cost or size, a load, the
-// reads' counts. It is bounded by the frames alive (Forget).
-func (a *Trees) Held() int {
+// Kept is how much the trees keep: of how many frames anything (a tree,
+// a fetch, a walk asked for or under way, a fetch's cost or size, a
+// load, the reads' counts), how many documents' watchers' signals, and
+// how many events and orphans wait for a read. Frames are bounded by
+// those alive (Forget), signals by keptWatchers, events by MaxEvents.
+type Kept struct {
+	Frames, Signals, Events, Orphans int
+}
+
+// Held is what the trees keep now (Kept).
+func (a *Trees) Held() Kept {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	frames := map[cdproto.FrameID]bool{}
-	for _, m := range []iter.Seq[cdproto.FrameID]{maps.Keys(a.trees), maps.Keys(a.fetched), maps.Keys(a.deferred),
-		maps.Keys(a.walks), maps.Keys(a.cost), maps.Keys(a.size), maps.Keys(a.loaded), maps.Keys(a.rereads)} {
-		for f := range m {
-			frames[f] = true
-		}
-	}
-	return len(frames)
+	return Kept{Frames: len(a.frames), Signals: len(a.signals), Events: len(a.events), Orphans: len(a.orphans)}
 }
 
 // Enable turns the Accessibility domain on for the session once: it keeps

@@ -73,7 +73,7 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 	}
 	// The walk of frame F is under way: it has fetched node 7, unchecked.
 	a.mu.Lock()
-	a.walking["F"] = true
+	a.frameOf("F").walk = &walkRun{stop: func() {}, done: make(chan struct{})}
 	since := a.seq + 1
 	a.mu.Unlock()
 	// The box is checked; the event comes before the walk's tree is kept,
@@ -87,13 +87,13 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 		Properties: []*accessibility.Property{{Name: "checked", Value: &accessibility.Value{Type: "tristate", Value: jsonv2.Value(`"false"`)}}}}
 	root := &accessibility.Node{NodeID: "1", ChildIDs: []accessibility.NodeID{"7"}, BackendDOMNodeID: 10}
 	a.mu.Lock()
-	delete(a.walking, "F")
-	a.trees["F"] = &tree{frame: "F", root: "1", since: since, born: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": old}}
+	a.frames["F"].walk = nil
+	a.frameOf("F").tree = &tree{frame: "F", root: "1", since: since, born: versions.Add(1), nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": old}}
 	a.mu.Unlock()
 	if err := a.apply(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got := a.trees["F"].nodes["7"]
+	got := a.frames["F"].tree.nodes["7"]
 	if v, _ := got.Properties[0].Value.Value.MarshalJSON(); string(v) != `"true"` {
 		t.Errorf("node 7 is checked=%s in the warm tree, want true", v)
 	}
@@ -103,7 +103,7 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 	}
 	// An orphan is not for a tree that lacked the node then: when such a
 	// tree has it later, it fetched it since, fresher than the event.
-	a.walking["G"] = true
+	a.frameOf("G").walk = &walkRun{stop: func() {}, done: make(chan struct{})}
 	a.mu.Unlock()
 	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[{"nodeId":"9","ignored":false,"role":{"type":"role","value":"button"},"name":{"type":"computedString","value":"Old name"}}]}`))
 	if err := a.apply(ctx); err != nil {
@@ -111,15 +111,15 @@ func TestEventsOfAWalkUnderWayWait(t *testing.T) {
 	}
 	fresh := &accessibility.Node{NodeID: "9", Role: &accessibility.Value{Type: "role", Value: jsonv2.Value(`"button"`)},
 		Name: &accessibility.Value{Type: "computedString", Value: jsonv2.Value(`"New name"`)}, ParentID: "1"}
-	a.trees["F"].nodes["9"] = fresh
+	a.frames["F"].tree.nodes["9"] = fresh
 	root.ChildIDs = append(root.ChildIDs, "9")
 	a.mu.Lock()
-	delete(a.walking, "G")
+	a.frames["G"].walk = nil
 	a.mu.Unlock()
 	if err := a.apply(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if n := a.trees["F"].nodes["9"]; n != fresh {
+	if n := a.frames["F"].tree.nodes["9"]; n != fresh {
 		t.Errorf("the event older than the fetch replaced node 9: %s", n.Name.Value)
 	}
 }
@@ -184,12 +184,12 @@ func TestANodeThatChangedParentHasItsParentsRefetched(t *testing.T) {
 		n := decode(s)
 		tr.nodes[n.NodeID] = n
 	}
-	a.trees["F"] = tr
+	a.frameOf("F").tree = tr
 	a.OnEvent(accessibility.NodesUpdated.Method, jsonv2.Value(`{"nodes":[`+node("3", "2", false)+`,`+node("4", "2", false)+`]}`))
 	if err := a.apply(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if a.trees["F"] != tr {
+	if a.frames["F"].tree != tr {
 		t.Fatal("the tree was dropped")
 	}
 	if got := tr.nodes["1"].ChildIDs; !slices.Equal(got, []accessibility.NodeID{"2"}) {
@@ -237,7 +237,7 @@ func TestAWalkAsksNoNodeWhoseChildrenCameWithIt(t *testing.T) {
 	a.OnWalked = func(frame cdproto.FrameID, w Walk) { walked <- w }
 	a.startWalk("F", "L")
 	w := <-walked
-	tr := a.trees["F"]
+	tr := a.frames["F"].tree
 	if tr == nil {
 		t.Fatal("the walk's tree was not kept")
 	}
@@ -408,7 +408,8 @@ func TestAReadWaitsForAWalkThatEndsSoonerThanAWholeRead(t *testing.T) {
 	c := newGated(t)
 	counts := new(Counts)
 	a := New(c, func() bool { return true }, counts) // a read is always under way
-	a.cost["F"], a.size["F"] = time.Hour, 21         // the last getFullAXTree: 21 nodes in an hour
+	f := a.frameOf("F")
+	f.cost, f.size, f.measured = time.Hour, 21, true // the last getFullAXTree: 21 nodes in an hour
 	a.OnSignal(1, 1)                                 // the page changed, and its watchers told of it, before the walk
 	a.startWalk("F", "L")
 	<-c.held // the root and its ten paragraphs walked; the first paragraph's text held
@@ -452,7 +453,8 @@ func TestAReadDoesNotWaitForAWalkThatEndsLaterThanAWholeRead(t *testing.T) {
 	defer close(c.open)
 	counts := new(Counts)
 	a := New(c, nil, counts)
-	a.cost["F"], a.size["F"] = time.Minute, 1e9 // the last getFullAXTree: a billion nodes in a minute
+	f := a.frameOf("F")
+	f.cost, f.size, f.measured = time.Minute, 1e9, true // the last getFullAXTree: a billion nodes in a minute
 	a.startWalk("F", "L")
 	<-c.held
 	// A read that waits for the walk is stopped, and fails.
@@ -539,7 +541,7 @@ func TestTheFirstReadOfATreeWalkedDuringAChangeWaitsForItsEvents(t *testing.T) {
 	}}
 	a.mu.Lock()
 	tr.version, tr.kept = tr.born, a.seq
-	a.trees["F"] = tr
+	a.frameOf("F").tree = tr
 	a.mu.Unlock()
 	// The read counted no change: its count was read before it.
 	nodes, _, err := a.Nodes(context.Background(), "F", "L", Activity{OK: true, Mutations: 0, Quiet: time.Hour, Watcher: 7})
@@ -606,7 +608,7 @@ func TestAWalkTellsOfAChangeDuringIt(t *testing.T) {
 		if w := <-walked; w.Mixed != tc.mixed {
 			t.Errorf("the paragraph's text is %s, walked as %+v: want Mixed %v", tc.text, w, tc.mixed)
 		}
-		if got := a.trees["F"].mixed; got != tc.mixed {
+		if got := a.frames["F"].tree.mixed; got != tc.mixed {
 			t.Errorf("the paragraph's text is %s: the tree's mixed is %v", tc.text, got)
 		}
 	}
@@ -823,7 +825,12 @@ func TestRestStopsTheWalkAndLetsGo(t *testing.T) {
 		t.Error("Rest says Accessibility was off; the read turned it on")
 	}
 	a.mu.Lock()
-	kept := len(a.trees) + len(a.fetched)
+	kept := 0
+	for _, f := range a.frames {
+		if f.tree != nil || f.fetched != nil {
+			kept++
+		}
+	}
 	a.mu.Unlock()
 	if kept != 0 {
 		t.Errorf("%d trees and fetches kept after the rest", kept)
@@ -831,7 +838,7 @@ func TestRestStopsTheWalkAndLetsGo(t *testing.T) {
 	// The stopped walk ends with its context; the held call is let go
 	// at the end of the test.
 	a.mu.Lock()
-	w := a.walks["F"]
+	w := a.peek("F").walk
 	a.mu.Unlock()
 	if w != nil {
 		select {
@@ -840,11 +847,11 @@ func TestRestStopsTheWalkAndLetsGo(t *testing.T) {
 		default:
 		}
 	}
-	a.deferWalk("G", "L")
+	a.deferWalk("G", "L", Activity{})
 	a.StartWalks()
 	a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
 	a.mu.Lock()
-	_, walkingG := a.walks["G"]
+	walkingG := a.peek("G").walk != nil
 	a.mu.Unlock()
 	if walkingG {
 		t.Error("a walk started after the rest")
@@ -877,8 +884,8 @@ func TestEventsOfAWalkThatEndsAsFetchedAreApplied(t *testing.T) {
 	f := &fetched{nodes: []*accessibility.Node{root, checkbox("false")}, loader: "L", mutations: 5, version: versions.Add(1)}
 	w := &walkRun{stop: func() {}, done: make(chan struct{}), loader: "L", start: time.Now()}
 	a.mu.Lock()
-	a.fetched["F"] = f
-	a.walking["F"], a.walks["F"] = true, w
+	a.frameOf("F").fetched = f
+	a.frames["F"].walk = w
 	since := a.seq + 1
 	a.mu.Unlock()
 	// The box is checked during the walk, after the walk fetched it; a
@@ -889,17 +896,17 @@ func TestEventsOfAWalkThatEndsAsFetchedAreApplied(t *testing.T) {
 	}
 	// The walk ends with the nodes as the fetch had them.
 	tr := &tree{frame: "F", root: "1", nodes: map[accessibility.NodeID]*accessibility.Node{"1": root, "7": checkbox("false")}}
-	done, kept := a.keepWalked("F", w, tr, nil, since, "L", f)
+	done, kept := a.keepWalked("F", w, tr, nil, since, "L", Activity{}, f)
 	if !kept || !done.AsFetched {
 		t.Fatalf("the walk was kept %v, as fetched %v; want both", kept, done.AsFetched)
 	}
 	if err := a.apply(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := a.trees["F"].nodes["7"].Properties[0].Value.Value.MarshalJSON(); string(v) != `"true"` {
+	if v, _ := a.frames["F"].tree.nodes["7"].Properties[0].Value.Value.MarshalJSON(); string(v) != `"true"` {
 		t.Errorf("node 7 is checked=%s in the warm tree, want true: the event during the walk was lost", v)
 	}
-	if a.trees["F"].version == f.version {
+	if a.frames["F"].tree.version == f.version {
 		t.Error("the tree changed by the event still answers the fetch's version")
 	}
 }
@@ -915,11 +922,11 @@ func TestForgetLetsGoOfAFrameGone(t *testing.T) {
 	}
 	a.StartWalks()
 	<-c.held // the walk is under way, held at its first paragraph
-	if n := a.Held(); n != 1 {
+	if n := a.Held().Frames; n != 1 {
 		t.Fatalf("before: the trees hold %d frames, want 1", n)
 	}
 	a.mu.Lock()
-	w := a.walks["F"]
+	w := a.peek("F").walk
 	a.mu.Unlock()
 	if w == nil {
 		t.Fatal("no walk under way")
@@ -927,7 +934,7 @@ func TestForgetLetsGoOfAFrameGone(t *testing.T) {
 	a.Forget("F")
 	close(c.open)
 	<-w.done
-	if n := a.Held(); n != 0 {
+	if n := a.Held().Frames; n != 0 {
 		t.Errorf("the trees hold %d frames after the only one was forgotten and its walk ended", n)
 	}
 	if a.Walked("F") {
@@ -1006,9 +1013,9 @@ func (c *stalling) Call(ctx context.Context, method string, params, res any) err
 	return c.concurrent.Call(ctx, method, params, res)
 }
 
-// AwaitWalks waits for the walks under way to end, and Rest ends them:
-// once it returns, no call of theirs is under way, and none comes.
-func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
+// AwaitBackground waits for the walks under way to end, and Rest ends
+// them: once it returns, no call of theirs is under way, and none comes.
+func TestAwaitBackgroundWaitsForTheWalksRestStopped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &stalling{held: make(chan struct{}, 16)}
 		paragraphs(&c.children, t, 10)
@@ -1016,11 +1023,11 @@ func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
 		a.startWalk("F", "L")
 		<-c.held // the root walked; its paragraphs' calls under way, held
 		awaited := make(chan error, 1)
-		go func() { awaited <- a.AwaitWalks(context.Background()) }()
+		go func() { awaited <- a.AwaitBackground(context.Background()) }()
 		synctest.Wait()
 		select {
 		case err := <-awaited:
-			t.Fatalf("AwaitWalks returned (%v) while the walk was under way", err)
+			t.Fatalf("AwaitBackground returned (%v) while the walk was under way", err)
 		default:
 		}
 		a.Rest()
@@ -1030,13 +1037,187 @@ func TestAwaitWalksWaitsForTheWalksRestStopped(t *testing.T) {
 		calls := c.calls.Load()
 		synctest.Wait() // every goroutine left is blocked, or gone
 		if n := c.calls.Load(); n != calls {
-			t.Errorf("%d calls after AwaitWalks returned", n-calls)
+			t.Errorf("%d calls after AwaitBackground returned", n-calls)
 		}
 		a.mu.Lock()
-		walks := len(a.walks)
+		walks := 0
+		if a.walking() {
+			walks = 1
+		}
 		a.mu.Unlock()
 		if walks != 0 {
 			t.Errorf("%d walks still under way", walks)
 		}
 	})
+}
+
+// The page's watchers' count outlives a rest, and trees made after it
+// (at the wake) have no signal of the changes it counted. A walk whose
+// tree is not exactly its fetch's starts from the count the watchers had
+// when it was asked for: the first read of the page, unchanged since, is
+// answered from the kept tree, not taken for a change nobody told of.
+func TestAWalkStartsFromTheWatchersCount(t *testing.T) {
+	node := func(id, parent, role, name string, kids ...string) string {
+		ks := `[]`
+		if len(kids) > 0 {
+			ks = `["` + strings.Join(kids, `","`) + `"]`
+		}
+		return `{"nodeId":"` + id + `","ignored":false,"role":{"type":"role","value":"` + role + `"},"name":{"type":"computedString","value":"` + name + `"},"parentId":"` + parent + `","childIds":` + ks + `}`
+	}
+	c := &wholeAndWalk{children: children{t: t, kids: map[accessibility.NodeID]string{}}}
+	c.root = node("1", "", "RootWebArea", "Page", "s0", "s1")
+	c.kids["1"] = node("s0", "1", "paragraph", "", "t0") + "," + node("s1", "1", "paragraph", "", "t1")
+	c.kids["s0"] = node("t0", "s0", "StaticText", "First")
+	c.kids["s1"] = node("t1", "s1", "StaticText", "Second")
+
+	a := New(c, nil, nil) // made at the wake: no signal of the watchers yet
+	unheard := 0
+	a.OnUnheard = func(cdproto.FrameID) { unheard++ }
+	walked := make(chan Walk, 1)
+	a.OnWalked = func(_ cdproto.FrameID, w Walk) { walked <- w }
+	ctx := context.Background()
+	// The watchers counted 50 changes before the rest; the page is quiet.
+	seen := Activity{OK: true, Watcher: 1, Mutations: 50, Quiet: Settle}
+	if _, _, err := a.Nodes(ctx, "F", "L", seen); err != nil {
+		t.Fatal(err)
+	}
+	// The walk finds the second text other than the fetch had it (Chrome
+	// can answer a walk and a fetch of an unchanged page differently).
+	c.mu.Lock()
+	c.kids["s1"] = node("t1", "s1", "StaticText", "Second, walked")
+	c.mu.Unlock()
+	a.StartWalks()
+	if w := <-walked; w.AsFetched {
+		t.Fatal("the walk was as fetched; the test needs one that differs")
+	}
+	before := a.counts.Tally()
+	if _, _, err := a.Nodes(ctx, "F", "L", seen); err != nil {
+		t.Fatal(err)
+	}
+	if got := a.counts.Tally().Minus(before); got != (Tally{Quiet: 1}) {
+		t.Errorf("the read of the quiet page after the walk: %v, want the kept tree, unchanged", got)
+	}
+	if unheard != 0 {
+		t.Errorf("OnUnheard told %d times of a quiet page", unheard)
+	}
+}
+
+// restingPage answers as a page of ten paragraphs does (a walk, a
+// getFullAXTree, the state script the caller's Loaded runs), and counts
+// the calls sent after the test says the trees rest. A call whose
+// context ended is not sent, as cdp/wire's are not.
+type restingPage struct {
+	children
+	rested atomic.Bool
+	after  atomic.Int32 // calls sent once rested
+	sent   atomic.Int32
+}
+
+func (c *restingPage) Call(ctx context.Context, method string, params, res any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.sent.Add(1)
+	if c.rested.Load() {
+		c.after.Add(1)
+	}
+	switch method {
+	case accessibility.CommandEnable, "Runtime.evaluate":
+		return nil
+	case accessibility.CommandGetFullAXTree:
+		return jsonv2.Unmarshal([]byte(`{"nodes":[`+c.root+`]}`), res)
+	}
+	return c.children.Call(ctx, method, params, res)
+}
+
+// A document that loads as the trees go to rest: whatever its load set
+// going (the caller's Loaded, with the state script; the fetch; the
+// walk; the iframes' own loads) either ends before AwaitBackground
+// returns or sends nothing. Once it returns, the page sees no call.
+func TestTheRestWaitsForTheWorkOfALoad(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const loads = 200
+		sent := 0
+		for i := range loads {
+			c := &restingPage{}
+			paragraphs(&c.children, t, 10)
+			a := New(c, nil, nil)
+			a.enabled = true
+			a.frameOf("F").cost = 1 // read before: a load is fetched and walked
+			a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
+				if frame == "F" {
+					a.WalkLoaded("G") // an iframe of the page, which sends no loadComplete
+				}
+				if err := c.Call(ctx, "Runtime.evaluate", nil, nil); err != nil { // the state script
+					return "", Activity{}, err
+				}
+				return "L", Activity{OK: true, Watcher: 1}, nil
+			}
+			loaded := make(chan struct{})
+			go func() {
+				defer close(loaded)
+				a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
+			}()
+			if i%2 == 0 {
+				runtime.Gosched() // now the load first, now the rest
+			}
+			a.Rest()
+			if err := a.AwaitBackground(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			c.rested.Store(true)
+			<-loaded
+			synctest.Wait() // all that is left has ended, or waits for ever
+			if n := c.after.Load(); n != 0 {
+				t.Fatalf("load %d: %d calls sent after the rest", i, n)
+			}
+			if a.Fetching() || a.Walking() {
+				t.Fatalf("load %d: a fetch (%v) or a walk (%v) under way after the rest", i, a.Fetching(), a.Walking())
+			}
+			sent += int(c.sent.Load())
+		}
+		if sent == 0 {
+			t.Error("no load sent anything before its rest: the loads never raced the rest")
+		}
+	})
+}
+
+// Frames that come and go all day (iframes loaded, read, walked,
+// signalling, then removed) leave nothing behind: once each is
+// forgotten, what the trees keep is what the frames alive show.
+func TestNothingOfAFrameGoneIsKept(t *testing.T) {
+	c := &restingPage{}
+	paragraphs(&c.children, t, 10)
+	a := New(c, nil, nil)
+	walked := make(chan cdproto.FrameID, 1)
+	a.OnWalked = func(f cdproto.FrameID, _ Walk) { walked <- f }
+	ctx := context.Background()
+	const frames, alive = 100, 2
+	for i := range frames {
+		frame := cdproto.FrameID(fmt.Sprintf("F%d", i))
+		seen := Activity{OK: true, Watcher: int64(1000 + i)}
+		if _, _, err := a.Nodes(ctx, frame, "L", seen); err != nil {
+			t.Fatal(err)
+		}
+		a.OnSignal(seen.Watcher, 1)
+		a.StartWalks()
+		if f := <-walked; f != frame {
+			t.Fatalf("walked %s, want %s", f, frame)
+		}
+		a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"`+string(frame)+`"}}`))
+		if i < frames-alive {
+			a.Forget(frame)
+		}
+	}
+	if err := a.AwaitBackground(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := frames - alive; i < frames; i++ { // a read of each frame alive applies the events
+		if _, _, err := a.Nodes(ctx, cdproto.FrameID(fmt.Sprintf("F%d", i)), "L", Activity{OK: true, Watcher: int64(1000 + i), Mutations: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := a.Held(), (Kept{Frames: alive, Signals: alive}); got != want {
+		t.Errorf("after %d frames came and went: the trees keep %+v, want %+v", frames, got, want)
+	}
 }

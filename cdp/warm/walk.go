@@ -44,21 +44,22 @@ const walkWidth = 8
 // iframes of a document that loaded, which Chrome sends no loadComplete
 // of. Call it from Loaded, or after.
 func (a *Trees) WalkLoaded(frame cdproto.FrameID) {
-	go a.walkLoaded(frame, false)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.resting {
+		return
+	}
+	a.frameOf(frame)
+	a.goBackground(func() { a.walkLoaded(frame, false) })
 }
 
 // walkLoaded reads the document now in a frame whole, then walks it, in
 // the background. A read meanwhile waits for that fetch rather than make
 // its own (untilWalked). OnLoadFetched is told of the fetch of a document
-// whose loadComplete came (loaded).
+// whose loadComplete came (loaded). It is background work
+// (goBackground): the rest ends its context.
 func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
-	a.mu.Lock()
-	resting := a.resting
-	a.mu.Unlock()
-	if resting {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(a.life, time.Minute)
 	defer cancel()
 	loader, seen, err := a.Loaded(ctx, frame)
 	if Tracing() {
@@ -68,13 +69,18 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		return
 	}
 	a.mu.Lock()
-	if t := a.trees[frame]; t != nil && t.since <= a.loaded[frame] {
-		delete(a.trees, frame) // the document before
+	fr := a.frames[frame]
+	if fr == nil { // forgotten meanwhile
+		a.mu.Unlock()
+		return
+	}
+	if t := fr.tree; t != nil && t.since <= fr.loaded {
+		fr.tree = nil // the document before
 	}
 	if seen.OK && a.walkOnly(frame, loader) {
 		// Reads follow this frame's changes: the walk alone, no fetch;
 		// a read meanwhile waits for it (untilWalked).
-		w := a.walks[frame]
+		w := fr.walk
 		a.mu.Unlock()
 		if Tracing() {
 			Tracef("[%p] frame %s document %s walked at its load, not fetched: reads followed the document before", a, frame, loader)
@@ -83,31 +89,33 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		if w != nil {
 			<-w.done
 		}
-		a.beginWalk(frame, loader, true, loaded)
+		a.beginWalk(frame, loader, seen, true, loaded)
 		return
 	}
-	if seen.OK && a.fetching[frame] == nil {
+	if seen.OK && fr.fetching == nil {
 		f := &fetching{loader: loader, done: make(chan struct{})}
-		a.fetching[frame] = f
-		load := a.loaded[frame]
+		fr.fetching = f
+		load := fr.loaded
 		a.mu.Unlock()
 		nodes, err := a.fetchWhole(ctx, frame)
 		a.mu.Lock()
 		if err == nil && !f.forgotten {
 			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
 		}
-		delete(a.fetching, frame)
+		if fr.fetching == f {
+			fr.fetching = nil
+		}
 		close(f.done)
 		if err == nil && loaded && a.OnLoadFetched != nil {
 			defer a.OnLoadFetched(frame)
 		}
 	}
-	w := a.walks[frame]
+	w := fr.walk
 	a.mu.Unlock()
 	if w != nil { // the stopped walk of the document before
 		<-w.done
 	}
-	a.startWalk(frame, loader)
+	a.beginWalk(frame, loader, seen, false, false)
 }
 
 // walkRun is a walk under way.
@@ -171,39 +179,57 @@ type fetching struct {
 // deferWalk asks for the walk of a frame's document once the read that
 // needs it is over (see StartWalks): Chrome answers a session's calls
 // one at a time, so a walk started during a read delays the read's later
-// calls by the walk's slowest one (8-14 s for a 5 MB text node).
-func (a *Trees) deferWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
+// calls by the walk's slowest one (8-14 s for a 5 MB text node). seen is
+// what the page's watchers had counted at the read: the walk, made
+// after it, starts from that count (keepWalked).
+func (a *Trees) deferWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.deferred == nil {
-		a.deferred = map[cdproto.FrameID]cdproto.LoaderID{}
+	if f := a.frames[frame]; f != nil { // not forgotten
+		f.asked = &asked{loader, seen}
 	}
-	a.deferred[frame] = loader
+}
+
+// asked is a walk a read asked for: of which document, and what the
+// page's watchers had counted at that read.
+type asked struct {
+	loader cdproto.LoaderID
+	seen   Activity
 }
 
 // CancelWalk takes back the walk a read asked for: the document turned out not to be shown.
 func (a *Trees) CancelWalk(frame cdproto.FrameID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	delete(a.deferred, frame)
+	if f := a.frames[frame]; f != nil {
+		f.asked = nil
+	}
 }
 
 // StartWalks starts the walks the reads asked for (Nodes asks, rather
 // than walk during the read); the caller calls it once a read is over.
 func (a *Trees) StartWalks() {
 	a.mu.Lock()
-	d := a.deferred
-	a.deferred = nil
+	d := map[cdproto.FrameID]*asked{}
+	for id, f := range a.frames {
+		if f.asked != nil {
+			d[id], f.asked = f.asked, nil
+		}
+	}
 	a.mu.Unlock()
-	for frame, loader := range d {
-		a.startWalk(frame, loader)
+	for frame, w := range d {
+		a.beginWalk(frame, w.loader, w.seen, false, false)
 	}
 }
 
 // startWalk begins the subscribing walk of a frame's document in the
-// background, unless one is under way.
+// background, unless one is under way, with nothing known of what the
+// page's watchers had counted.
 func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
-	a.beginWalk(frame, loader, false, false)
+	a.mu.Lock()
+	a.frameOf(frame)
+	a.mu.Unlock()
+	a.beginWalk(frame, loader, Activity{}, false, false)
 }
 
 // walkOnly reports whether a small document that just loaded in a frame
@@ -213,42 +239,50 @@ func (a *Trees) startWalk(frame cdproto.FrameID, loader cdproto.LoaderID) {
 // answers its reads as soon as a fetch would have, less the fetch; a
 // read meanwhile waits for the walk (untilWalked). Holding mu.
 func (a *Trees) walkOnly(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
-	if a.WalkFrom == 0 || a.size[frame] >= a.WalkFrom {
+	if a.WalkFrom == 0 || a.peek(frame).size >= a.WalkFrom {
 		return false
 	}
 	r := a.rereadOf(frame, loader)
 	return r.prev >= rereadsToWalk
 }
 
-// beginWalk is startWalk; a walk atLoad is one walkOnly chose, which
-// reads wait for; once one is kept, OnLoadFetched is told when announce
-// says its document's loadComplete came, as of a fetch after a load.
-func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad, announce bool) {
+// beginWalk is startWalk, made after the page's watchers had counted
+// seen (seen.OK false: unknown); a walk atLoad is one walkOnly chose,
+// which reads wait for; once one is kept, OnLoadFetched is told when
+// announce says its document's loadComplete came, as of a fetch after a
+// load.
+func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity, atLoad, announce bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.walking[frame] || a.trees[frame] != nil || a.resting {
+	f := a.frames[frame]
+	if f == nil || f.walk != nil || f.tree != nil || a.resting { // forgotten, walking or walked
+		return
+	}
+	if a.unheardStill(f, loader) {
+		if Tracing() {
+			Tracef("[%p] frame %s not walked: its watchers not heard since a change nobody told of", a, frame)
+		}
 		return
 	}
 	if a.smallUnwalked(frame, loader) {
 		a.counts.Small.Add(1)
 		if Tracing() {
-			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, a.size[frame], a.WalkFrom)
+			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, f.size, a.WalkFrom)
 		}
 		return
 	}
-	a.walking[frame] = true
 	since := a.seq + 1
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancel(a.life)
 	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now(), atLoad: atLoad}
-	a.walks[frame] = w
-	go func() {
+	f.walk = w
+	a.goBackground(func() {
 		t, err := a.walk(ctx, frame, &w.pace)
 		stop()
 		var asFetched *fetched
 		if err == nil {
 			asFetched = a.fetchMatching(frame, loader, t)
 		}
-		done, kept := a.keepWalked(frame, w, t, err, since, loader, asFetched)
+		done, kept := a.keepWalked(frame, w, t, err, since, loader, seen, asFetched)
 		if kept && a.OnWalked != nil {
 			done.Took = time.Since(w.start)
 			a.OnWalked(frame, done)
@@ -256,7 +290,7 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad
 		if kept && atLoad && announce && a.OnLoadFetched != nil {
 			a.OnLoadFetched(frame)
 		}
-	}()
+	})
 }
 
 // keepWalked ends the walk w of a frame: it keeps its tree t, unless the
@@ -267,21 +301,31 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, atLoad
 // (asFetched, from fetchMatching), keeps that fetch's version: what a
 // read made of the fetch serves the tree too, until an event changes it;
 // and the mutations the page's watchers had counted for the fetch.
-func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdproto.LoaderID, asFetched *fetched) (Walk, bool) {
+// Another tree starts from the mutations the watchers had counted when
+// its walk was asked for (seen), which it holds: their count outlives a
+// rest, and trees made after it have no signal of the changes before
+// (OnSignal), so a tree that started from none would find its first read
+// of the page unchanged one after a change nobody told of (errUnheard).
+func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error, since uint64, loader cdproto.LoaderID, seen Activity, asFetched *fetched) (Walk, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	delete(a.walking, frame)
-	delete(a.walks, frame)
+	f := a.frames[frame]
+	if f != nil && f.walk == w {
+		f.walk = nil
+	}
 	close(w.done)
 	if Tracing() {
-		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, a.loaded[frame] >= since, asFetched != nil && a.fetched[frame] == asFetched)
+		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, f != nil && f.loaded >= since, asFetched != nil && f != nil && f.fetched == asFetched)
 	}
-	if err != nil || a.loaded[frame] >= since || w.forgotten {
+	if err != nil || w.forgotten || f == nil || f.loaded >= since {
 		return Walk{}, false
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
 	t.since, t.loader, t.version, t.kept = since, loader, versions.Add(1), a.seq
-	if asFetched != nil && a.fetched[frame] == asFetched { // fetchMatching refused a mixed walk
+	if seen.OK {
+		t.mutations = seen.Mutations
+	}
+	if asFetched != nil && f.fetched == asFetched { // fetchMatching refused a mixed walk
 		// The tree is the page as the fetch had it, when its watchers had
 		// counted the fetch's mutations: a read that finds no more is not
 		// one right after a change.
@@ -292,11 +336,11 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	// events that came during the walk): those events' nodes, waiting as
 	// orphans, are for this tree (apply).
 	t.born, t.pace = versions.Add(1), nil // the updates that follow are not the walk's
-	a.trees[frame] = t
-	if _, ok := a.size[frame]; !ok || w.atLoad { // not fetched: the walk tells its size
-		a.size[frame] = len(t.nodes)
+	f.tree = t
+	if !f.measured || w.atLoad { // not fetched: the walk tells its size
+		f.size, f.measured = len(t.nodes), true
 	}
-	delete(a.fetched, frame)
+	f.fetched = nil
 	return done, true
 }
 
@@ -309,7 +353,7 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 // the fetch is still the one kept.
 func (a *Trees) fetchMatching(frame cdproto.FrameID, loader cdproto.LoaderID, t *tree) *fetched {
 	a.mu.Lock()
-	f := a.fetched[frame]
+	f := a.peek(frame).fetched
 	a.mu.Unlock()
 	if f == nil || f.loader != loader || t.mixed || len(f.nodes) == 0 || f.nodes[0] == nil || f.nodes[0].NodeID != t.root {
 		return nil
@@ -540,14 +584,14 @@ func (t *tree) ordered() []*accessibility.Node {
 func (a *Trees) Walking() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.walking) > 0
+	return a.walking()
 }
 
 // Walked reports whether a frame's document has a kept (walked) tree.
 func (a *Trees) Walked(frame cdproto.FrameID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.trees[frame] != nil
+	return a.kept(frame) != nil
 }
 
 // Fetching reports whether a getFullAXTree of one of the session's
@@ -556,7 +600,12 @@ func (a *Trees) Walked(frame cdproto.FrameID) bool {
 func (a *Trees) Fetching() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.fetching) > 0
+	for _, f := range a.frames {
+		if f.fetching != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // WalkedDocument is the loader of the document of a frame whose kept
@@ -564,7 +613,7 @@ func (a *Trees) Fetching() bool {
 func (a *Trees) WalkedDocument(frame cdproto.FrameID) cdproto.LoaderID {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if t := a.trees[frame]; t != nil {
+	if t := a.kept(frame); t != nil {
 		return t.loader
 	}
 	return ""
@@ -575,6 +624,6 @@ func (a *Trees) WalkedDocument(frame cdproto.FrameID) cdproto.LoaderID {
 func (a *Trees) WalkAsked(frame cdproto.FrameID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	_, deferred := a.deferred[frame]
-	return a.walking[frame] || deferred
+	f := a.peek(frame)
+	return f.walk != nil || f.asked != nil
 }
