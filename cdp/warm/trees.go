@@ -503,7 +503,7 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 // whole; holding mu.
 func (a *Trees) everRead() bool {
 	for _, f := range a.frames {
-		if f.tree != nil || f.walk != nil || f.cost != 0 {
+		if f.tree != nil || f.walk != nil || f.measured {
 			return true
 		}
 	}
