@@ -31,7 +31,8 @@ func TestDoctorReport(t *testing.T) {
 		want []string
 	}{
 		{"nothing installed or running", sight{dirs: []browsers.UserDataDir{chromium}, runningKnown: true}, false,
-			[]string{"no Chromium-family browser found", "Running:\n  no Chromium-family browser", "Next step: install a Chromium-family browser"}},
+			[]string{"no Chromium-family browser found", "Running:\n  no Chromium-family browser",
+				"Next step: install a Chromium-family browser (" + browsers.InstallAdvice() + "), or let cdpprovider start one with --launch"}},
 		{"installed, not running", sight{dirs: []browsers.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"}, runningKnown: true}, false,
 			[]string{"Next step: start chromium and open chrome://inspect/#remote-debugging"}},
 		{"running without debugging", sight{dirs: []browsers.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"},
@@ -209,5 +210,25 @@ func TestDoctorSaysWhyAFileIsNotRead(t *testing.T) {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("doctor does not say %q:\n%s", w, out.String())
 		}
+	}
+}
+
+// With no browser installed, the failure of --launch and doctor's next
+// step name what to install on this system (browsers.InstallAdvice), not
+// Debian's package on every system.
+func TestDoctorAndLaunchNameWhatToInstallHere(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("CHROME", "")
+	if p, err := browsers.FindChrome(""); err == nil {
+		t.Skipf("a browser is installed outside PATH here (%s): the failure of a launch with none cannot be made", p)
+	}
+	f := launchFailed(Config{Launch: true}, errors.New("find chrome: none"))
+	if w := "install one (" + browsers.InstallAdvice() + ")"; !strings.Contains(f.Error(), w) {
+		t.Errorf("launchFailed = %q, want it to say %q", f.Error(), w)
+	}
+	var out strings.Builder
+	_ = report(&out, sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: t.TempDir()}}, runningKnown: true})
+	if w := "Next step: install a Chromium-family browser (" + browsers.InstallAdvice() + ")"; !strings.Contains(out.String(), w) {
+		t.Errorf("doctor does not say %q:\n%s", w, out.String())
 	}
 }

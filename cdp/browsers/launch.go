@@ -19,26 +19,22 @@ import (
 	"time"
 )
 
-// chromeNames are the executables FindChrome looks for on PATH, in order.
-var chromeNames = []string{
-	"chromium",
-	"chromium-browser",
-	"google-chrome",
-	"google-chrome-stable",
-	"microsoft-edge",
-	"brave-browser",
+// FindChrome returns the browser executable to launch. A non-empty path
+// wins; else $CHROME; else the first browser on PATH (chromium,
+// google-chrome, microsoft-edge, brave-browser and their channels; on
+// Windows chrome.exe, msedge.exe, brave.exe), else the first in the OS's
+// install places, system-wide and per-user (Windows' Program Files and
+// %LOCALAPPDATA%, macOS's /Applications and ~/Applications, Linux's
+// /opt): Chrome and its beta, dev and canary, Chromium, Edge, Brave, in
+// that order. An explicit path or $CHROME that is not an executable is an
+// error, never a reason to look further; so is finding none, and its
+// message says what to install on this OS.
+func FindChrome(path string) (string, error) {
+	return findChrome(thisSystem(), path)
 }
 
-// installHint tells a person how to get a browser FindChrome can use.
-const installHint = "install one (Debian/Ubuntu: apt-get install chromium), " +
-	"or name it with --chrome PATH or $CHROME"
-
-// FindChrome returns the browser executable to launch. A non-empty path
-// wins; else $CHROME; else the first of chromium, chromium-browser,
-// google-chrome, google-chrome-stable, microsoft-edge and brave-browser
-// found on PATH. An explicit path or $CHROME that is not an executable is
-// an error, never a reason to fall back to PATH.
-func FindChrome(path string) (string, error) {
+// findChrome is FindChrome on a system.
+func findChrome(s system, path string) (string, error) {
 	if path != "" {
 		p, err := exec.LookPath(path)
 		if err != nil {
@@ -46,20 +42,27 @@ func FindChrome(path string) (string, error) {
 		}
 		return p, nil
 	}
-	if env := os.Getenv("CHROME"); env != "" {
+	if env := s.getenv("CHROME"); env != "" {
 		p, err := exec.LookPath(env)
 		if err != nil {
 			return "", fmt.Errorf("find chrome: $CHROME=%q: %w", env, err)
 		}
 		return p, nil
 	}
-	for _, name := range chromeNames {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
+	if found := s.installed(); len(found) > 0 {
+		return found[0], nil
 	}
-	return "", fmt.Errorf("find chrome: none of %s is on PATH and $CHROME is not set; %s",
-		strings.Join(chromeNames, ", "), installHint)
+	return "", fmt.Errorf("find chrome: none of %s is on PATH, none is installed in %s, and $CHROME is not set; install one (%s), "+
+		"or name it with --chrome PATH or $CHROME",
+		strings.Join(pathNames[tableOS(s.goos)], ", "), placesSaid[tableOS(s.goos)], installAdvice[tableOS(s.goos)])
+}
+
+// placesSaid names the install places FindChrome looks in, per OS, for
+// its error.
+var placesSaid = map[string]string{
+	"linux":   "/opt/google, /opt/microsoft, /opt/brave.com or /snap/bin",
+	"darwin":  "/Applications or ~/Applications",
+	"windows": `Program Files, Program Files (x86) or %LOCALAPPDATA% (Google\Chrome, Chromium, Microsoft\Edge, BraveSoftware)`,
 }
 
 // LaunchOptions configure Launch.
