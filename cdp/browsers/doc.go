@@ -1,9 +1,12 @@
 // Package browsers reaches the browsers on this machine and elsewhere,
 // up to the websocket to dial and no further.
 //
-// It owns: which Chromium-family browsers are installed (installed.go)
-// and running as the provider's user (read from a processes source,
-// Linux's /proc, with who listens on each port: processes.go), their
+// It owns: which Chromium-family browsers are installed (installed.go:
+// PATH and one table of each system's install places, which FindChrome
+// and doctor both read) and running as the provider's user (read from a
+// processes source, the OS's through gopsutil on Linux, macOS and
+// Windows, with who listens on each port: processes.go, users_*.go,
+// listeners_*.go), their
 // user-data directories and the DevToolsActivePort each writes (never
 // another user's), the chrome://inspect setting in a profile's Local
 // State (discover.go), auto discovery over the files and the running

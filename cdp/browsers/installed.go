@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	psprocess "github.com/shirou/gopsutil/v4/process"
 )
 
 // A system is what the search for installed browsers looks at: an OS
@@ -273,7 +275,8 @@ func InstalledBrowsers() []string { return thisSystem().installed() }
 // renderer or helper), run by the provider's user.
 type Running struct {
 	Pid int
-	// Exe is the executable's base name: chromium, chrome, msedge, brave.
+	// Exe is the executable's name (exeName): chromium, chrome, msedge,
+	// brave, Google Chrome, Microsoft Edge, Brave Browser.
 	Exe string
 	// UserDataDir is its --user-data-dir, empty for the default.
 	UserDataDir string
@@ -306,43 +309,63 @@ func (r Running) Port() int {
 	return n
 }
 
-// browserExes are the process names of the Chromium-family browsers.
-var browserExes = []string{"chromium", "chromium-browser", "chrome", "google-chrome", "msedge", "microsoft-edge", "brave", "brave-browser"}
+// browserExes are the executables' names of the Chromium-family
+// browsers' processes (exeName): Linux's, Windows' (chrome.exe,
+// msedge.exe, brave.exe) and macOS's (the app's name).
+var browserExes = []string{
+	"chromium", "chromium-browser", "chrome", "google-chrome", "msedge", "microsoft-edge", "brave", "brave-browser",
+	"Google Chrome", "Google Chrome Beta", "Google Chrome Dev", "Google Chrome Canary", "Chromium",
+	"Microsoft Edge", "Microsoft Edge Beta", "Microsoft Edge Dev", "Microsoft Edge Canary",
+	"Brave Browser", "Brave Browser Beta", "Brave Browser Nightly",
+}
+
+// exeName is the name of a process's executable from its first
+// argument, whichever system's path it is (Windows' '\\' too), without
+// Windows' .exe.
+func exeName(arg0 string) string {
+	if i := strings.LastIndexAny(arg0, `/\`); i >= 0 {
+		arg0 = arg0[i+1:]
+	}
+	if strings.HasSuffix(strings.ToLower(arg0), ".exe") {
+		arg0 = arg0[:len(arg0)-len(".exe")]
+	}
+	return arg0
+}
 
 // RunningBrowsers lists the browsers' main processes that the provider's
 // user runs: another user's browser is never read, even with a debugging
 // port anyone on the machine can reach. known is false where the OS
-// gives no way to tell here (only Linux's /proc is read).
+// gives no way to tell (gopsutil cannot list its processes).
 func RunningBrowsers() (running []Running, known bool) {
-	if runtime.GOOS != "linux" {
+	if _, err := psprocess.Pids(); err != nil {
 		return nil, false
 	}
-	return runningFrom(procDir("/proc"), os.Getuid()), true
+	return runningFrom(osProcesses{}, Me()), true
 }
 
-// Listeners returns the user id of the socket listening on each TCP
-// port of 127.0.0.1, nil where the OS gives no way to tell here (only
-// Linux's /proc is read): a port another user listens on is that user's
-// browser's, whichever of the provider's user's browsers names it (two
-// people on one machine who both start a browser with
-// --remote-debugging-port=9222: the second one's cannot listen there).
-func Listeners() map[int]int {
-	if runtime.GOOS != "linux" {
-		return nil
-	}
-	return procDir("/proc").listeners()
-}
+// Me is the provider's user, as the owner rule compares who runs a
+// process or listens on a port with it.
+func Me() UserID { return currentUser() }
+
+// Listeners returns who listens on each TCP port of 127.0.0.1, nil
+// where the OS gives no way to tell here (Linux reads /proc/net/tcp,
+// Windows its TCP table; macOS shows a user only their own sockets): a
+// port another user listens on is that user's browser's, whichever of
+// the provider's user's browsers names it (two people on one machine
+// who both start a browser with --remote-debugging-port=9222: the second
+// one's cannot listen there).
+func Listeners() map[int]UserID { return osProcesses{}.listeners() }
 
 // runningFrom lists the browsers' main processes of a processes source
-// whose real and effective user is uid.
-func runningFrom(src processes, uid int) []Running {
-	isBrowser := func(args []string) bool { return slices.Contains(browserExes, filepath.Base(args[0])) }
+// that the user me runs (process.runs).
+func runningFrom(src processes, me UserID) []Running {
+	isBrowser := func(args []string) bool { return slices.Contains(browserExes, exeName(args[0])) }
 	var out []Running
 	for _, p := range src.list(isBrowser) {
-		if p.uid != uid || p.euid != uid {
+		if !p.runs(me) {
 			continue
 		}
-		r := Running{Pid: p.pid, Exe: filepath.Base(p.args[0]), Started: p.started}
+		r := Running{Pid: p.pid, Exe: exeName(p.args[0]), Started: p.started}
 		helper := false
 		for _, a := range p.args[1:] {
 			switch {
