@@ -13,9 +13,11 @@
 // browsers' debugging ports (findbrowsers.go), the order it reads them
 // in, the person's browser before an automation browser (kind.go), the
 // cdpprovider-launched marker that keeps a cdpprovider's own browsers
-// out of it, launching a browser with a profile of its own (launch.go,
-// with launch_linux.go and launch_other.go for the process options of
-// each OS), and the address of a browser (endpoint.go): checking a
+// out of it, launching a browser with a profile of its own (launch.go)
+// that dies with the provider however the provider dies (the guard of
+// each OS: Pdeathsig on Linux, guard_linux.go; a job object on Windows,
+// guard_windows.go; on macOS its process group and a watcher,
+// guard_bsd.go and watcher_unix.go), and the address of a browser (endpoint.go): checking a
 // --connect address (its forms, the loopback check), parsing --header,
 // and resolving the address to the websocket URL to dial now, through
 // /json/version or a DevToolsActivePort, with GetJSON for the /json

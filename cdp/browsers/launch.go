@@ -89,7 +89,11 @@ type LaunchOptions struct {
 // Launched is a browser started by Launch, with a temporary profile and a
 // debugging port on loopback. The caller must call Close.
 type Launched struct {
-	cmd     *exec.Cmd
+	cmd *exec.Cmd
+	// guard stops the browser and every process it started, with Close
+	// or with the provider: Pdeathsig on Linux, a job object on Windows,
+	// a watcher of its process group on macOS.
+	guard   *guard
 	profile string
 	ws      string
 	http    string
@@ -107,8 +111,9 @@ const outputLimit = 8 << 10
 // Launch starts a browser with a fresh temporary profile and a debugging
 // port chosen by the browser on 127.0.0.1, and waits until it reports its
 // DevTools address. The browser runs headless unless opts.Headed; as root
-// it runs with --no-sandbox. On Linux it is killed when the calling
-// process dies. ctx bounds only the start; use Close to stop the browser.
+// it runs with --no-sandbox. It is killed with every process it started
+// when the calling process dies, however it dies (guard). ctx bounds
+// only the start; use Close to stop the browser.
 func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 	log := opts.Logger
 	if log == nil {
@@ -139,7 +144,7 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 	cmd.Stdout, cmd.Stderr = pw, pw
 	log.Debug("launching browser", "path", path, "args", args)
 	b := &Launched{cmd: cmd, profile: profile, done: make(chan struct{})}
-	if err := b.start(); err != nil {
+	if err := b.start(log); err != nil {
 		pr.Close()
 		pw.Close()
 		_ = os.RemoveAll(profile)
@@ -192,11 +197,13 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 	}
 }
 
-// start starts the process and waits for it in a goroutine locked to its
-// OS thread: Linux delivers Pdeathsig when the thread that started the
-// child exits, and the Go runtime may retire threads, so the starting
-// thread is kept until the browser exits. done is closed on exit.
-func (b *Launched) start() error {
+// start starts the process, guards it, and waits for it in a goroutine
+// locked to its OS thread: Linux delivers Pdeathsig when the thread that
+// started the child exits, and the Go runtime may retire threads, so the
+// starting thread is kept until the browser exits. A guard that cannot
+// be set up is logged: Close still kills the browser. done is closed on
+// exit.
+func (b *Launched) start(log *slog.Logger) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
@@ -205,8 +212,14 @@ func (b *Launched) start() error {
 			started <- err
 			return
 		}
+		g, err := newGuard(b.cmd.Process)
+		if err != nil {
+			log.Warn("the launched browser may outlive a provider that is killed", "pid", b.cmd.Process.Pid, "err", err)
+		}
+		b.guard = g
 		started <- nil
 		b.waitErr = b.cmd.Wait()
+		g.release()
 		close(b.done)
 	}()
 	return <-started
@@ -335,7 +348,7 @@ func (b *Launched) Close() error {
 		select {
 		case <-b.done:
 		default:
-			if err := killBrowser(b.cmd.Process); err != nil && !errors.Is(err, os.ErrProcessDone) {
+			if err := b.guard.kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 				b.closeErr = fmt.Errorf("close browser: %w", err)
 			}
 		}
