@@ -155,7 +155,8 @@ func startFakeProvider(t *testing.T, kind string) (*exec.Cmd, string) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), fakeEnv+"="+kind, "TMPDIR="+t.TempDir())
+	tmp := t.TempDir()
+	cmd.Env = append(os.Environ(), fakeEnv+"="+kind, "TMPDIR="+tmp, "TMP="+tmp) // TMP: Windows' os.TempDir
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

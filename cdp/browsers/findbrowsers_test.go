@@ -149,6 +149,18 @@ func newDebugBrowserAgent(t *testing.T, status int, wsPath, userAgent string) de
 	return b
 }
 
+// rooted is a path from the root of this system's file system (/ on
+// Unix, the temporary directory's drive on Windows): the directory of a
+// fake process that is not under the temporary directory.
+func rooted(parts ...string) string {
+	root := filepath.VolumeName(os.TempDir()) + string(filepath.Separator)
+	return filepath.Join(append([]string{root}, parts...)...)
+}
+
+// inTemp is a path under the temporary directory, where programs make
+// their browsers' profiles.
+func inTemp(name string) string { return filepath.Join(os.TempDir(), name) }
+
 // chromiumArgs is a person's Chromium command line with extra flags.
 func chromiumArgs(flags ...string) []string {
 	return append([]string{"/usr/lib/chromium/chromium"}, append(flags, "about:blank")...)
@@ -178,11 +190,11 @@ func TestRunningFromProc(t *testing.T) {
 	}
 	at := fakeBoot.Add(time.Hour)
 	proc := writeProc(t,
-		fakeProc{10, chromiumArgs("--remote-debugging-port=9333", "--remote-debugging-address=::1", "--user-data-dir="+person+"/"), at},
+		fakeProc{10, chromiumArgs("--remote-debugging-port=9333", "--remote-debugging-address=::1", "--user-data-dir="+person+string(filepath.Separator)), at},
 		fakeProc{11, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+launched), at},
 		fakeProc{12, chromiumArgs("--user-data-dir=rel"), at},
 	)
-	proc.proc(t, 12).cwd = "/home/ann"
+	proc.proc(t, 12).cwd = rooted("home", "ann")
 	got := map[int]Running{}
 	for _, r := range runningFrom(proc, Me()) {
 		got[r.Pid] = r
@@ -196,7 +208,7 @@ func TestRunningFromProc(t *testing.T) {
 	if r := got[11]; r.Port() != 0 || !r.Launched {
 		t.Errorf("pid 11 = %+v, want port 0, launched by cdpprovider", r)
 	}
-	if r := got[12]; r.UserDataDir != "/home/ann/rel" || r.Port() != 0 {
+	if r := got[12]; r.UserDataDir != rooted("home", "ann", "rel") || r.Port() != 0 {
 		t.Errorf("pid 12 = %+v, want the relative directory under its working directory", r)
 	}
 }
@@ -243,10 +255,10 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 	unowned := newDebugBrowser(t, http.StatusOK, "/devtools/browser/unowned")
 	theirDir := writeActivePort(t, "Chromium", theirFile.port, "/devtools/browser/their-file", time.Now())
 	proc := writeProc(t,
-		fakeProc{60, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", mine.port), "--user-data-dir=/home/me/debug"), fakeBoot},
-		fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot.Add(time.Hour)},
+		fakeProc{60, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", mine.port), "--user-data-dir="+rooted("home", "me", "debug")), fakeBoot},
+		fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir="+rooted("home", "them", "debug")), fakeBoot.Add(time.Hour)},
 		fakeProc{62, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+theirDir.Path), fakeBoot.Add(2 * time.Hour)},
-		fakeProc{63, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", unowned.port), "--user-data-dir=/home/who/debug"), fakeBoot.Add(3 * time.Hour)},
+		fakeProc{63, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", unowned.port), "--user-data-dir="+rooted("home", "who", "debug")), fakeBoot.Add(3 * time.Hour)},
 	)
 	setOwner(t, proc, 61, someoneElse)
 	setOwner(t, proc, 62, someoneElse)
@@ -262,13 +274,13 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/mine") {
 		t.Fatalf("auto resolved %+v, %v; want the provider's user's browser, pid 60 (log %s)", tg, err, logged)
 	}
-	for _, w := range []string{"pid=61", "pid 61", "/home/them", theirDir.Path, "pid 63", "/home/who"} {
+	for _, w := range []string{"pid=61", "pid 61", rooted("home", "them"), theirDir.Path, "pid 63", rooted("home", "who")} {
 		if strings.Contains(logged, w) {
 			t.Errorf("the log names another user's browser (%q): %s", w, logged)
 		}
 	}
 	// Alone, another user's browser is no browser to read.
-	proc = writeProc(t, fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot})
+	proc = writeProc(t, fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir="+rooted("home", "them", "debug")), fakeBoot})
 	setOwner(t, proc, 61, someoneElse)
 	if tg, _, err := resolveLogged(t, autoOn(proc, home, false)); err == nil {
 		t.Errorf("auto with only another user's browser running resolved %+v, want no browser", tg)
@@ -288,7 +300,7 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 func TestDiscoverPassesAPortAnotherUserListensOn(t *testing.T) {
 	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
 	theirs := newDebugBrowser(t, http.StatusOK, "/devtools/browser/theirs")
-	args := chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/me/debug")
+	args := chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir="+rooted("home", "me", "debug"))
 	// Ours on every address over IPv6 (which takes 127.0.0.1 too): read.
 	proc := writeProc(t, fakeProc{80, args, fakeBoot})
 	listen(t, proc, "::", theirs.port, Me())
@@ -335,11 +347,11 @@ func TestDiscoverPrefersThePersonsBrowser(t *testing.T) {
 	headless := newDebugBrowser(t, http.StatusOK, "/devtools/browser/headless")
 	scratch := newDebugBrowser(t, http.StatusOK, "/devtools/browser/scratch")
 	procs := []fakeProc{
-		{70, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headed.port), "--user-data-dir=/home/me/chromium-debug"), fakeBoot.Add(time.Hour)},
+		{70, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headed.port), "--user-data-dir="+rooted("home", "me", "chromium-debug")), fakeBoot.Add(time.Hour)},
 		// all started after the person's, the automation one last
-		{72, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headless.port), "--headless=new", "--user-data-dir=/home/me/headless"), fakeBoot.Add(2 * time.Hour)},
+		{72, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headless.port), "--headless=new", "--user-data-dir="+rooted("home", "me", "headless")), fakeBoot.Add(2 * time.Hour)},
 		{73, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", scratch.port), "--user-data-dir="+t.TempDir()), fakeBoot.Add(3 * time.Hour)},
-		{71, []string{"/opt/google/chrome/chrome", "--enable-automation", "--headless", fmt.Sprintf("--remote-debugging-port=%d", robot.port), "--user-data-dir=/home/me/.cache/robot", "about:blank"}, fakeBoot.Add(4 * time.Hour)},
+		{71, []string{"/opt/google/chrome/chrome", "--enable-automation", "--headless", fmt.Sprintf("--remote-debugging-port=%d", robot.port), "--user-data-dir=" + rooted("home", "me", ".cache", "robot"), "about:blank"}, fakeBoot.Add(4 * time.Hour)},
 	}
 	proc := writeProc(t, procs...)
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
@@ -373,7 +385,7 @@ func TestDiscoverPrefersThePersonsBrowser(t *testing.T) {
 	// The person's browser gone (its port answers no more): an
 	// automation browser is read, and the log says it is one, read
 	// because nothing else answered.
-	procs[0].args = chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", deadPort(t)), "--user-data-dir=/home/me/chromium-debug")
+	procs[0].args = chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", deadPort(t)), "--user-data-dir="+rooted("home", "me", "chromium-debug"))
 	proc = writeProc(t, procs...)
 	tg, logged, err = resolveLogged(t, autoOn(proc, home, false))
 	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/robot") {
@@ -467,21 +479,21 @@ func TestDiscoverChoosesAnAnsweringBrowser(t *testing.T) {
 	consent := newDebugBrowser(t, http.StatusNotFound, "")
 	dead := deadPort(t)
 	proc := writeProc(t,
-		fakeProc{50, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", older.port), "--user-data-dir=/tmp/a"), fakeBoot.Add(time.Minute)},
-		fakeProc{51, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir=/tmp/b"), fakeBoot.Add(2 * time.Minute)},
+		fakeProc{50, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", older.port), "--user-data-dir="+inTemp("a")), fakeBoot.Add(time.Minute)},
+		fakeProc{51, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir="+inTemp("b")), fakeBoot.Add(2 * time.Minute)},
 		// started last, but nothing answers on its port, or 404 without
 		// a file to name its websocket
-		fakeProc{52, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", dead), "--user-data-dir=/tmp/c"), fakeBoot.Add(3 * time.Minute)},
-		fakeProc{53, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", consent.port), "--user-data-dir=/tmp/d"), fakeBoot.Add(4 * time.Minute)},
+		fakeProc{52, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", dead), "--user-data-dir="+inTemp("c")), fakeBoot.Add(3 * time.Minute)},
+		fakeProc{53, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", consent.port), "--user-data-dir="+inTemp("d")), fakeBoot.Add(4 * time.Minute)},
 		// the same port as the newer one, started after it: it could not
 		// listen there
-		fakeProc{54, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir=/tmp/e"), fakeBoot.Add(5 * time.Minute)},
+		fakeProc{54, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir="+inTemp("e")), fakeBoot.Add(5 * time.Minute)},
 	)
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
 	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/newer") {
 		t.Fatalf("auto resolved %+v, %v; want the most recently started browser that answers", tg, err)
 	}
-	for _, w := range []string{"pid=51", "/tmp/a (pid 50) (live", "/tmp/c (pid 52) (not answering", "/tmp/e (pid 54) (not answering"} {
+	for _, w := range []string{"pid=51", inTemp("a") + " (pid 50) (live", inTemp("c") + " (pid 52) (not answering", inTemp("e") + " (pid 54) (not answering"} {
 		if !strings.Contains(logged, w) {
 			t.Errorf("the log does not say %q: %s", w, logged)
 		}

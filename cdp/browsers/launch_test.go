@@ -106,16 +106,19 @@ func TestLaunch(t *testing.T) {
 }
 
 func TestLaunchBadPath(t *testing.T) {
-	// A browser that exits at once: the error quotes its output.
-	script := filepath.Join(t.TempDir(), "fake-chrome")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'fake chrome: cannot open display' >&2\nexit 3\n"), 0o755); err != nil {
+	// A browser that exits at once (this test executable run again as
+	// the "exit" fake): the error quotes its output.
+	exe, err := os.Executable()
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv(fakeEnv, "exit")
 	// Profiles are made in a temporary directory of this test's own:
 	// other packages' tests launch browsers, with profiles, meanwhile.
 	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("TMP", os.Getenv("TMPDIR")) // Windows' os.TempDir
 	before := profileDirs(t)
-	_, err := Launch(context.Background(), LaunchOptions{Path: script, StartTimeout: 10 * time.Second})
+	_, err = Launch(context.Background(), LaunchOptions{Path: exe, StartTimeout: 10 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "cannot open display") || !strings.Contains(err.Error(), "exited") {
 		t.Errorf("Launch(exiting browser) = %v, want an error quoting its output", err)
 	}
