@@ -88,7 +88,7 @@ type Look struct {
 // does (or it is not known).
 func (l Look) othersPort(port int) (u UserID, ok bool) {
 	u, ok = l.Listeners[port]
-	return u, ok && !u.is(Me())
+	return u, ok && !u.is(currentUser())
 }
 
 // sameDir says whether two directory paths name the same directory, as

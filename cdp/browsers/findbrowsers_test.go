@@ -68,18 +68,18 @@ func writeProc(t *testing.T, procs ...fakeProc) *fakeProcs {
 	t.Helper()
 	f := &fakeProcs{}
 	for _, p := range procs {
-		f.procs = append(f.procs, process{pid: p.pid, args: p.args, users: []UserID{Me(), Me()}, started: p.started})
+		f.procs = append(f.procs, process{pid: p.pid, args: p.args, users: []UserID{currentUser(), currentUser()}, started: p.started})
 	}
 	if len(procs) > 0 {
 		helper := append([]string{procs[0].args[0], "--type=renderer"}, procs[0].args[1:]...)
-		f.procs = append(f.procs, process{pid: procs[len(procs)-1].pid + 1000, args: helper, users: []UserID{Me(), Me()}, started: procs[0].started})
+		f.procs = append(f.procs, process{pid: procs[len(procs)-1].pid + 1000, args: helper, users: []UserID{currentUser(), currentUser()}, started: procs[0].started})
 	}
 	return f
 }
 
 // someoneElse is another user than the provider's.
 var someoneElse = func() UserID {
-	if Me() == "uid 4242" {
+	if currentUser() == "uid 4242" {
 		return "uid 4243"
 	}
 	return "uid 4242"
@@ -171,7 +171,7 @@ func chromiumArgs(flags ...string) []string {
 // it with --user-data-dir).
 func autoOn(proc *fakeProcs, home UserDataDir, named bool) Endpoint {
 	return Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
-		running:   func() ([]Running, bool) { return runningFrom(proc, Me()), true },
+		running:   func() ([]Running, bool) { return runningFrom(proc, currentUser()), true },
 		listeners: proc.listeners}
 }
 
@@ -196,7 +196,7 @@ func TestRunningFromProc(t *testing.T) {
 	)
 	proc.proc(t, 12).cwd = rooted("home", "ann")
 	got := map[int]Running{}
-	for _, r := range runningFrom(proc, Me()) {
+	for _, r := range runningFrom(proc, currentUser()) {
 		got[r.Pid] = r
 	}
 	if len(got) != 3 {
@@ -265,9 +265,9 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 	proc.proc(t, 63).users = nil // not told
 	// Real and effective user both the provider's, not one alone.
 	proc.procs = append(proc.procs,
-		process{pid: 64, args: chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+t.TempDir()), users: []UserID{someoneElse, Me()}},
-		process{pid: 65, args: chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+t.TempDir()), users: []UserID{Me(), someoneElse}})
-	if got := runningFrom(proc, Me()); len(got) != 1 || got[0].Pid != 60 {
+		process{pid: 64, args: chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+t.TempDir()), users: []UserID{someoneElse, currentUser()}},
+		process{pid: 65, args: chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+t.TempDir()), users: []UserID{currentUser(), someoneElse}})
+	if got := runningFrom(proc, currentUser()); len(got) != 1 || got[0].Pid != 60 {
 		t.Errorf("runningFrom = %+v, want pid 60 alone, the provider's user's", got)
 	}
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
@@ -303,7 +303,7 @@ func TestDiscoverPassesAPortAnotherUserListensOn(t *testing.T) {
 	args := chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir="+rooted("home", "me", "debug"))
 	// Ours on every address over IPv6 (which takes 127.0.0.1 too): read.
 	proc := writeProc(t, fakeProc{80, args, fakeBoot})
-	listen(t, proc, "::", theirs.port, Me())
+	listen(t, proc, "::", theirs.port, currentUser())
 	if tg, logged, err := resolveLogged(t, autoOn(proc, home, false)); err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/theirs") {
 		t.Fatalf("auto with the port the provider's user's: %+v, %v; want it read (log %s)", tg, err, logged)
 	}

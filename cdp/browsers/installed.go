@@ -320,14 +320,15 @@ var browserExes = []string{
 }
 
 // exeName is the name of a process's executable from its first
-// argument, whichever system's path it is (Windows' '\\' too), without
-// Windows' .exe.
+// argument, whichever system's path it is (Windows' '\\' too); a
+// Windows name without its .exe and in lower case, as Windows' names are
+// case-insensitive (MSEDGE.EXE is msedge).
 func exeName(arg0 string) string {
 	if i := strings.LastIndexAny(arg0, `/\`); i >= 0 {
 		arg0 = arg0[i+1:]
 	}
-	if strings.HasSuffix(strings.ToLower(arg0), ".exe") {
-		arg0 = arg0[:len(arg0)-len(".exe")]
+	if lower := strings.ToLower(arg0); strings.HasSuffix(lower, ".exe") {
+		return strings.TrimSuffix(lower, ".exe")
 	}
 	return arg0
 }
@@ -340,12 +341,8 @@ func RunningBrowsers() (running []Running, known bool) {
 	if _, err := psprocess.Pids(); err != nil {
 		return nil, false
 	}
-	return runningFrom(osProcesses{}, Me()), true
+	return runningFrom(osProcesses{}, currentUser()), true
 }
-
-// Me is the provider's user, as the owner rule compares who runs a
-// process or listens on a port with it.
-func Me() UserID { return currentUser() }
 
 // Listeners returns who listens on each TCP port of 127.0.0.1, nil
 // where the OS gives no way to tell here (Linux reads /proc/net/tcp,

@@ -41,8 +41,8 @@ func TestListenersOfThisMachine(t *testing.T) {
 	}
 	owners := Listeners()
 	for _, p := range ports {
-		if u, ok := owners[p]; !ok || !u.is(Me()) {
-			t.Errorf("port %d listened on by this process: owner %q (%v), want %q", p, u, ok, Me())
+		if u, ok := owners[p]; !ok || !u.is(currentUser()) {
+			t.Errorf("port %d listened on by this process: owner %q (%v), want %q", p, u, ok, currentUser())
 		}
 	}
 }
@@ -52,7 +52,7 @@ func TestListenersOfThisMachine(t *testing.T) {
 // every address, whichever comes first; a socket on another address is
 // not reached through 127.0.0.1.
 func TestListenerOwners(t *testing.T) {
-	me, them := Me(), someoneElse
+	me, them := currentUser(), someoneElse
 	sock := func(addr string, port int, u UserID) socket {
 		return socket{addr: netip.MustParseAddr(addr), port: port, owner: u}
 	}
@@ -153,5 +153,39 @@ func TestRunningBrowsersOfThisMachine(t *testing.T) {
 	// Another user runs it: not listed.
 	if got := runningFrom(osProcesses{}, someoneElse); slices.ContainsFunc(got, func(r Running) bool { return r.Pid == main.Process.Pid }) {
 		t.Errorf("runningFrom for %s lists pid %d, the provider's user's", someoneElse, main.Process.Pid)
+	}
+}
+
+// Each system's browsers are known by their executables' names: Linux's
+// (chromium, chrome), Windows' (chrome.exe, msedge.exe, brave.exe, in
+// any case) and macOS's (the app's name, spaces and all); their helpers
+// (Windows' --type=, macOS's "… Helper (Renderer)") and other programs
+// are not browsers.
+func TestRunningFromEachSystemsBrowsers(t *testing.T) {
+	me := currentUser()
+	proc := &fakeProcs{}
+	for i, arg0 := range []string{
+		"/opt/google/chrome/chrome",
+		`C:\Program Files\Google\Chrome\Application\chrome.exe`,
+		`C:\Users\ann\AppData\Local\Microsoft\Edge SxS\Application\MSEDGE.EXE`,
+		`C:\Program Files\BraveSoftware\Brave-Browser\Application\brave.exe`,
+		"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+		"/Users/ann/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
+		"/Applications/Chromium.app/Contents/MacOS/Chromium",
+		// not browsers
+		"/Applications/Google Chrome.app/Contents/Frameworks/Google Chrome Framework.framework/Helpers/Google Chrome Helper (Renderer).app/Contents/MacOS/Google Chrome Helper (Renderer)",
+		`C:\Windows\explorer.exe`,
+		"/usr/bin/chromedriver",
+	} {
+		proc.procs = append(proc.procs, process{pid: 100 + i, args: []string{arg0, "--remote-debugging-port=9222"}, users: []UserID{me}})
+	}
+	proc.procs = append(proc.procs, process{pid: 200, args: []string{`C:\Program Files\Google\Chrome\Application\chrome.exe`, "--type=renderer"}, users: []UserID{me}})
+	var got []string
+	for _, r := range runningFrom(proc, me) {
+		got = append(got, fmt.Sprintf("%d %s", r.Pid, r.Exe))
+	}
+	want := []string{"100 chrome", "101 chrome", "102 msedge", "103 brave", "104 Google Chrome", "105 Brave Browser", "106 Chromium"}
+	if !slices.Equal(got, want) {
+		t.Errorf("runningFrom = %q, want %q", got, want)
 	}
 }
