@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	psnet "github.com/shirou/gopsutil/v4/net"
 	psprocess "github.com/shirou/gopsutil/v4/process"
 )
 
@@ -177,6 +178,35 @@ func procNetSockets(proc string) []socket {
 		}
 	}
 	return out
+}
+
+// connSockets are the listening sockets among gopsutil's connections,
+// each owned by the user of its process (usersOf, asked once a pid): a
+// process whose user is not told (another user's, which a user who is not
+// an administrator cannot open on Windows) owns its sockets as
+// unknownOwner, never the provider's.
+func connSockets(conns []psnet.ConnectionStat, usersOf func(pid int32) []UserID) []socket {
+	socks := []socket{}
+	owners := map[int32]UserID{}
+	for _, c := range conns {
+		if c.Status != "LISTEN" {
+			continue
+		}
+		addr, err := netipAddr(c.Laddr.IP)
+		if err != nil {
+			continue
+		}
+		owner, ok := owners[c.Pid]
+		if !ok {
+			owner = unknownOwner(int(c.Pid))
+			if us := usersOf(c.Pid); len(us) == 1 {
+				owner = us[0]
+			}
+			owners[c.Pid] = owner
+		}
+		socks = append(socks, socket{addr: addr, port: int(c.Laddr.Port), owner: owner})
+	}
+	return socks
 }
 
 // unknownOwner is the owner of a socket whose process's user cannot be

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	psnet "github.com/shirou/gopsutil/v4/net"
 )
 
 // The OS's sockets are read as the fake ones of the tests are written: a
@@ -187,5 +189,45 @@ func TestRunningFromEachSystemsBrowsers(t *testing.T) {
 	want := []string{"100 chrome", "101 chrome", "102 msedge", "103 brave", "104 Google Chrome", "105 Brave Browser", "106 Chromium"}
 	if !slices.Equal(got, want) {
 		t.Errorf("runningFrom = %q, want %q", got, want)
+	}
+}
+
+// Windows' listeners: gopsutil's connections name each socket's process,
+// whose user owns it; a process whose user is not told (another user's)
+// owns its sockets as nobody the provider is, and each process is asked
+// once.
+func TestConnSockets(t *testing.T) {
+	me := currentUser()
+	conn := func(ip string, port uint32, status string, pid int32) psnet.ConnectionStat {
+		return psnet.ConnectionStat{Laddr: psnet.Addr{IP: ip, Port: port}, Status: status, Pid: pid}
+	}
+	asked := map[int32]int{}
+	usersOf := func(pid int32) []UserID {
+		asked[pid]++
+		if pid == 10 {
+			return []UserID{me}
+		}
+		return nil
+	}
+	got := connSockets([]psnet.ConnectionStat{
+		conn("127.0.0.1", 9222, "LISTEN", 10),
+		conn("::", 9223, "LISTEN", 10),
+		conn("127.0.0.1", 9224, "LISTEN", 20),
+		conn("127.0.0.1", 50000, "ESTABLISHED", 10),
+		conn("not an address", 9225, "LISTEN", 10),
+	}, usersOf)
+	want := []socket{
+		{netip.MustParseAddr("127.0.0.1"), 9222, me},
+		{netip.IPv6Unspecified(), 9223, me},
+		{netip.MustParseAddr("127.0.0.1"), 9224, unknownOwner(20)},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("connSockets = %v, want %v", got, want)
+	}
+	if asked[10] != 1 || asked[20] != 1 {
+		t.Errorf("processes asked for their user %v times, want once each", asked)
+	}
+	if owners := listenerOwners(got); !owners[9222].is(me) || owners[9224].is(me) {
+		t.Errorf("listenerOwners = %v, want 9222 the provider's, 9224 not", owners)
 	}
 }

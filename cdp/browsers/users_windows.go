@@ -31,35 +31,18 @@ func currentUser() UserID {
 
 // sysListeners reads the TCP table (GetExtendedTcpTable), which names
 // the process of every listening socket, whoever runs it; a socket's
-// owner is that process's account, or, for a process the provider cannot
-// open (another user's), the pid's words: never the provider's.
+// owner is that process's account (connSockets).
 func sysListeners() map[int]UserID {
 	ctx := context.Background()
 	conns, err := psnet.ConnectionsWithContext(ctx, "tcp")
 	if err != nil {
 		return nil
 	}
-	socks := []socket{}
-	owners := map[int32]UserID{}
-	for _, c := range conns {
-		if c.Status != "LISTEN" {
-			continue
-		}
-		addr, err := netipAddr(c.Laddr.IP)
+	return listenerOwners(connSockets(conns, func(pid int32) []UserID {
+		p, err := psprocess.NewProcessWithContext(ctx, pid)
 		if err != nil {
-			continue
+			return nil
 		}
-		owner, ok := owners[c.Pid]
-		if !ok {
-			owner = unknownOwner(int(c.Pid))
-			if p, err := psprocess.NewProcessWithContext(ctx, c.Pid); err == nil {
-				if us := processUsers(ctx, p); len(us) == 1 {
-					owner = us[0]
-				}
-			}
-			owners[c.Pid] = owner
-		}
-		socks = append(socks, socket{addr: addr, port: int(c.Laddr.Port), owner: owner})
-	}
-	return listenerOwners(socks)
+		return processUsers(ctx, p)
+	}))
 }
