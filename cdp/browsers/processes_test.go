@@ -231,3 +231,6 @@ func TestConnSockets(t *testing.T) {
 		t.Errorf("listenerOwners = %v, want 9222 the provider's, 9224 not", owners)
 	}
 }
+
+// String shows a socket in a test's failure.
+func (s socket) String() string { return fmt.Sprintf("%s:%d (%s)", s.addr, s.port, s.owner) }
