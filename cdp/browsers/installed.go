@@ -206,22 +206,24 @@ func (s system) places() []string {
 	return out
 }
 
-// onPath are the paths of pathNames in each directory of PATH, in
-// order; relative directories are passed by (a browser is never run from
-// wherever the provider was started).
-func (s system) onPath() []string {
+// onPath are, for each of pathNames in order, its paths in each
+// directory of PATH, in order; relative directories are passed by (a
+// browser is never run from wherever the provider was started).
+func (s system) onPath() [][]string {
 	list := ":"
 	if s.goos == "windows" {
 		list = ";"
 	}
-	var out []string
+	var out [][]string
 	for _, name := range pathNames[tableOS(s.goos)] {
+		var paths []string
 		for _, dir := range strings.Split(s.getenv("PATH"), list) {
 			dir = strings.Trim(dir, `"`)
 			if s.isAbs(dir) {
-				out = append(out, s.join(dir, name))
+				paths = append(paths, s.join(dir, name))
 			}
 		}
+		out = append(out, paths)
 	}
 	return out
 }
@@ -238,15 +240,30 @@ func (s system) isAbs(path string) bool {
 	return len(path) >= 3 && path[1] == ':' && (path[2] == '\\' || path[2] == '/')
 }
 
-// installed are the browsers found on PATH (pathNames, the first name
-// first, whichever directory holds it), then in the install places, each
-// once, in the order FindChrome tries them.
+// installed are the browsers found on PATH (each of pathNames in the
+// first directory that holds it, as a shell finds it: /bin and /usr/bin
+// are often one directory), then in the install places, each once, in
+// the order FindChrome tries them.
 func (s system) installed() []string {
 	var out []string
-	for _, p := range append(s.onPath(), s.places()...) {
-		if !slices.Contains(out, p) && s.isExec(p) {
+	add := func(p string) bool {
+		if !s.isExec(p) {
+			return false
+		}
+		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
+		return true
+	}
+	for _, paths := range s.onPath() {
+		for _, p := range paths {
+			if add(p) {
+				break
+			}
+		}
+	}
+	for _, p := range s.places() {
+		add(p)
 	}
 	return out
 }

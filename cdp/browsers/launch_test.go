@@ -219,6 +219,9 @@ func TestFindChromeOnEachSystem(t *testing.T) {
 		{"linux: the first name wins whichever directory holds it", "linux", linuxEnv,
 			[]string{"/usr/local/bin/microsoft-edge", "/bin/chromium"},
 			[]string{"/bin/chromium", "/usr/local/bin/microsoft-edge"}},
+		{"linux: a name in two directories of PATH (/bin and /usr/bin, often one) is listed once, the first", "linux", linuxEnv,
+			[]string{"/bin/chromium", "/usr/bin/chromium"},
+			[]string{"/usr/bin/chromium"}},
 		{"freebsd: Linux's table", "freebsd", linuxEnv,
 			[]string{"/usr/local/bin/chromium"}, []string{"/usr/local/bin/chromium"}},
 	} {
