@@ -288,7 +288,7 @@ func nextStep(s sight, allowedIdle []browsers.UserDataDir) (string, bool) {
 		return fmt.Sprintf("start %s and open chrome://inspect/#remote-debugging to allow remote debugging; "+
 			"or start it as `%s --remote-debugging-port=9222 --user-data-dir=DIR`", filepath.Base(installed[0]), installed[0]), false
 	}
-	return "install a Chromium-family browser (Debian/Ubuntu: apt-get install chromium), or let cdpprovider start one with --launch", false
+	return fmt.Sprintf("install a Chromium-family browser (%s), or let cdpprovider start one with --launch", browsers.InstallAdvice()), false
 }
 
 // describeDirs names the directories looked in, briefly.

@@ -31,7 +31,8 @@ func TestDoctorReport(t *testing.T) {
 		want []string
 	}{
 		{"nothing installed or running", sight{dirs: []browsers.UserDataDir{chromium}, runningKnown: true}, false,
-			[]string{"no Chromium-family browser found", "Running:\n  no Chromium-family browser", "Next step: install a Chromium-family browser"}},
+			[]string{"no Chromium-family browser found", "Running:\n  no Chromium-family browser",
+				"Next step: install a Chromium-family browser (" + browsers.InstallAdvice() + "), or let cdpprovider start one with --launch"}},
 		{"installed, not running", sight{dirs: []browsers.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"}, runningKnown: true}, false,
 			[]string{"Next step: start chromium and open chrome://inspect/#remote-debugging"}},
 		{"running without debugging", sight{dirs: []browsers.UserDataDir{chromium}, installed: []string{"/usr/bin/chromium"},
@@ -70,6 +71,7 @@ func TestDoctorDebugPortOnTheCommandLine(t *testing.T) {
 			Live: live, Discovery: 200, Why: why, Pid: 7, Cmdline: true}}
 	}
 	answering := onPort(true, "")
+	launchedDir := filepath.Join(os.TempDir(), "cdpprovider-profile-1")
 	for _, tc := range []struct {
 		name     string
 		s        sight
@@ -92,8 +94,8 @@ func TestDoctorDebugPortOnTheCommandLine(t *testing.T) {
 			found: answering, auto: &browsers.Found{ActivePort: browsers.ActivePort{Dir: browsers.UserDataDir{Path: other}, Port: 9333}, Live: true}}, true,
 			[]string{"Next step: none, it works now: `cdpprovider serve --user-data-dir " + dir + "` reads Chromium on port 9222"}, nil},
 		{"only browsers cdpprovider launched", sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: other}}, installed: []string{"/usr/bin/chromium"},
-			running: []browsers.Running{{Pid: 9, Exe: "chromium", UserDataDir: "/tmp/cdpprovider-profile-1", DebugPort: "0", Launched: true}}, runningKnown: true}, false,
-			[]string{"chromium (pid 9) on /tmp/cdpprovider-profile-1, --remote-debugging-port=0 (launched by cdpprovider for itself: not read)",
+			running: []browsers.Running{{Pid: 9, Exe: "chromium", UserDataDir: launchedDir, DebugPort: "0", Launched: true}}, runningKnown: true}, false,
+			[]string{"chromium (pid 9) on " + launchedDir + ", --remote-debugging-port=0 (launched by cdpprovider for itself: not read)",
 				"Next step: start chromium and open chrome://inspect/#remote-debugging"},
 			[]string{"in the running chromium", "was started with"}},
 		{"port 0 and no file yet", sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: dir}}, installed: []string{"/usr/bin/chromium"},
@@ -139,9 +141,14 @@ func answering(t *testing.T, path string) int {
 // gone, it reads the automation browser and says that nothing else
 // answered.
 func TestDoctorNamesWhichBrowserItReads(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no default profile to read
+	// No default profile to read, on any system.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("LOCALAPPDATA", t.TempDir())
 	robotDir := t.TempDir()
-	person := browsers.Running{Pid: 7, Exe: "chromium", UserDataDir: "/home/me/chromium-debug",
+	// The person's directory, not under the temporary directory.
+	personDir := filepath.Join(filepath.VolumeName(os.TempDir())+string(filepath.Separator), "home", "me", "chromium-debug")
+	person := browsers.Running{Pid: 7, Exe: "chromium", UserDataDir: personDir,
 		DebugPort: fmt.Sprint(answering(t, "/devtools/browser/person")), Started: time.Now().Add(-time.Hour)}
 	robot := browsers.Running{Pid: 8, Exe: "chromium", UserDataDir: robotDir, Headless: true, Automation: true,
 		DebugPort: fmt.Sprint(answering(t, "/devtools/browser/robot")), Started: time.Now()}
@@ -156,9 +163,9 @@ func TestDoctorNamesWhichBrowserItReads(t *testing.T) {
 		t.Errorf("report = %v, want a browser to read", err)
 	}
 	for _, w := range []string{
-		fmt.Sprintf("chromium (pid 7) on /home/me/chromium-debug, --remote-debugging-port=%s\n    port %[1]s: answers (a headed browser)", person.DebugPort),
+		fmt.Sprintf("chromium (pid 7) on %s, --remote-debugging-port=%s\n    port %[2]s: answers (a headed browser)", personDir, person.DebugPort),
 		fmt.Sprintf("chromium (pid 8) on %s, --remote-debugging-port=%s\n    port %[2]s: answers (an automation browser (--enable-automation))", robotDir, robot.DebugPort),
-		fmt.Sprintf("Reads: Chromium /home/me/chromium-debug (pid 7), port %s: a headed browser\n", person.DebugPort),
+		fmt.Sprintf("Reads: Chromium %s (pid 7), port %s: a headed browser\n", personDir, person.DebugPort),
 		fmt.Sprintf("  passes by: Chromium %s (pid 8), port %s: an automation browser (--enable-automation)\n", robotDir, robot.DebugPort),
 		fmt.Sprintf("Next step: none, it works now: `cdpprovider serve` (or `cdpprovider current`) reads Chromium on port %s", person.DebugPort),
 	} {
@@ -209,5 +216,25 @@ func TestDoctorSaysWhyAFileIsNotRead(t *testing.T) {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("doctor does not say %q:\n%s", w, out.String())
 		}
+	}
+}
+
+// With no browser installed, the failure of --launch and doctor's next
+// step name what to install on this system (browsers.InstallAdvice), not
+// Debian's package on every system.
+func TestDoctorAndLaunchNameWhatToInstallHere(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("CHROME", "")
+	if p, err := browsers.FindChrome(""); err == nil {
+		t.Skipf("a browser is installed outside PATH here (%s): the failure of a launch with none cannot be made", p)
+	}
+	f := launchFailed(Config{Launch: true}, errors.New("find chrome: none"))
+	if w := "install one (" + browsers.InstallAdvice() + ")"; !strings.Contains(f.Error(), w) {
+		t.Errorf("launchFailed = %q, want it to say %q", f.Error(), w)
+	}
+	var out strings.Builder
+	_ = report(&out, sight{dirs: []browsers.UserDataDir{{Browser: "Chromium", Path: t.TempDir()}}, runningKnown: true})
+	if w := "Next step: install a Chromium-family browser (" + browsers.InstallAdvice() + ")"; !strings.Contains(out.String(), w) {
+		t.Errorf("doctor does not say %q:\n%s", w, out.String())
 	}
 }

@@ -46,8 +46,8 @@ func launchFailed(cfg Config, err error) *cdp.Failure {
 	const again = "cdpprovider tries again on a read 10 s or more after this try"
 	path, findErr := browsers.FindChrome(cfg.Chrome)
 	if findErr != nil {
-		what := "no Chromium-based browser is installed (Chromium, Google Chrome, Microsoft Edge or Brave); install one " +
-			"(Debian/Ubuntu: apt-get install chromium)"
+		what := "no Chromium-based browser is installed (Chromium, Google Chrome, Microsoft Edge or Brave); install one (" +
+			browsers.InstallAdvice() + ")"
 		if given := givenBrowser(cfg); given != "" {
 			what = fmt.Sprintf("the browser it was told to run, %s, is not an executable file; install it, or tell cdpprovider where it is", given)
 		}

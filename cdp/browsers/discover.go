@@ -252,7 +252,7 @@ func discover(ctx context.Context, dirs []UserDataDir, l Look) []Found {
 			}
 			ok[i] = true
 			if uid, theirs := l.othersPort(ap.Port); theirs {
-				found[i] = Found{ActivePort: ap, Why: fmt.Sprintf("another user (uid %d) listens on port %d now: the browser that wrote the file has exited, and that user's is not read", uid, ap.Port)}
+				found[i] = Found{ActivePort: ap, Why: fmt.Sprintf("another user (%s) listens on port %d now: the browser that wrote the file has exited, and that user's is not read", uid, ap.Port)}
 				return
 			}
 			found[i] = probe(ctx, ap)

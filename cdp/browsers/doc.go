@@ -1,18 +1,23 @@
 // Package browsers reaches the browsers on this machine and elsewhere,
 // up to the websocket to dial and no further.
 //
-// It owns: which Chromium-family browsers are installed (installed.go)
-// and running as the provider's user (read from a processes source,
-// Linux's /proc, with who listens on each port: processes.go), their
+// It owns: which Chromium-family browsers are installed (installed.go:
+// PATH and one table of each system's install places, which FindChrome
+// and doctor both read) and running as the provider's user (read from a
+// processes source, the OS's through gopsutil on Linux, macOS and
+// Windows, with who listens on each port: processes.go, users_*.go,
+// listeners_*.go), their
 // user-data directories and the DevToolsActivePort each writes (never
 // another user's), the chrome://inspect setting in a profile's Local
 // State (discover.go), auto discovery over the files and the running
 // browsers' debugging ports (findbrowsers.go), the order it reads them
 // in, the person's browser before an automation browser (kind.go), the
 // cdpprovider-launched marker that keeps a cdpprovider's own browsers
-// out of it, launching a browser with a profile of its own (launch.go,
-// with launch_linux.go and launch_other.go for the process options of
-// each OS), and the address of a browser (endpoint.go): checking a
+// out of it, launching a browser with a profile of its own (launch.go)
+// that dies with the provider however the provider dies (the guard of
+// each OS: Pdeathsig on Linux, guard_linux.go; a job object on Windows,
+// guard_windows.go; on macOS its process group and a watcher,
+// guard_bsd.go and watcher_unix.go), and the address of a browser (endpoint.go): checking a
 // --connect address (its forms, the loopback check), parsing --header,
 // and resolving the address to the websocket URL to dial now, through
 // /json/version or a DevToolsActivePort, with GetJSON for the /json

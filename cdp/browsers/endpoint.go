@@ -44,7 +44,7 @@ type Endpoint struct {
 	running func() ([]Running, bool)
 	// listeners tells who listens on 127.0.0.1's ports (Listeners); nil
 	// means not known.
-	listeners func() map[int]int
+	listeners func() map[int]UserID
 	// ports are asked where the processes are not known; nil means 9222.
 	ports []int
 	// header is sent with every request to the endpoint, the websocket

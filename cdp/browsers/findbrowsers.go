@@ -78,17 +78,17 @@ type Look struct {
 	RunningKnown bool
 	// Ports are asked on 127.0.0.1 when !RunningKnown; nil means 9222.
 	Ports []int
-	// Listeners are the user ids listening on 127.0.0.1's ports
+	// Listeners are the users listening on 127.0.0.1's ports
 	// (Listeners); nil where not known. A port another user listens on
 	// is never read: its browser is that user's.
-	Listeners map[int]int
+	Listeners map[int]UserID
 }
 
-// othersPort is the user id of another user listening on port; ok is
-// false when none does (or it is not known).
-func (l Look) othersPort(port int) (uid int, ok bool) {
-	uid, ok = l.Listeners[port]
-	return uid, ok && uid != os.Getuid()
+// othersPort is another user listening on port; ok is false when none
+// does (or it is not known).
+func (l Look) othersPort(port int) (u UserID, ok bool) {
+	u, ok = l.Listeners[port]
+	return u, ok && !u.is(currentUser())
 }
 
 // sameDir says whether two directory paths name the same directory, as
@@ -139,7 +139,8 @@ var exeBrowsers = map[string]string{
 	"chromium": "Chromium", "chromium-browser": "Chromium",
 	"chrome": "Google Chrome", "google-chrome": "Google Chrome",
 	"msedge": "Microsoft Edge", "microsoft-edge": "Microsoft Edge",
-	"brave": "Brave", "brave-browser": "Brave",
+	"brave": "Brave", "brave-browser": "Brave", "Brave Browser": "Brave",
+	"Brave Browser Beta": "Brave Beta", "Brave Browser Nightly": "Brave Nightly",
 }
 
 // processDir is a running browser's user-data directory, named after the
@@ -230,7 +231,7 @@ func FindBrowsers(ctx context.Context, l Look) []Found {
 	}
 	for _, r := range procs {
 		if uid, theirs := l.othersPort(r.Port()); r.Port() > 0 && theirs {
-			why := fmt.Sprintf("another user (uid %d) listens on port %d: this browser could not listen there (restart it with another port), and that user's browser is not read", uid, r.Port())
+			why := fmt.Sprintf("another user (%s) listens on port %d: this browser could not listen there (restart it with another port), and that user's browser is not read", uid, r.Port())
 			out = append(out, Found{ActivePort: ActivePort{Dir: processDir(r), Port: r.Port(), Written: r.Started}, Pid: r.Pid, Why: why, Cmdline: true})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,83 +17,89 @@ import (
 	"time"
 )
 
-// A browser on the fake /proc of these tests: its main process's command
-// line, and when it started.
+// A browser on the fake machine of these tests: its main process's
+// command line, and when it started.
 type fakeProc struct {
 	pid     int
 	args    []string
 	started time.Time
 }
 
-// fakeBoot is when the machine of the fake /proc booted.
+// fakeBoot is when the fake machine booted.
 var fakeBoot = time.Unix(1_700_000_000, 0)
 
-// writeProc writes a /proc directory holding the processes (and a
-// renderer helper of the first, which must not count), and returns it.
-func writeProc(t *testing.T, procs ...fakeProc) string {
+// fakeProcs are the processes and the listening sockets of a fake
+// machine: what the tests fill the processes interface with, in place of
+// the OS's.
+type fakeProcs struct {
+	procs []process
+	// socks are the listening sockets; nil: not known.
+	socks []socket
+}
+
+func (f *fakeProcs) list(keep func(args []string) bool) []process {
+	var out []process
+	for _, p := range f.procs {
+		if keep(p.args) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (f *fakeProcs) listeners() map[int]UserID { return listenerOwners(f.socks) }
+
+// proc is the process pid of f.
+func (f *fakeProcs) proc(t *testing.T, pid int) *process {
 	t.Helper()
-	proc := t.TempDir()
-	if err := os.WriteFile(filepath.Join(proc, "stat"), fmt.Appendf(nil, "cpu  1 2 3\nbtime %d\nprocesses 9\n", fakeBoot.Unix()), 0o644); err != nil {
-		t.Fatal(err)
+	for i := range f.procs {
+		if f.procs[i].pid == pid {
+			return &f.procs[i]
+		}
 	}
-	write := func(pid int, args []string, started time.Time) {
-		dir := filepath.Join(proc, fmt.Sprint(pid))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "cmdline"), []byte(strings.Join(args, "\x00")+"\x00"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ticks := started.Sub(fakeBoot) * userHZ / time.Second
-		// field 2 has a space and a parenthesis, as a command name may
-		stat := fmt.Sprintf("%d (a (b) c) S 1 %d 0 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 %d 100 10 0\n", pid, pid, ticks)
-		if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(stat), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		setOwner(t, proc, pid, os.Getuid())
-	}
+	t.Fatalf("no process %d", pid)
+	return nil
+}
+
+// writeProc makes a fake machine running the processes (and a renderer
+// helper of the first, which must not count), each the provider's
+// user's, and returns it.
+func writeProc(t *testing.T, procs ...fakeProc) *fakeProcs {
+	t.Helper()
+	f := &fakeProcs{}
 	for _, p := range procs {
-		write(p.pid, p.args, p.started)
+		f.procs = append(f.procs, process{pid: p.pid, args: p.args, users: []UserID{currentUser(), currentUser()}, started: p.started})
 	}
 	if len(procs) > 0 {
 		helper := append([]string{procs[0].args[0], "--type=renderer"}, procs[0].args[1:]...)
-		write(procs[len(procs)-1].pid+1000, helper, procs[0].started)
+		f.procs = append(f.procs, process{pid: procs[len(procs)-1].pid + 1000, args: helper, users: []UserID{currentUser(), currentUser()}, started: procs[0].started})
 	}
-	return proc
+	return f
 }
 
-// setOwner makes the user uid run process pid of a fake /proc, as the
-// kernel tells it: the "Uid:" line of its status (real, effective, saved,
-// filesystem).
-func setOwner(t *testing.T, proc string, pid, uid int) {
-	t.Helper()
-	status := fmt.Sprintf("Name:\tchromium\nState:\tS (sleeping)\nPid:\t%d\nUid:\t%d\t%d\t%d\t%d\nGid:\t0\t0\t0\t0\n", pid, uid, uid, uid, uid)
-	if err := os.WriteFile(filepath.Join(proc, fmt.Sprint(pid), "status"), []byte(status), 0o644); err != nil {
-		t.Fatal(err)
+// someoneElse is another user than the provider's.
+var someoneElse = func() UserID {
+	if currentUser() == "uid 4242" {
+		return "uid 4243"
 	}
+	return "uid 4242"
+}()
+
+// setOwner makes the user u run process pid of a fake machine, as the
+// OS tells it (on Unix its real and effective user ids).
+func setOwner(t *testing.T, proc *fakeProcs, pid int, u UserID) {
+	t.Helper()
+	proc.proc(t, pid).users = []UserID{u, u}
 }
 
-// listen writes into a fake /proc's net/tcp (v4 true) or net/tcp6 a
-// socket of the user uid listening on port at host, as the kernel writes
-// it: the address in hex, word by word in the machine's order.
-func listen(t *testing.T, proc string, v4 bool, host string, port, uid int) {
+// listen adds to a fake machine a socket of the user u listening on port
+// at addr.
+func listen(t *testing.T, proc *fakeProcs, addr string, port int, u UserID) {
 	t.Helper()
-	name, head := "tcp", "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
-	if !v4 {
-		name, head = "tcp6", "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+	if proc.socks == nil {
+		proc.socks = []socket{}
 	}
-	file := filepath.Join(proc, "net", name)
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		b = []byte(head)
-	}
-	b = fmt.Appendf(b, "   %d: %s:%04X 00000000:0000 0A 00000000:00000000 00:00000000 00000000 %5d        0 277852 1 0000000037102249 100 0 0 10 0\n", strings.Count(string(b), "\n")-1, host, port, uid)
-	if err := os.WriteFile(file, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	proc.socks = append(proc.socks, socket{addr: netip.MustParseAddr(addr), port: port, owner: u})
 }
 
 // debugBrowser is a fake browser on loopback that counts every request
@@ -142,6 +149,18 @@ func newDebugBrowserAgent(t *testing.T, status int, wsPath, userAgent string) de
 	return b
 }
 
+// rooted is a path from the root of this system's file system (/ on
+// Unix, the temporary directory's drive on Windows): the directory of a
+// fake process that is not under the temporary directory.
+func rooted(parts ...string) string {
+	root := filepath.VolumeName(os.TempDir()) + string(filepath.Separator)
+	return filepath.Join(append([]string{root}, parts...)...)
+}
+
+// inTemp is a path under the temporary directory, where programs make
+// their browsers' profiles.
+func inTemp(name string) string { return filepath.Join(os.TempDir(), name) }
+
 // chromiumArgs is a person's Chromium command line with extra flags.
 func chromiumArgs(flags ...string) []string {
 	return append([]string{"/usr/lib/chromium/chromium"}, append(flags, "about:blank")...)
@@ -150,10 +169,10 @@ func chromiumArgs(flags ...string) []string {
 // autoOn is the auto endpoint of a machine whose processes are in proc
 // and whose default user-data directory is home (named: the person gave
 // it with --user-data-dir).
-func autoOn(proc string, home UserDataDir, named bool) Endpoint {
+func autoOn(proc *fakeProcs, home UserDataDir, named bool) Endpoint {
 	return Endpoint{addr: Auto, auto: true, dirs: []UserDataDir{home}, named: named,
-		running:   func() ([]Running, bool) { return runningFrom(procDir(proc), os.Getuid()), true },
-		listeners: func() map[int]int { return procDir(proc).listeners() }}
+		running:   func() ([]Running, bool) { return runningFrom(proc, currentUser()), true },
+		listeners: proc.listeners}
 }
 
 // resolveLogged resolves ep and returns what it logged too.
@@ -171,15 +190,13 @@ func TestRunningFromProc(t *testing.T) {
 	}
 	at := fakeBoot.Add(time.Hour)
 	proc := writeProc(t,
-		fakeProc{10, chromiumArgs("--remote-debugging-port=9333", "--remote-debugging-address=::1", "--user-data-dir="+person+"/"), at},
+		fakeProc{10, chromiumArgs("--remote-debugging-port=9333", "--remote-debugging-address=::1", "--user-data-dir="+person+string(filepath.Separator)), at},
 		fakeProc{11, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+launched), at},
 		fakeProc{12, chromiumArgs("--user-data-dir=rel"), at},
 	)
-	if err := os.Symlink("/home/ann", filepath.Join(proc, "12", "cwd")); err != nil {
-		t.Fatal(err)
-	}
+	proc.proc(t, 12).cwd = rooted("home", "ann")
 	got := map[int]Running{}
-	for _, r := range runningFrom(procDir(proc), os.Getuid()) {
+	for _, r := range runningFrom(proc, currentUser()) {
 		got[r.Pid] = r
 	}
 	if len(got) != 3 {
@@ -191,7 +208,7 @@ func TestRunningFromProc(t *testing.T) {
 	if r := got[11]; r.Port() != 0 || !r.Launched {
 		t.Errorf("pid 11 = %+v, want port 0, launched by cdpprovider", r)
 	}
-	if r := got[12]; r.UserDataDir != "/home/ann/rel" || r.Port() != 0 {
+	if r := got[12]; r.UserDataDir != rooted("home", "ann", "rel") || r.Port() != 0 {
 		t.Errorf("pid 12 = %+v, want the relative directory under its working directory", r)
 	}
 }
@@ -238,31 +255,33 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 	unowned := newDebugBrowser(t, http.StatusOK, "/devtools/browser/unowned")
 	theirDir := writeActivePort(t, "Chromium", theirFile.port, "/devtools/browser/their-file", time.Now())
 	proc := writeProc(t,
-		fakeProc{60, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", mine.port), "--user-data-dir=/home/me/debug"), fakeBoot},
-		fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot.Add(time.Hour)},
+		fakeProc{60, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", mine.port), "--user-data-dir="+rooted("home", "me", "debug")), fakeBoot},
+		fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir="+rooted("home", "them", "debug")), fakeBoot.Add(time.Hour)},
 		fakeProc{62, chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+theirDir.Path), fakeBoot.Add(2 * time.Hour)},
-		fakeProc{63, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", unowned.port), "--user-data-dir=/home/who/debug"), fakeBoot.Add(3 * time.Hour)},
+		fakeProc{63, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", unowned.port), "--user-data-dir="+rooted("home", "who", "debug")), fakeBoot.Add(3 * time.Hour)},
 	)
-	setOwner(t, proc, 61, os.Getuid()+1)
-	setOwner(t, proc, 62, os.Getuid()+1)
-	if err := os.Remove(filepath.Join(proc, "63", "status")); err != nil {
-		t.Fatal(err)
-	}
-	if got := runningFrom(procDir(proc), os.Getuid()); len(got) != 1 || got[0].Pid != 60 {
+	setOwner(t, proc, 61, someoneElse)
+	setOwner(t, proc, 62, someoneElse)
+	proc.proc(t, 63).users = nil // not told
+	// Real and effective user both the provider's, not one alone.
+	proc.procs = append(proc.procs,
+		process{pid: 64, args: chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+t.TempDir()), users: []UserID{someoneElse, currentUser()}},
+		process{pid: 65, args: chromiumArgs("--remote-debugging-port=0", "--user-data-dir="+t.TempDir()), users: []UserID{currentUser(), someoneElse}})
+	if got := runningFrom(proc, currentUser()); len(got) != 1 || got[0].Pid != 60 {
 		t.Errorf("runningFrom = %+v, want pid 60 alone, the provider's user's", got)
 	}
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
 	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/mine") {
 		t.Fatalf("auto resolved %+v, %v; want the provider's user's browser, pid 60 (log %s)", tg, err, logged)
 	}
-	for _, w := range []string{"pid=61", "pid 61", "/home/them", theirDir.Path, "pid 63", "/home/who"} {
+	for _, w := range []string{"pid=61", "pid 61", rooted("home", "them"), theirDir.Path, "pid 63", rooted("home", "who")} {
 		if strings.Contains(logged, w) {
 			t.Errorf("the log names another user's browser (%q): %s", w, logged)
 		}
 	}
 	// Alone, another user's browser is no browser to read.
-	proc = writeProc(t, fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/them/debug"), fakeBoot})
-	setOwner(t, proc, 61, os.Getuid()+1)
+	proc = writeProc(t, fakeProc{61, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir="+rooted("home", "them", "debug")), fakeBoot})
+	setOwner(t, proc, 61, someoneElse)
 	if tg, _, err := resolveLogged(t, autoOn(proc, home, false)); err == nil {
 		t.Errorf("auto with only another user's browser running resolved %+v, want no browser", tg)
 	}
@@ -281,10 +300,10 @@ func TestDiscoverPassesOtherUsersBrowsers(t *testing.T) {
 func TestDiscoverPassesAPortAnotherUserListensOn(t *testing.T) {
 	home := UserDataDir{Browser: "Chromium", Path: t.TempDir()}
 	theirs := newDebugBrowser(t, http.StatusOK, "/devtools/browser/theirs")
-	args := chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir=/home/me/debug")
+	args := chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", theirs.port), "--user-data-dir="+rooted("home", "me", "debug"))
 	// Ours on every address over IPv6 (which takes 127.0.0.1 too): read.
 	proc := writeProc(t, fakeProc{80, args, fakeBoot})
-	listen(t, proc, false, "00000000000000000000000000000000", theirs.port, os.Getuid())
+	listen(t, proc, "::", theirs.port, currentUser())
 	if tg, logged, err := resolveLogged(t, autoOn(proc, home, false)); err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/theirs") {
 		t.Fatalf("auto with the port the provider's user's: %+v, %v; want it read (log %s)", tg, err, logged)
 	}
@@ -292,9 +311,9 @@ func TestDiscoverPassesAPortAnotherUserListensOn(t *testing.T) {
 
 	// Another user's on 127.0.0.1, which takes the port's connections
 	// before every address: not read, and the error says why.
-	listen(t, proc, true, "0100007F", theirs.port, os.Getuid()+1)
+	listen(t, proc, "127.0.0.1", theirs.port, someoneElse)
 	tg, _, err := resolveLogged(t, autoOn(proc, home, false))
-	if want := fmt.Sprintf("another user (uid %d) listens on port %d", os.Getuid()+1, theirs.port); err == nil || !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("another user (%s) listens on port %d", someoneElse, theirs.port); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("auto with another user on the port: %+v, %v; want no browser, saying %q", tg, err, want)
 	}
 	// A DevToolsActivePort of the person's default profile, left by a
@@ -328,11 +347,11 @@ func TestDiscoverPrefersThePersonsBrowser(t *testing.T) {
 	headless := newDebugBrowser(t, http.StatusOK, "/devtools/browser/headless")
 	scratch := newDebugBrowser(t, http.StatusOK, "/devtools/browser/scratch")
 	procs := []fakeProc{
-		{70, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headed.port), "--user-data-dir=/home/me/chromium-debug"), fakeBoot.Add(time.Hour)},
+		{70, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headed.port), "--user-data-dir="+rooted("home", "me", "chromium-debug")), fakeBoot.Add(time.Hour)},
 		// all started after the person's, the automation one last
-		{72, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headless.port), "--headless=new", "--user-data-dir=/home/me/headless"), fakeBoot.Add(2 * time.Hour)},
+		{72, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", headless.port), "--headless=new", "--user-data-dir="+rooted("home", "me", "headless")), fakeBoot.Add(2 * time.Hour)},
 		{73, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", scratch.port), "--user-data-dir="+t.TempDir()), fakeBoot.Add(3 * time.Hour)},
-		{71, []string{"/opt/google/chrome/chrome", "--enable-automation", "--headless", fmt.Sprintf("--remote-debugging-port=%d", robot.port), "--user-data-dir=/home/me/.cache/robot", "about:blank"}, fakeBoot.Add(4 * time.Hour)},
+		{71, []string{"/opt/google/chrome/chrome", "--enable-automation", "--headless", fmt.Sprintf("--remote-debugging-port=%d", robot.port), "--user-data-dir=" + rooted("home", "me", ".cache", "robot"), "about:blank"}, fakeBoot.Add(4 * time.Hour)},
 	}
 	proc := writeProc(t, procs...)
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
@@ -366,7 +385,7 @@ func TestDiscoverPrefersThePersonsBrowser(t *testing.T) {
 	// The person's browser gone (its port answers no more): an
 	// automation browser is read, and the log says it is one, read
 	// because nothing else answered.
-	procs[0].args = chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", deadPort(t)), "--user-data-dir=/home/me/chromium-debug")
+	procs[0].args = chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", deadPort(t)), "--user-data-dir="+rooted("home", "me", "chromium-debug"))
 	proc = writeProc(t, procs...)
 	tg, logged, err = resolveLogged(t, autoOn(proc, home, false))
 	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/robot") {
@@ -460,21 +479,21 @@ func TestDiscoverChoosesAnAnsweringBrowser(t *testing.T) {
 	consent := newDebugBrowser(t, http.StatusNotFound, "")
 	dead := deadPort(t)
 	proc := writeProc(t,
-		fakeProc{50, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", older.port), "--user-data-dir=/tmp/a"), fakeBoot.Add(time.Minute)},
-		fakeProc{51, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir=/tmp/b"), fakeBoot.Add(2 * time.Minute)},
+		fakeProc{50, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", older.port), "--user-data-dir="+inTemp("a")), fakeBoot.Add(time.Minute)},
+		fakeProc{51, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir="+inTemp("b")), fakeBoot.Add(2 * time.Minute)},
 		// started last, but nothing answers on its port, or 404 without
 		// a file to name its websocket
-		fakeProc{52, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", dead), "--user-data-dir=/tmp/c"), fakeBoot.Add(3 * time.Minute)},
-		fakeProc{53, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", consent.port), "--user-data-dir=/tmp/d"), fakeBoot.Add(4 * time.Minute)},
+		fakeProc{52, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", dead), "--user-data-dir="+inTemp("c")), fakeBoot.Add(3 * time.Minute)},
+		fakeProc{53, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", consent.port), "--user-data-dir="+inTemp("d")), fakeBoot.Add(4 * time.Minute)},
 		// the same port as the newer one, started after it: it could not
 		// listen there
-		fakeProc{54, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir=/tmp/e"), fakeBoot.Add(5 * time.Minute)},
+		fakeProc{54, chromiumArgs(fmt.Sprintf("--remote-debugging-port=%d", newer.port), "--user-data-dir="+inTemp("e")), fakeBoot.Add(5 * time.Minute)},
 	)
 	tg, logged, err := resolveLogged(t, autoOn(proc, home, false))
 	if err != nil || !strings.HasSuffix(tg.WS, "/devtools/browser/newer") {
 		t.Fatalf("auto resolved %+v, %v; want the most recently started browser that answers", tg, err)
 	}
-	for _, w := range []string{"pid=51", "/tmp/a (pid 50) (live", "/tmp/c (pid 52) (not answering", "/tmp/e (pid 54) (not answering"} {
+	for _, w := range []string{"pid=51", inTemp("a") + " (pid 50) (live", inTemp("c") + " (pid 52) (not answering", inTemp("e") + " (pid 54) (not answering"} {
 		if !strings.Contains(logged, w) {
 			t.Errorf("the log does not say %q: %s", w, logged)
 		}

@@ -19,26 +19,22 @@ import (
 	"time"
 )
 
-// chromeNames are the executables FindChrome looks for on PATH, in order.
-var chromeNames = []string{
-	"chromium",
-	"chromium-browser",
-	"google-chrome",
-	"google-chrome-stable",
-	"microsoft-edge",
-	"brave-browser",
+// FindChrome returns the browser executable to launch. A non-empty path
+// wins; else $CHROME; else the first browser on PATH (chromium,
+// google-chrome, microsoft-edge, brave-browser and their channels; on
+// Windows chrome.exe, msedge.exe, brave.exe), else the first in the OS's
+// install places, system-wide and per-user (Windows' Program Files and
+// %LOCALAPPDATA%, macOS's /Applications and ~/Applications, Linux's
+// /opt): Chrome and its beta, dev and canary, Chromium, Edge, Brave, in
+// that order. An explicit path or $CHROME that is not an executable is an
+// error, never a reason to look further; so is finding none, and its
+// message says what to install on this OS.
+func FindChrome(path string) (string, error) {
+	return findChrome(thisSystem(), path)
 }
 
-// installHint tells a person how to get a browser FindChrome can use.
-const installHint = "install one (Debian/Ubuntu: apt-get install chromium), " +
-	"or name it with --chrome PATH or $CHROME"
-
-// FindChrome returns the browser executable to launch. A non-empty path
-// wins; else $CHROME; else the first of chromium, chromium-browser,
-// google-chrome, google-chrome-stable, microsoft-edge and brave-browser
-// found on PATH. An explicit path or $CHROME that is not an executable is
-// an error, never a reason to fall back to PATH.
-func FindChrome(path string) (string, error) {
+// findChrome is FindChrome on a system.
+func findChrome(s system, path string) (string, error) {
 	if path != "" {
 		p, err := exec.LookPath(path)
 		if err != nil {
@@ -46,20 +42,27 @@ func FindChrome(path string) (string, error) {
 		}
 		return p, nil
 	}
-	if env := os.Getenv("CHROME"); env != "" {
+	if env := s.getenv("CHROME"); env != "" {
 		p, err := exec.LookPath(env)
 		if err != nil {
 			return "", fmt.Errorf("find chrome: $CHROME=%q: %w", env, err)
 		}
 		return p, nil
 	}
-	for _, name := range chromeNames {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
+	if found := s.installed(); len(found) > 0 {
+		return found[0], nil
 	}
-	return "", fmt.Errorf("find chrome: none of %s is on PATH and $CHROME is not set; %s",
-		strings.Join(chromeNames, ", "), installHint)
+	return "", fmt.Errorf("find chrome: none of %s is on PATH, none is installed in %s, and $CHROME is not set; install one (%s), "+
+		"or name it with --chrome PATH or $CHROME",
+		strings.Join(pathNames[tableOS(s.goos)], ", "), placesSaid[tableOS(s.goos)], installAdvice[tableOS(s.goos)])
+}
+
+// placesSaid names the install places FindChrome looks in, per OS, for
+// its error.
+var placesSaid = map[string]string{
+	"linux":   "/opt/google, /opt/microsoft, /opt/brave.com or /snap/bin",
+	"darwin":  "/Applications or ~/Applications",
+	"windows": `Program Files, Program Files (x86) or %LOCALAPPDATA% (Google\Chrome, Chromium, Microsoft\Edge, BraveSoftware)`,
 }
 
 // LaunchOptions configure Launch.
@@ -86,7 +89,11 @@ type LaunchOptions struct {
 // Launched is a browser started by Launch, with a temporary profile and a
 // debugging port on loopback. The caller must call Close.
 type Launched struct {
-	cmd     *exec.Cmd
+	cmd *exec.Cmd
+	// guard stops the browser and every process it started, with Close
+	// or with the provider: Pdeathsig on Linux, a job object on Windows,
+	// a watcher of its process group on macOS.
+	guard   *guard
 	profile string
 	ws      string
 	http    string
@@ -104,8 +111,9 @@ const outputLimit = 8 << 10
 // Launch starts a browser with a fresh temporary profile and a debugging
 // port chosen by the browser on 127.0.0.1, and waits until it reports its
 // DevTools address. The browser runs headless unless opts.Headed; as root
-// it runs with --no-sandbox. On Linux it is killed when the calling
-// process dies. ctx bounds only the start; use Close to stop the browser.
+// it runs with --no-sandbox. It is killed with every process it started
+// when the calling process dies, however it dies (guard). ctx bounds
+// only the start; use Close to stop the browser.
 func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 	log := opts.Logger
 	if log == nil {
@@ -136,7 +144,7 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 	cmd.Stdout, cmd.Stderr = pw, pw
 	log.Debug("launching browser", "path", path, "args", args)
 	b := &Launched{cmd: cmd, profile: profile, done: make(chan struct{})}
-	if err := b.start(); err != nil {
+	if err := b.start(log); err != nil {
 		pr.Close()
 		pw.Close()
 		_ = os.RemoveAll(profile)
@@ -189,11 +197,13 @@ func Launch(ctx context.Context, opts LaunchOptions) (*Launched, error) {
 	}
 }
 
-// start starts the process and waits for it in a goroutine locked to its
-// OS thread: Linux delivers Pdeathsig when the thread that started the
-// child exits, and the Go runtime may retire threads, so the starting
-// thread is kept until the browser exits. done is closed on exit.
-func (b *Launched) start() error {
+// start starts the process, guards it, and waits for it in a goroutine
+// locked to its OS thread: Linux delivers Pdeathsig when the thread that
+// started the child exits, and the Go runtime may retire threads, so the
+// starting thread is kept until the browser exits. A guard that cannot
+// be set up is logged: Close still kills the browser. done is closed on
+// exit.
+func (b *Launched) start(log *slog.Logger) error {
 	started := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
@@ -202,8 +212,14 @@ func (b *Launched) start() error {
 			started <- err
 			return
 		}
+		g, err := newGuard(b.cmd.Process)
+		if err != nil {
+			log.Warn("the launched browser may outlive a provider that is killed", "pid", b.cmd.Process.Pid, "err", err)
+		}
+		b.guard = g
 		started <- nil
 		b.waitErr = b.cmd.Wait()
+		g.release()
 		close(b.done)
 	}()
 	return <-started
@@ -332,7 +348,7 @@ func (b *Launched) Close() error {
 		select {
 		case <-b.done:
 		default:
-			if err := killBrowser(b.cmd.Process); err != nil && !errors.Is(err, os.ErrProcessDone) {
+			if err := b.guard.kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 				b.closeErr = fmt.Errorf("close browser: %w", err)
 			}
 		}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -104,16 +106,19 @@ func TestLaunch(t *testing.T) {
 }
 
 func TestLaunchBadPath(t *testing.T) {
-	// A browser that exits at once: the error quotes its output.
-	script := filepath.Join(t.TempDir(), "fake-chrome")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'fake chrome: cannot open display' >&2\nexit 3\n"), 0o755); err != nil {
+	// A browser that exits at once (this test executable run again as
+	// the "exit" fake): the error quotes its output.
+	exe, err := os.Executable()
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv(fakeEnv, "exit")
 	// Profiles are made in a temporary directory of this test's own:
 	// other packages' tests launch browsers, with profiles, meanwhile.
 	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("TMP", os.Getenv("TMPDIR")) // Windows' os.TempDir
 	before := profileDirs(t)
-	_, err := Launch(context.Background(), LaunchOptions{Path: script, StartTimeout: 10 * time.Second})
+	_, err = Launch(context.Background(), LaunchOptions{Path: exe, StartTimeout: 10 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "cannot open display") || !strings.Contains(err.Error(), "exited") {
 		t.Errorf("Launch(exiting browser) = %v, want an error quoting its output", err)
 	}
@@ -130,8 +135,8 @@ func TestLaunchBadPath(t *testing.T) {
 
 func TestFindChrome(t *testing.T) {
 	dir := t.TempDir()
-	fake := filepath.Join(dir, "google-chrome")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\n"), 0o755); err != nil {
+	fake := filepath.Join(dir, pathNames[tableOS(runtime.GOOS)][2])
+	if err := os.WriteFile(fake, []byte("not run\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 
@@ -148,12 +153,110 @@ func TestFindChrome(t *testing.T) {
 	if got, err := FindChrome(fake); err != nil || got != fake {
 		t.Errorf("FindChrome(%q) = %q, %v; the flag wins over $CHROME", fake, got, err)
 	}
+}
 
-	t.Setenv("CHROME", "")
-	t.Setenv("PATH", t.TempDir())
-	_, err := FindChrome("")
-	if err == nil || !strings.Contains(err.Error(), "apt-get install chromium") || !strings.Contains(err.Error(), "chromium-browser") {
-		t.Errorf("FindChrome with nothing = %v, want an error naming the tried names and how to install", err)
+// Each system's search, run here with that system's paths and
+// environment: PATH first, then the install places, system-wide and
+// per-user, in FindChrome's order; and when nothing is found, the error
+// names what to install on that system.
+func TestFindChromeOnEachSystem(t *testing.T) {
+	winEnv := map[string]string{
+		"PATH":              `C:\Windows\system32;C:\Windows;"C:\Program Files\Tools"`,
+		"USERPROFILE":       `C:\Users\ann`,
+		"LOCALAPPDATA":      `C:\Users\ann\AppData\Local`,
+		"ProgramFiles":      `C:\Program Files`,
+		"ProgramFiles(x86)": `C:\Program Files (x86)`,
+	}
+	macEnv := map[string]string{"PATH": "/usr/bin:/bin:/opt/homebrew/bin", "HOME": "/Users/ann"}
+	linuxEnv := map[string]string{"PATH": "/usr/local/bin:/usr/bin:/bin:relative", "HOME": "/home/ann"}
+	with := func(env map[string]string, k, v string) map[string]string {
+		out := maps.Clone(env)
+		if v == "" {
+			delete(out, k)
+		} else {
+			out[k] = v
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		goos  string
+		env   map[string]string
+		files []string
+		want  []string // what InstalledBrowsers lists; FindChrome takes the first
+	}{
+		{"windows: a per-user Chrome in %LOCALAPPDATA%", "windows", winEnv,
+			[]string{`C:\Users\ann\AppData\Local\Google\Chrome\Application\chrome.exe`},
+			[]string{`C:\Users\ann\AppData\Local\Google\Chrome\Application\chrome.exe`}},
+		{"windows: Edge under Program Files (x86), Chrome under Program Files, Canary per-user", "windows", winEnv,
+			[]string{`C:\Program Files (x86)\Microsoft\Edge\Application\msedge.exe`, `C:\Program Files\Google\Chrome\Application\chrome.exe`,
+				`C:\Users\ann\AppData\Local\Google\Chrome SxS\Application\chrome.exe`},
+			[]string{`C:\Program Files\Google\Chrome\Application\chrome.exe`, `C:\Users\ann\AppData\Local\Google\Chrome SxS\Application\chrome.exe`,
+				`C:\Program Files (x86)\Microsoft\Edge\Application\msedge.exe`}},
+		{"windows: Chromium and Brave per-user, Edge Beta system-wide", "windows", winEnv,
+			[]string{`C:\Users\ann\AppData\Local\Chromium\Application\chrome.exe`, `C:\Users\ann\AppData\Local\BraveSoftware\Brave-Browser\Application\brave.exe`,
+				`C:\Program Files (x86)\Microsoft\Edge Beta\Application\msedge.exe`},
+			[]string{`C:\Users\ann\AppData\Local\Chromium\Application\chrome.exe`, `C:\Program Files (x86)\Microsoft\Edge Beta\Application\msedge.exe`,
+				`C:\Users\ann\AppData\Local\BraveSoftware\Brave-Browser\Application\brave.exe`}},
+		{"windows: PATH before the install places, its quotes taken off", "windows", winEnv,
+			[]string{`C:\Program Files\Tools\msedge.exe`, `C:\Program Files\Google\Chrome\Application\chrome.exe`},
+			[]string{`C:\Program Files\Tools\msedge.exe`, `C:\Program Files\Google\Chrome\Application\chrome.exe`}},
+		{"windows: %ProgramFiles% on another drive", "windows", with(winEnv, "ProgramFiles", `D:\Programs`),
+			[]string{`D:\Programs\Google\Chrome\Application\chrome.exe`, `C:\Program Files\Google\Chrome\Application\chrome.exe`},
+			[]string{`D:\Programs\Google\Chrome\Application\chrome.exe`}},
+		{"windows: no %LOCALAPPDATA%, under %USERPROFILE%", "windows", with(winEnv, "LOCALAPPDATA", ""),
+			[]string{`C:\Users\ann\AppData\Local\Google\Chrome\Application\chrome.exe`},
+			[]string{`C:\Users\ann\AppData\Local\Google\Chrome\Application\chrome.exe`}},
+		{"darwin: Chrome in ~/Applications, Brave in /Applications", "darwin", macEnv,
+			[]string{"/Applications/Brave Browser.app/Contents/MacOS/Brave Browser", "/Users/ann/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"},
+			[]string{"/Users/ann/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser"}},
+		{"darwin: Edge Canary, and Homebrew's chromium on PATH first", "darwin", macEnv,
+			[]string{"/Applications/Microsoft Edge Canary.app/Contents/MacOS/Microsoft Edge Canary", "/opt/homebrew/bin/chromium"},
+			[]string{"/opt/homebrew/bin/chromium", "/Applications/Microsoft Edge Canary.app/Contents/MacOS/Microsoft Edge Canary"}},
+		{"linux: chromium on PATH before Chrome in /opt, a relative PATH entry passed by", "linux", linuxEnv,
+			[]string{"/opt/google/chrome/chrome", "/usr/bin/chromium", "relative/google-chrome"},
+			[]string{"/usr/bin/chromium", "/opt/google/chrome/chrome"}},
+		{"linux: the first name wins whichever directory holds it", "linux", linuxEnv,
+			[]string{"/usr/local/bin/microsoft-edge", "/bin/chromium"},
+			[]string{"/bin/chromium", "/usr/local/bin/microsoft-edge"}},
+		{"linux: a name in two directories of PATH (/bin and /usr/bin, often one) is listed once, the first", "linux", linuxEnv,
+			[]string{"/bin/chromium", "/usr/bin/chromium"},
+			[]string{"/usr/bin/chromium"}},
+		{"freebsd: Linux's table", "freebsd", linuxEnv,
+			[]string{"/usr/local/bin/chromium"}, []string{"/usr/local/bin/chromium"}},
+	} {
+		s := system{goos: tc.goos, getenv: func(k string) string { return tc.env[k] },
+			isExec: func(p string) bool { return slices.Contains(tc.files, p) }}
+		if got := s.installed(); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: installed = %q, want %q", tc.name, got, tc.want)
+		}
+		if got, err := findChrome(s, ""); err != nil || got != tc.want[0] {
+			t.Errorf("%s: findChrome = %q, %v; want %q", tc.name, got, err, tc.want[0])
+		}
+	}
+
+	// Nothing installed: the error says what was looked for, and what to
+	// install on that system, not on another.
+	for goos, want := range map[string][]string{
+		"linux":   {"chromium-browser", "/opt/google", "apt-get install chromium"},
+		"darwin":  {"/Applications or ~/Applications", "brew install --cask google-chrome"},
+		"windows": {"msedge.exe", "%LOCALAPPDATA%", "winget install Google.Chrome"},
+	} {
+		s := system{goos: goos, getenv: func(k string) string {
+			return map[string]map[string]string{"linux": linuxEnv, "darwin": macEnv, "windows": winEnv}[goos][k]
+		},
+			isExec: func(string) bool { return false }}
+		_, err := findChrome(s, "")
+		for _, w := range want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: findChrome with nothing installed = %v, want it to say %q", goos, err, w)
+			}
+		}
+		for other, advice := range installAdvice {
+			if other != goos && err != nil && strings.Contains(err.Error(), advice) {
+				t.Errorf("%s: findChrome's error gives %s's advice: %v", goos, other, err)
+			}
+		}
 	}
 }
 

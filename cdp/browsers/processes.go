@@ -1,109 +1,166 @@
 package browsers
 
 import (
-	"bufio"
-	"bytes"
+	"context"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	psnet "github.com/shirou/gopsutil/v4/net"
+	psprocess "github.com/shirou/gopsutil/v4/process"
 )
 
-// processes is where RunningBrowsers learns what runs on this machine.
-// procDir reads Linux's /proc; the tests fill a /proc of their own.
+// processes is where RunningBrowsers learns what runs on this machine:
+// the OS's (osProcesses, through gopsutil on Linux, macOS and Windows),
+// or a test's.
 type processes interface {
 	// list returns the processes running now whose command line keep
 	// accepts, each with its owner, its start and its working directory
 	// (read only for those kept: most processes are no browser).
 	list(keep func(args []string) bool) []process
-	// listeners returns the user id of the socket listening on each TCP
-	// port of 127.0.0.1 (bound to it or to every address); nil when not
-	// known.
-	listeners() map[int]int
+	// listeners returns who listens on each TCP port of 127.0.0.1 (a
+	// socket bound to it or to every address); nil when not known.
+	listeners() map[int]UserID
 }
 
 // process is one process as a processes source tells it.
 type process struct {
 	pid  int
 	args []string
-	// uid and euid are its real and effective user ids; -1 when not
-	// known. A process is a user's when both are that user's.
-	uid, euid int
+	// users are who runs it, every one of which must be the provider's
+	// user for the process to be that user's: on Unix its real and
+	// effective user ids, on Windows its token's account. None when not
+	// known: then it is nobody's.
+	users []UserID
 	// started is when it started; zero when not known.
 	started time.Time
 	// cwd is its working directory; empty when not known.
 	cwd string
 }
 
-// unknownUID stands for a user id that could not be read: nobody's, so
-// never the provider's (os.Getuid is never negative on Linux).
-const unknownUID = -1
+// A UserID names a user as the OS tells who runs a process or listens on
+// a port: "uid 1000" on Unix, the account on Windows (DOMAIN\name, as
+// its token's SID is looked up).
+type UserID string
 
-// procDir is a /proc directory: Linux's, or a test's.
-type procDir string
+// uidUser is the UserID of a Unix user id.
+func uidUser(uid int) UserID { return UserID("uid " + strconv.Itoa(uid)) }
 
-func (proc procDir) list(keep func(args []string) bool) []process {
-	dir := string(proc)
-	entries, err := os.ReadDir(dir)
+// is says whether u and v name one user (Windows' account names are
+// case-insensitive); an unknown user is nobody.
+func (u UserID) is(v UserID) bool { return u != "" && strings.EqualFold(string(u), string(v)) }
+
+// runs says whether the process is me's: every one of its users is me.
+func (p process) runs(me UserID) bool {
+	if len(p.users) == 0 {
+		return false
+	}
+	for _, u := range p.users {
+		if !u.is(me) {
+			return false
+		}
+	}
+	return true
+}
+
+// osProcesses are this machine's processes, read through gopsutil: on
+// Linux from /proc, on macOS from sysctl and libproc, on Windows from
+// the process snapshot and each process's memory. A process of another
+// user whose command line the OS keeps from the provider (macOS,
+// Windows) is left out: it is no candidate anyway.
+type osProcesses struct{}
+
+func (osProcesses) list(keep func(args []string) bool) []process {
+	ctx := context.Background()
+	ps, err := psprocess.ProcessesWithContext(ctx)
 	if err != nil {
 		return nil
 	}
-	boot := bootTime(dir)
 	var out []process
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+	for _, p := range ps {
+		args, err := p.CmdlineSliceWithContext(ctx)
+		if err != nil || len(args) == 0 || !keep(args) {
 			continue
 		}
-		pdir := filepath.Join(dir, e.Name())
-		raw, err := os.ReadFile(filepath.Join(pdir, "cmdline"))
-		if err != nil || len(raw) == 0 {
-			continue
+		proc := process{pid: int(p.Pid), args: args, users: processUsers(ctx, p)}
+		if ms, err := p.CreateTimeWithContext(ctx); err == nil && ms > 0 {
+			proc.started = time.UnixMilli(ms)
 		}
-		args := strings.Split(string(bytes.TrimRight(raw, "\x00")), "\x00")
-		if !keep(args) {
-			continue
+		if cwd, err := p.CwdWithContext(ctx); err == nil {
+			proc.cwd = cwd
 		}
-		p := process{pid: pid, args: args, started: startTime(pdir, boot)}
-		p.uid, p.euid = owner(pdir)
-		if cwd, err := os.Readlink(filepath.Join(pdir, "cwd")); err == nil {
-			p.cwd = cwd
-		}
-		out = append(out, p)
+		out = append(out, proc)
 	}
 	return out
+}
+
+func (osProcesses) listeners() map[int]UserID { return sysListeners() }
+
+// A socket is one TCP socket listening on this machine: its local
+// address and port, and who listens.
+type socket struct {
+	addr  netip.Addr
+	port  int
+	owner UserID
+}
+
+// listenerOwners is who listens on each port of 127.0.0.1: the owner of
+// a socket bound to 127.0.0.1 (or to ::ffff:127.0.0.1), which takes the
+// port's connections before one bound to every address (0.0.0.0, ::);
+// sockets on other addresses are not asked through 127.0.0.1. Nil when
+// socks is nil (not known).
+func listenerOwners(socks []socket) map[int]UserID {
+	if socks == nil {
+		return nil
+	}
+	owners := map[int]UserID{}
+	specific := map[int]bool{}
+	for _, s := range socks {
+		a := s.addr.Unmap()
+		switch {
+		case a == netip.AddrFrom4([4]byte{127, 0, 0, 1}):
+			owners[s.port], specific[s.port] = s.owner, true
+		case a.IsUnspecified() && !specific[s.port]:
+			owners[s.port] = s.owner
+		}
+	}
+	return owners
 }
 
 // Loopback and every address as /proc/net/tcp and tcp6 write them: hex,
 // each 32-bit word in the machine's order, little-endian (on a
 // big-endian machine, s390x, a socket bound to 127.0.0.1 alone is not
-// recognised, and its port is asked unchecked, as where /proc is not
-// read).
-const (
-	hexLoopback4  = "0100007F"
-	hexAny4       = "00000000"
-	hexLoopbackV6 = "0000000000000000FFFF00000100007F" // ::ffff:127.0.0.1
-	hexAny6       = "00000000000000000000000000000000"
-)
+// recognised, and its port is asked unchecked, as where no listener is
+// known).
+var procAddrs = map[string]netip.Addr{
+	"0100007F":                         netip.AddrFrom4([4]byte{127, 0, 0, 1}),
+	"00000000":                         netip.IPv4Unspecified(),
+	"0000000000000000FFFF00000100007F": netip.MustParseAddr("::ffff:127.0.0.1"),
+	"00000000000000000000000000000000": netip.IPv6Unspecified(),
+}
 
 // stListen is the state of a listening socket in /proc/net/tcp.
 const stListen = "0A"
 
-// listeners reads net/tcp and net/tcp6: the line of each socket, its
-// local address and port (field 2), its state (field 4) and its owner's
-// uid (field 8). A socket bound to 127.0.0.1 takes the port's
-// connections before one bound to every address.
-func (proc procDir) listeners() map[int]int {
-	var owners map[int]int
-	specific := map[int]bool{}
+// procNetSockets reads the listening sockets of net/tcp and net/tcp6
+// under a /proc directory (Linux's, or a test's): the line of each
+// socket, its local address and port (field 2), its state (field 4) and
+// its owner's uid (field 8). The owner is the kernel's word on whose
+// socket it is, for every user's socket (gopsutil's net.Connections
+// reads the same files, then every process's descriptors for a pid that
+// is not needed here). Nil when neither file can be read.
+func procNetSockets(proc string) []socket {
+	var out []socket
 	for _, name := range []string{"tcp", "tcp6"} {
-		b, err := os.ReadFile(filepath.Join(string(proc), "net", name))
+		b, err := os.ReadFile(filepath.Join(proc, "net", name))
 		if err != nil {
 			continue
 		}
-		if owners == nil {
-			owners = map[int]int{}
+		if out == nil {
+			out = []socket{}
 		}
 		for l := range strings.SplitSeq(string(b), "\n") {
 			f := strings.Fields(l)
@@ -113,95 +170,54 @@ func (proc procDir) listeners() map[int]int {
 			host, hexPort, _ := strings.Cut(f[1], ":")
 			port, err1 := strconv.ParseUint(hexPort, 16, 16)
 			uid, err2 := strconv.Atoi(f[7])
-			if err1 != nil || err2 != nil {
+			addr, ok := procAddrs[strings.ToUpper(host)]
+			if err1 != nil || err2 != nil || !ok {
 				continue
 			}
-			switch strings.ToUpper(host) {
-			case hexLoopback4, hexLoopbackV6:
-				owners[int(port)], specific[int(port)] = uid, true
-			case hexAny4, hexAny6:
-				if !specific[int(port)] {
-					owners[int(port)] = uid
-				}
-			}
+			out = append(out, socket{addr: addr, port: int(port), owner: uidUser(uid)})
 		}
 	}
-	return owners
+	return out
 }
 
-// owner reads the real and effective user ids of the process of a
-// /proc/PID directory from the "Uid:" line of its status (real,
-// effective, saved, filesystem). The line is the kernel's word on who
-// runs the process whatever the process does to itself; the owner of
-// the /proc/PID directory is not (it turns to root when the process
-// makes itself undumpable, as sandboxed processes do), and a test cannot
-// give a directory another owner without being root. unknownUID when the
-// line cannot be read.
-func owner(dir string) (uid, euid int) {
-	f, err := os.Open(filepath.Join(dir, "status"))
-	if err != nil {
-		return unknownUID, unknownUID
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		v, ok := strings.CutPrefix(sc.Text(), "Uid:")
-		if !ok {
+// connSockets are the listening sockets among gopsutil's connections,
+// each owned by the user of its process (usersOf, asked once a pid): a
+// process whose user is not told (another user's, which a user who is not
+// an administrator cannot open on Windows) owns its sockets as
+// unknownOwner, never the provider's.
+func connSockets(conns []psnet.ConnectionStat, usersOf func(pid int32) []UserID) []socket {
+	socks := []socket{}
+	owners := map[int32]UserID{}
+	for _, c := range conns {
+		if c.Status != "LISTEN" {
 			continue
 		}
-		ids := strings.Fields(v)
-		if len(ids) < 2 {
-			break
+		addr, err := netipAddr(c.Laddr.IP)
+		if err != nil {
+			continue
 		}
-		r, err1 := strconv.Atoi(ids[0])
-		e, err2 := strconv.Atoi(ids[1])
-		if err1 != nil || err2 != nil {
-			break
+		owner, ok := owners[c.Pid]
+		if !ok {
+			owner = unknownOwner(int(c.Pid))
+			if us := usersOf(c.Pid); len(us) == 1 {
+				owner = us[0]
+			}
+			owners[c.Pid] = owner
 		}
-		return r, e
+		socks = append(socks, socket{addr: addr, port: int(c.Laddr.Port), owner: owner})
 	}
-	return unknownUID, unknownUID
+	return socks
 }
 
-// userHZ is the unit of a process's start time in /proc/PID/stat: the
-// kernel's USER_HZ, 100 on every architecture Linux runs browsers on.
-const userHZ = 100
-
-// bootTime reads when the machine booted (btime of /proc/stat); zero
-// when it cannot.
-func bootTime(proc string) time.Time {
-	b, err := os.ReadFile(filepath.Join(proc, "stat"))
-	if err != nil {
-		return time.Time{}
-	}
-	for l := range strings.SplitSeq(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "btime "); ok {
-			if s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				return time.Unix(s, 0)
-			}
-		}
-	}
-	return time.Time{}
+// unknownOwner is the owner of a socket whose process's user cannot be
+// read: never the provider's (its own processes can always be read).
+func unknownOwner(pid int) UserID {
+	return UserID("pid " + strconv.Itoa(pid) + ", whose user is not told")
 }
 
-// startTime is when the process of a /proc/PID directory started: boot
-// plus field 22 of its stat (in USER_HZ ticks); else the directory's
-// modification time, which is close to it.
-func startTime(dir string, boot time.Time) time.Time {
-	if b, err := os.ReadFile(filepath.Join(dir, "stat")); err == nil && !boot.IsZero() {
-		// The command name, field 2, is in parentheses and may hold
-		// spaces: count the fields after its closing one (field 3 on).
-		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
-			f := strings.Fields(string(b[i+1:]))
-			if len(f) > 19 {
-				if ticks, err := strconv.ParseInt(f[19], 10, 64); err == nil {
-					return boot.Add(time.Duration(ticks) * time.Second / userHZ)
-				}
-			}
-		}
-	}
-	if fi, err := os.Stat(dir); err == nil {
-		return fi.ModTime()
-	}
-	return time.Time{}
+// netipAddr parses an address as gopsutil writes a socket's, without
+// its zone.
+func netipAddr(s string) (netip.Addr, error) {
+	a, err := netip.ParseAddr(strings.Trim(s, "[]"))
+	return a.WithZone(""), err
 }
