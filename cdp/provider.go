@@ -114,6 +114,11 @@ type Provider struct {
 	// rest is when a host last read, and whether the provider rests
 	// (rest.go).
 	rest restState
+	// watchRetry is watchRetry, but in tests (watch.go).
+	watchRetry time.Duration
+	// dials counts the websocket dials started (connect): a browser
+	// that asks its person asks at each.
+	dials atomic.Int64
 
 	mu      readLock // serialises reads; guards the fields below
 	dialing *dialing // the connection being opened, if any (connect)
@@ -185,6 +190,7 @@ func NewProvider(opts Options) (*Provider, error) {
 	life, stop := context.WithCancel(context.Background())
 	p := &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}
 	p.rest.after = opts.RestAfter
+	p.watchRetry = watchRetry
 	p.pages = &wire.Owner{Life: life, Log: log, Changed: p.changed}
 	return p, nil
 }
