@@ -2,9 +2,12 @@ package cdp
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net"
 	"strconv"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -130,5 +133,120 @@ func TestWatcherReadsARestartedBrowserAtOnce(t *testing.T) {
 	}
 	if n := p.dials.Load() - dials; n != 1 {
 		t.Errorf("%d dials after the host's reads, want the watcher's one", n)
+	}
+}
+
+// A port that accepts connections but answers no read (something else
+// took it when the browser closed) is not read in a loop: the watcher's
+// early read comes only when the port starts to listen after it did
+// not, and here it listened all along after one failed read. The test
+// counts the watcher's questions there (a TCP connection that says
+// nothing) and its reads (an HTTP request), and looks once it has seen
+// forty questions, a second of them: without the rule, a read followed
+// each.
+func TestWatcherLeavesAPortThatAnswersNothing(t *testing.T) {
+	path := testChrome(t)
+	page := serve(t, map[string]string{"/": `<title>Taken</title><button>Save</button>`})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	port := closedPort(t)
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	b, err := browsers.Launch(ctx, browsers.LaunchOptions{Path: path, URLs: []string{page + "/"},
+		Args: []string{"--remote-debugging-port=" + strconv.Itoa(port)}, Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	p := quietProvider(t, Options{Connect: "http://" + addr})
+	p.watchRetry = time.Hour
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatalf("read with the browser up: %v", err)
+	}
+	defer p.Watch(func() {})()
+	if err := b.Close(); err != nil {
+		t.Logf("closing the browser: %v", err)
+	}
+
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("take the browser's port: %v", err)
+	}
+	defer l.Close()
+	var mu sync.Mutex
+	questions, reads := 0, 0
+	forty := make(chan struct{})
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				n, _ := c.Read(make([]byte, 1)) // a question says nothing
+				mu.Lock()
+				defer mu.Unlock()
+				if n > 0 {
+					reads++
+					return
+				}
+				if questions++; questions == 40 {
+					close(forty)
+				}
+			}()
+		}
+	}()
+	select {
+	case <-forty:
+	case <-ctx.Done():
+		t.Fatal("the watcher never asked the port again")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("%d questions, %d reads", questions, reads)
+	// One read may find the port taken: the one after the port, closed
+	// when the browser went, listened again.
+	if reads > 1 {
+		t.Errorf("%d reads of a port that answers nothing in the time of %d questions; want at most 1", reads, questions)
+	}
+}
+
+// A watcher's read that found nothing listening on the browser's port
+// (connection refused) reads again as soon as the port listens, even
+// when the browser is back before the watcher first asks the port: the
+// refusal is the closed port it waits to see open.
+func TestWatcherReadsAPortThatRefusedAtOnce(t *testing.T) {
+	port := closedPort(t)
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	p := quietProvider(t, Options{Connect: "http://" + addr})
+	p.watchRetry = time.Hour
+	_, err := p.Current(context.Background())
+	refused := errors.Is(err, syscall.ECONNREFUSED)
+	if !refused {
+		t.Fatalf("a read with nothing on the port: %v, want it to say the connection was refused", err)
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listen where the browser was: %v", err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	due := make(chan bool, 1)
+	go func() { due <- p.untilRetry(addr, refused) }()
+	select {
+	case ok := <-due:
+		if !ok {
+			t.Error("untilRetry says the provider closed")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no read due within a minute of the port listening again")
 	}
 }
