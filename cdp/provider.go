@@ -114,7 +114,8 @@ type Provider struct {
 	// rest is when a host last read, and whether the provider rests
 	// (rest.go).
 	rest restState
-	// watchRetry is watchRetry, but in tests (watch.go).
+	// watchRetry, when not 0, is watchRetry's stand-in in tests
+	// (watch.go).
 	watchRetry time.Duration
 	// dials counts the websocket dials started (connect): a browser
 	// that asks its person asks at each.
@@ -190,7 +191,6 @@ func NewProvider(opts Options) (*Provider, error) {
 	life, stop := context.WithCancel(context.Background())
 	p := &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}
 	p.rest.after = opts.RestAfter
-	p.watchRetry = watchRetry
 	p.pages = &wire.Owner{Life: life, Log: log, Changed: p.changed}
 	return p, nil
 }

@@ -1,6 +1,7 @@
 package cdp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net"
@@ -409,7 +410,7 @@ func (p *Provider) readWhileWatched(f *func(), notify bool, port string) {
 // websocket: a browser that asks its person before it lets one in is
 // asked only by the read. It reports false when the provider closed.
 func (p *Provider) untilRetry(port string, closed bool) bool {
-	retry := time.NewTimer(p.watchRetry)
+	retry := time.NewTimer(cmp.Or(p.watchRetry, watchRetry))
 	defer retry.Stop()
 	var probe <-chan time.Time
 	if port != "" {
