@@ -250,3 +250,20 @@ func TestWatcherReadsAPortThatRefusedAtOnce(t *testing.T) {
 		t.Fatal("no read due within a minute of the port listening again")
 	}
 }
+
+// The port a watcher asks is the lost browser's on this machine; a
+// browser service elsewhere is not asked again and again.
+func TestPortOf(t *testing.T) {
+	for _, c := range []struct{ ws, want string }{
+		{"ws://127.0.0.1:9222/devtools/browser/abc", "127.0.0.1:9222"},
+		{"ws://[::1]:9333/devtools/browser/abc", "[::1]:9333"},
+		{"ws://localhost:9222/devtools/browser/abc", "localhost:9222"},
+		{"wss://browser.example:443/session?token=s3cret", ""},
+		{"ws://10.0.0.2:9222/devtools/browser/abc", ""},
+		{"", ""},
+	} {
+		if got := portOf(browsers.Resolved{WS: c.ws}); got != c.want {
+			t.Errorf("portOf(%q) = %q, want %q", c.ws, got, c.want)
+		}
+	}
+}
