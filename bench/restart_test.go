@@ -58,7 +58,13 @@ func BenchmarkRestart(b *testing.B) {
 	url := srv.URL + "/" + pg.File
 	port := freePort(b)
 	debug := "http://127.0.0.1:" + strconv.Itoa(port)
-	profile := b.TempDir()
+	// Not b.TempDir: a killed browser's helpers can still write in its
+	// profile as they exit, and TempDir's removal then fails the run.
+	profile, err := os.MkdirTemp("", "cdpprovider-bench-restart-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer removeProfile(profile)
 	br := startChrome(b, path, port, profile, url)
 	defer func() { br.kill() }()
 	waitVersion(b, debug)
@@ -394,6 +400,18 @@ func startChrome(b *testing.B, path string, port int, profile, url string) *chro
 func (c *chrome) kill() {
 	c.cmd.Process.Kill()
 	<-c.done
+}
+
+// removeProfile removes a browser's profile directory once its helpers
+// have let go of it, trying for a few seconds.
+func removeProfile(dir string) {
+	for range 50 {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	fmt.Fprintln(os.Stderr, "bench: could not remove", dir)
 }
 
 // waitVersion polls the browser's /json/version until it answers, and
