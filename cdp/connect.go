@@ -39,6 +39,7 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 		// In the background, kept until it ends, for the browser may ask
 		// its person first (wire.Dial).
 		p.dialing = &dialing{target: t, dial: wire.StartDial(p.life, t.WS, t.Header, t.Asks)}
+		p.dials.Add(1)
 	}
 	d, t := p.dialing, p.dialing.target
 	c, over, err := d.dial.Wait(ctx)
@@ -77,7 +78,7 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 	p.conn, p.state = c, st
 	p.hadConn, p.lastProduct = true, st.product
 	p.log.Info("connected to the browser", "product", st.product, "version", st.version)
-	go p.followConn(c)
+	go p.followConn(c, t)
 	return c, nil
 }
 

@@ -111,7 +111,8 @@
 // mapping is ready for the next read (warm.Trees.OnLoadFetched); a tab
 // opened, shown or hidden after a read starts a read in the background
 // too (Provider.readAhead in watch.go), and when the connection ends a
-// watched provider reads until the browser is back (followConn).
+// watched provider reads until the browser is back (followConn: every
+// second, and at once when the browser's port listens again).
 // rest.go rests the provider RestAfter after a host's last read, with no
 // host subscribed: no background work in the browser (the warm trees let
 // go, Accessibility off, the watchers quiet, no read in the background)

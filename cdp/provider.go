@@ -117,6 +117,12 @@ type Provider struct {
 	// rest is when a host last read, and whether the provider rests
 	// (rest.go).
 	rest restState
+	// watchRetry, when not 0, is watchRetry's stand-in in tests
+	// (watch.go).
+	watchRetry time.Duration
+	// dials counts the websocket dials started (connect): a browser
+	// that asks its person asks at each.
+	dials atomic.Int64
 
 	mu      readLock // serialises reads; guards the fields below
 	dialing *dialing // the connection being opened, if any (connect)

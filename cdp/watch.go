@@ -1,11 +1,16 @@
 package cdp
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -15,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
@@ -39,7 +45,7 @@ func (p *Provider) Watch(changed func()) (stop func()) {
 	f := &changed
 	p.watcher.Store(f)
 	p.heard()
-	go p.readWhileWatched(f, false)
+	go p.readWhileWatched(f, false, "")
 	return func() {
 		if p.watcher.CompareAndSwap(f, nil) {
 			p.heard() // the rest comes RestAfter after the host stopped watching
@@ -345,8 +351,8 @@ func (p *Provider) readsAhead() (done int64, running bool) {
 
 // followConn tells the watcher when the connection ends (current answers
 // differently, an error) and, while anyone watches, reads until the
-// browser is back.
-func (p *Provider) followConn(c *wire.Conn) {
+// browser is back; t is how the connection was reached.
+func (p *Provider) followConn(c *wire.Conn, t browsers.Resolved) {
 	select {
 	case <-c.Done():
 	case <-p.life.Done():
@@ -354,20 +360,30 @@ func (p *Provider) followConn(c *wire.Conn) {
 	}
 	if f := p.watcher.Load(); f != nil {
 		p.changed("the connection to the browser ended", "")
-		p.readWhileWatched(f, true)
+		p.readWhileWatched(f, true, portOf(t))
 	}
 }
 
 // watchRetry is how long a watcher's read waits before it tries again
-// to reach a browser that is not there.
+// to reach a browser that is not there (Provider.watchRetry), unless the
+// port of the browser it lost listens again first (untilRetry).
 const watchRetry = time.Second
+
+// watchProbe is how often, between a watcher's reads, the port of the
+// browser it lost is asked whether it listens again. A person's browser
+// restarts at every update, on the same port: read as soon as it is
+// back, not up to watchRetry later. A connection to a closed port on
+// this machine costs microseconds.
+const watchProbe = 25 * time.Millisecond
 
 // readWhileWatched reads current until a read succeeds, while f is the
 // watcher, so that the watchers of every page shown run and a browser
 // that comes back (or a person who clicks Allow) is told to the host.
 // It tells the watcher of the success when notify, or when a read failed
-// before it.
-func (p *Provider) readWhileWatched(f *func(), notify bool) {
+// before it. port is the loopback host:port of the browser last read
+// ("" when none, or not on this machine): when nothing listened there,
+// the next read comes as soon as something does (untilRetry).
+func (p *Provider) readWhileWatched(f *func(), notify bool, port string) {
 	for p.watcher.Load() == f {
 		_, err := p.current(p.life, false)
 		if err == nil {
@@ -378,10 +394,69 @@ func (p *Provider) readWhileWatched(f *func(), notify bool) {
 		}
 		p.log.Debug("a read for the watcher failed", "err", err)
 		notify = true
-		select {
-		case <-time.After(watchRetry):
-		case <-p.life.Done():
+		if !p.untilRetry(port, errors.Is(err, syscall.ECONNREFUSED)) {
 			return
 		}
 	}
+}
+
+// untilRetry waits until the watcher's next read is due: watchRetry
+// after the last one, or as soon as port, where nothing listened
+// (closed, or seen so meanwhile), accepts a TCP connection: a browser
+// that restarted there answers, and one read, one dial, follows at
+// once. A port that listened all along (the last read failed for
+// another reason) starts no read early, lest a port that accepts but
+// does not answer be read in a loop. Only a TCP connection, never a
+// websocket: a browser that asks its person before it lets one in is
+// asked only by the read. It reports false when the provider closed.
+func (p *Provider) untilRetry(port string, closed bool) bool {
+	retry := time.NewTimer(cmp.Or(p.watchRetry, watchRetry))
+	defer retry.Stop()
+	var probe <-chan time.Time
+	if port != "" {
+		t := time.NewTicker(watchProbe)
+		defer t.Stop()
+		probe = t.C
+	}
+	for {
+		select {
+		case <-retry.C:
+			return true
+		case <-p.life.Done():
+			return false
+		case <-probe:
+		}
+		switch {
+		case !listens(p.life, port):
+			closed = true
+		case closed:
+			p.log.Debug("the browser's port listens again: reading it", "port", port)
+			return true
+		}
+	}
+}
+
+// listens says whether something accepts a TCP connection at addr.
+func listens(ctx context.Context, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, watchProbe)
+	defer cancel()
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// portOf is the host:port of a connection's websocket when it is on
+// this machine, the port a restarted browser most likely listens on
+// again; "" otherwise (a browser service elsewhere is not asked again
+// and again).
+func portOf(t browsers.Resolved) string {
+	u, err := url.Parse(t.WS)
+	if err != nil || u.Port() == "" || !browsers.IsLoopback(u.Hostname()) {
+		return ""
+	}
+	return u.Host
 }
