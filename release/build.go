@@ -110,6 +110,9 @@ func release(v, out string) error {
 	if v == "" || strings.ContainsAny(v, " /\\\"") {
 		return fmt.Errorf("version %q: give one such as 0.2.0 or 0.2.0-rc.1", v)
 	}
+	if err := emptyOrRelease(out); err != nil {
+		return err
+	}
 	if _, err := os.Stat(filepath.Join("release", "manifest.json")); err != nil {
 		return errors.New("run it from the repository's root: go run ./release")
 	}
@@ -172,6 +175,25 @@ func release(v, out string) error {
 	}
 	fmt.Printf("release %s in %s\n", v, out)
 	return nil
+}
+
+// emptyOrRelease fails unless out, which release empties, is new, empty
+// or a release (it has SHA256SUMS, or the .work of one that failed): a
+// -out given by mistake (".") must not be emptied.
+func emptyOrRelease(out string) error {
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(entries) == 0 {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, name := range []string{"SHA256SUMS", ".work"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s holds files and no release: give a new or empty directory, which is emptied", out)
 }
 
 // build builds cmd/cdpprovider for t with version v stamped, into bin:

@@ -217,3 +217,31 @@ func TestArchives(t *testing.T) {
 		t.Errorf("SHA256SUMS:\n%s\nwant:\n%s", sums, wantSums.String())
 	}
 }
+
+// TestReleaseEmptiesOnlyARelease: -out names a directory release
+// empties; one that holds other files is refused and left as it was.
+func TestReleaseEmptiesOnlyARelease(t *testing.T) {
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(kept, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := release("1.0.0", dir)
+	if err == nil || !strings.Contains(err.Error(), "no release") {
+		t.Errorf("release into a directory of other files: %v, want a refusal", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("the directory's file: %v", err)
+	}
+	for _, ok := range []string{filepath.Join(dir, "new"), t.TempDir()} {
+		if err := emptyOrRelease(ok); err != nil {
+			t.Errorf("emptyOrRelease(%s): %v", ok, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SHA256SUMS"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := emptyOrRelease(dir); err != nil {
+		t.Errorf("emptyOrRelease of a release: %v", err)
+	}
+}
