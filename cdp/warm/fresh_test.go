@@ -304,7 +304,7 @@ func TestDocumentReadWholeAfterItsLoad(t *testing.T) {
 	c := &blocking{chrome: chrome{t: t}, release: make(chan struct{}), asked: make(chan struct{})}
 	a := New(c, nil, nil)
 	a.enabled = true
-	a.frameOf("F").cost = 1 // read before
+	a.frameOf("F").measured = true // read before
 	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true, Mutations: 0, Interactions: 0, Watcher: 9}, nil
 	}
@@ -372,7 +372,7 @@ func TestLoadStopsTheWalkOfTheDocumentBefore(t *testing.T) {
 	c := &walkHeld{chrome: chrome{t: t}, first: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{})}
 	a := New(c, nil, nil)
 	a.enabled = true
-	a.frameOf("F").cost = 1 // read before
+	a.frameOf("F").measured = true // read before
 	a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 		return "L2", Activity{OK: true}, nil
 	}

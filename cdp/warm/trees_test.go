@@ -1143,7 +1143,7 @@ func TestTheRestWaitsForTheWorkOfALoad(t *testing.T) {
 			paragraphs(&c.children, t, 10)
 			a := New(c, nil, nil)
 			a.enabled = true
-			a.frameOf("F").cost = 1 // read before: a load is fetched and walked
+			a.frameOf("F").measured = true // read before: a load is fetched and walked
 			a.Loaded = func(ctx context.Context, frame cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
 				if frame == "F" {
 					a.WalkLoaded("G") // an iframe of the page, which sends no loadComplete
