@@ -880,17 +880,7 @@ func countLines(text, s string) int {
 
 func startServe(b *testing.B, bin string) *served {
 	b.Helper()
-	s := &served{cmd: exec.Command(bin, "serve", "--connect", env.browser.DebugURL(), "--log-level", "debug")}
-	s.cmd.Stderr = &s.stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-bench", Version: "0"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd}, nil)
-	if err != nil {
-		b.Fatalf("initialize %s over stdio: %v\nstderr:\n%s", bin, err, s.stderr.String())
-	}
-	s.session = session
-	return s
+	return serveAt(b, bin, env.browser.DebugURL(), nil)
 }
 
 // read reads uicontext://current and returns how long it took and the
