@@ -849,7 +849,7 @@ func BenchmarkServe(b *testing.B) {
 			b.ReportMetric(float64(size.Bytes), "answer-bytes")
 			b.ReportMetric(size.BeyondFields(), "B/elem-beyond-text-fields")
 			b.ReportMetric(size.BeyondText(), "B/elem-beyond-text")
-			if hwm, rss, ok := memory(s.cmd.Process.Pid); ok {
+			if hwm, rss, ok := Memory(s.cmd.Process.Pid); ok {
 				r.hwm, r.rss = hwm, rss
 				b.ReportMetric(hwm, "peak-rss-MB")
 				b.ReportMetric(rss, "rss-MB")
@@ -905,35 +905,6 @@ func (s *served) close(b *testing.B) {
 	if err := s.session.Close(); err != nil && !strings.Contains(err.Error(), "signal") {
 		b.Logf("close the provider: %v\nstderr:\n%s", err, s.stderr.String())
 	}
-}
-
-// memory reads a process's peak and current resident set size, in MB
-// (2^20 bytes), from /proc/PID/status.
-func memory(pid int) (hwm, rss float64, ok bool) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, false
-	}
-	return parseStatus(string(data))
-}
-
-// parseStatus picks VmHWM and VmRSS (in kB) out of a /proc/PID/status.
-func parseStatus(status string) (hwm, rss float64, ok bool) {
-	var seen int
-	for line := range strings.Lines(status) {
-		var kb float64
-		switch {
-		case strings.HasPrefix(line, "VmHWM:"):
-			if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil {
-				hwm, seen = kb/1024, seen|1
-			}
-		case strings.HasPrefix(line, "VmRSS:"):
-			if _, err := fmt.Sscanf(line, "VmRSS: %f kB", &kb); err == nil {
-				rss, seen = kb/1024, seen|2
-			}
-		}
-	}
-	return hwm, rss, seen == 3
 }
 
 // showsPage fails the benchmark unless an answer is a read of the page,

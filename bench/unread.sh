@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The memory of `cdpprovider serve` while a subscribed host never reads, on
-# a page that changes every 20 ms (issue 38, item 4): builds the binary and
+# a page that changes every 20 ms: builds the binary and
 # runs bench/unread, which prints the serving process's RSS over the span.
 #
 #   bash bench/unread.sh              # 10 minutes, a sample every 30 s

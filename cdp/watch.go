@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -436,17 +435,12 @@ func (p *Provider) untilRetry(port string, closed bool) bool {
 	}
 }
 
-// listens says whether something accepts a TCP connection at addr.
+// listens says whether something accepts a TCP connection at addr
+// within a probe's time.
 func listens(ctx context.Context, addr string) bool {
 	ctx, cancel := context.WithTimeout(ctx, watchProbe)
 	defer cancel()
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
+	return browsers.Listens(ctx, addr)
 }
 
 // portOf is the host:port of a connection's websocket when it is on

@@ -24,6 +24,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cdpprovider/cdpprovider/bench"
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 )
 
@@ -89,7 +90,7 @@ func main() {
 	defer tick.Stop()
 	end := time.After(*span)
 	sample := func() {
-		hwm, rss, ok := memory(pid)
+		hwm, rss, ok := bench.Memory(pid)
 		if !ok {
 			log.Fatalf("unread: no /proc/%d/status: the provider is gone", pid)
 		}
@@ -111,27 +112,4 @@ func main() {
 		break
 	}
 	fmt.Printf("# RSS first %.1f MB, last %.1f MB, peak %.1f MB\n", first, last, peak)
-}
-
-// memory reads a process's peak and current resident set size, in MB.
-func memory(pid int) (hwm, rss float64, ok bool) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, false
-	}
-	seen := 0
-	for line := range strings.Lines(string(data)) {
-		var kb float64
-		switch {
-		case strings.HasPrefix(line, "VmHWM:"):
-			if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil {
-				hwm, seen = kb/1024, seen|1
-			}
-		case strings.HasPrefix(line, "VmRSS:"):
-			if _, err := fmt.Sscanf(line, "VmRSS: %f kB", &kb); err == nil {
-				rss, seen = kb/1024, seen|2
-			}
-		}
-	}
-	return hwm, rss, seen == 3
 }

@@ -294,13 +294,10 @@ func probe(ctx context.Context, ap ActivePort) Found {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ap.Port))
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
+	if !Listens(ctx, addr) {
 		f.Why = fmt.Sprintf("nothing listens on port %d: the browser that wrote the file has exited", ap.Port)
 		return f
 	}
-	c.Close()
 	v, status, err := getVersion(ctx, "http://"+addr, nil)
 	f.Discovery = status
 	switch {
@@ -382,3 +379,16 @@ type noBrowserError struct{ msg string }
 func (e *noBrowserError) Error() string { return e.msg }
 
 func (e *noBrowserError) Unwrap() error { return ErrNoBrowserFound }
+
+// Listens says whether something accepts a TCP connection at addr
+// (host:port) before ctx ends: the first question to a browser's port,
+// which opens no websocket and so never makes a browser ask its person.
+func Listens(ctx context.Context, addr string) bool {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}

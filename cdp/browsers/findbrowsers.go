@@ -319,12 +319,9 @@ func askPort(ctx context.Context, port int) portAnswer {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
+	if !Listens(ctx, addr) {
 		return portAnswer{why: fmt.Sprintf("nothing listens on port %d: it may have been taken when the browser started (the browser then runs without debugging: restart it with a free port), or the browser is still starting", port)}
 	}
-	c.Close()
 	v, status, err := getVersion(ctx, "http://"+addr, nil)
 	a := portAnswer{status: status}
 	w, perr := url.Parse(v.WS)

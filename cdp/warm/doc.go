@@ -25,7 +25,8 @@
 //	t.StartWalks()
 //
 // Its files: trees.go holds the types, the events in (OnEvent, OnSignal)
-// and Enable; read.go answers a read (Nodes: the kept tree, made fresh
+// and Enable; frame.go what is kept of each frame, made and forgotten in
+// one place each (frameOf, Forget); read.go answers a read (Nodes: the kept tree, made fresh
 // after a change, or the document fetched whole); walk.go walks a
 // document node by node, at a pace that keeps out of the reads' way, and
 // keeps what it walked; apply.go applies Chrome's events to the kept
