@@ -259,11 +259,14 @@ func BenchmarkRead(b *testing.B) {
 			b.Run("cold", func(b *testing.B) { benchCold(b, pg) })
 			b.Run("changed-1s-new", func(b *testing.B) { benchChangedNew(b, pg) })
 			b.Run("warm", func(b *testing.B) { benchWarm(b, w) })
+			b.Run("screen", func(b *testing.B) { benchScreen(b, w) })
+			b.Run("scrolled", func(b *testing.B) { benchScrolled(b, w) })
 			b.Run("changed-1s", func(b *testing.B) { benchChanged(b, w, time.Second) })
 			b.Run("changed-100ms", func(b *testing.B) { benchChanged(b, w, 100*time.Millisecond) })
 			b.Run("locate", func(b *testing.B) { benchLocate(b, w) })
 			b.Run("at", func(b *testing.B) { benchAt(b, w) })
 			b.Run("after-load", func(b *testing.B) { benchAfterLoad(b, w) })
+			b.Run("screen-after-load", func(b *testing.B) { benchScreenAfterLoad(b, w) })
 			w.close()
 			b.Run("raw-again", func(b *testing.B) { benchRaw(b, pg) })
 		})
@@ -402,6 +405,153 @@ func benchWarm(b *testing.B, w *warm) {
 	r := results.row(w.pg.Name)
 	r.warm = s.median()
 	s.report(b, r.raw)
+}
+
+// benchScreen times a read of the screen (Provider.Screen) of the
+// unchanged page, against warm: the same read of the whole page. The
+// page is at its top: the answer must hold the first section's heading
+// and not the last's.
+func benchScreen(b *testing.B, w *warm) {
+	p := w.provider(b)
+	scrollTo(b, 0)
+	var s samples
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		t0 := time.Now()
+		cur, err := p.Screen(ctx)
+		s.add(time.Since(t0))
+		cancel()
+		if err != nil {
+			b.Fatalf("Screen: %v", err)
+		}
+		b.StopTimer()
+		showsScreen(b, cur.Root, w.pg, 0)
+		b.StartTimer()
+	}
+	r := results.row(w.pg.Name)
+	r.screen = s.median()
+	s.report(b, r.raw)
+	b.ReportMetric(float64(r.screen)/float64(r.warm), "x-warm")
+}
+
+// benchScrolled times the reads right after a scroll: each turn scrolls
+// a section's heading to the top and reads the whole page (timed), then
+// scrolls the next one there and reads the screen (timed). The screen
+// must show that heading and not the first section's. It reports both
+// medians and the screen's as a multiple of the page's.
+func benchScrolled(b *testing.B, w *warm) {
+	p := w.provider(b)
+	var page, screen samples
+	k := 0
+	for b.Loop() {
+		b.StopTimer()
+		k = k%(w.pg.Sections-4) + 2
+		scrollTo(b, k)
+		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		b.StartTimer()
+		t0 := time.Now()
+		_, err := p.Current(ctx)
+		page.add(time.Since(t0))
+		b.StopTimer()
+		if err != nil {
+			b.Fatalf("Current after a scroll: %v", err)
+		}
+		k++
+		scrollTo(b, k)
+		b.StartTimer()
+		t0 = time.Now()
+		cur, err := p.Screen(ctx)
+		screen.add(time.Since(t0))
+		b.StopTimer()
+		cancel()
+		if err != nil {
+			b.Fatalf("Screen after a scroll: %v", err)
+		}
+		showsScreen(b, cur.Root, w.pg, k)
+		b.StartTimer()
+	}
+	scrollTo(b, 0) // as the benchmarks after it expect the page
+	r := results.row(w.pg.Name)
+	r.scrolledPage, r.scrolledScreen = page.median(), screen.median()
+	b.ReportMetric(ms(r.scrolledPage), "page-ms")
+	b.ReportMetric(ms(r.scrolledScreen), "screen-ms")
+	b.ReportMetric(float64(r.scrolledScreen)/float64(r.scrolledPage), "x-page")
+}
+
+// benchScreenAfterLoad times the first read of the screen 300 ms after a
+// load of the page, as a host with tools reads the page it asked for.
+// The answer must be of the new document (not show an edit made before
+// the load) and show the first section's heading.
+func benchScreenAfterLoad(b *testing.B, w *warm) {
+	p := w.provider(b)
+	var s samples
+	for b.Loop() {
+		b.StopTimer()
+		w.edits++
+		edited := fmt.Sprintf("Section 0: before load %d", w.edits)
+		editAndRead(b, p, edited)
+		scrollTo(b, 0) // the load keeps the scroll
+		ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+		if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+			cancel()
+			b.Fatalf("reload: %v", err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		b.StartTimer()
+		t0 := time.Now()
+		cur, err := p.Screen(ctx)
+		s.add(time.Since(t0))
+		b.StopTimer()
+		cancel()
+		if err != nil {
+			b.Fatalf("Screen after a load: %v", err)
+		}
+		if elemtest.First(cur.Root, func(e *mapping.Element) bool { return e.Title == edited }) != nil {
+			b.Fatalf("the screen after the load shows %q, from the document before it: a stale answer", edited)
+		}
+		showsScreen(b, cur.Root, w.pg, 0)
+		for start := time.Now(); p.Walking() && time.Since(start) < *settle; {
+			time.Sleep(20 * time.Millisecond)
+		}
+		b.StartTimer()
+	}
+	r := results.row(w.pg.Name)
+	r.screenAfterLoad = s.median()
+	s.report(b, r.raw)
+}
+
+// scrollTo scrolls the benchmark's page so that section k's heading is
+// at the top (0: the page's top).
+func scrollTo(b *testing.B, k int) {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(env.tab, opTimeout)
+	defer cancel()
+	expr := "scrollTo(0, 0)"
+	if k > 0 {
+		expr = fmt.Sprintf(`document.getElementById("h-%d").scrollIntoView()`, k)
+	}
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](expr)); err != nil {
+		b.Fatalf("scroll to section %d: %v", k, err)
+	}
+}
+
+// showsScreen fails the benchmark when the screen answer does not show
+// section k's heading at the top, or shows the first section's heading
+// with k past it (a stale screen), or holds the whole page.
+func showsScreen(b *testing.B, root *mapping.Element, pg Page, k int) {
+	b.Helper()
+	heading := func(i int) bool {
+		want := fmt.Sprintf("Section %d: %s", i, words(i, 2))
+		return elemtest.First(root, func(e *mapping.Element) bool { return e.Title == want }) != nil
+	}
+	switch {
+	case !heading(k):
+		b.Fatalf("the screen scrolled to section %d does not show its heading", k)
+	case k > 1 && heading(0):
+		b.Fatalf("the screen scrolled to section %d shows section 0's heading: a stale screen", k)
+	case heading(pg.Sections - 1):
+		b.Fatalf("the screen at section %d shows the last section's heading: not the screen", k)
+	}
 }
 
 // benchChanged is the agent loop: it edits the text of the first

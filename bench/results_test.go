@@ -92,6 +92,13 @@ type row struct {
 	// provider attached, loadCPUWalked with the provider's fetch, read
 	// and walk of the new document.
 	loadCPU, loadCPUWalked time.Duration
+	// screen is a read of the screen of the unchanged page;
+	// scrolledPage and scrolledScreen a read of the page and of the
+	// screen right after a scroll.
+	screen, scrolledPage, scrolledScreen time.Duration
+	// screenAfterLoad is the first read of the screen 300 ms after a
+	// load.
+	screenAfterLoad time.Duration
 	// rawFirst is getFullAXTree as the first call of a new session, what
 	// a cold read is compared with (Chrome builds the session's tree).
 	rawFirst time.Duration

@@ -48,6 +48,9 @@ type docInfo struct {
 	// last read answered that (cleared at each read's start, listPages).
 	shown *mapping.Element
 	held  bool
+	// screen is what is on screen of it, and the numbering of its
+	// elements the screen script keeps (screen.go).
+	screen docScreen
 }
 
 // numberDoc numbers a document the first time a read shows it: the one

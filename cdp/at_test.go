@@ -217,7 +217,7 @@ func TestAtSaysTheHitTestFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur, seen, err := p.read(rctx, c, false)
+	cur, seen, err := p.read(rctx, c, readWarm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 		traceAX("=== step %d (%s)", step, what)
 		before := p.Answers()
 		t0 := time.Now()
-		warm, err := p.current(ctx, false)
+		warm, err := p.current(ctx, readWarm)
 		tWarm += time.Since(t0)
 		read := p.Answers().Minus(before)
 		answered = answered.Plus(read)
@@ -149,7 +149,7 @@ func testWarmTreeIsExact(t *testing.T, sections, steps, raceSteps, minKept, walk
 		if err != nil {
 			t.Fatalf("seed %d step %d (%s): warm read: %v", seed, step, what, err)
 		}
-		cold, err := p.current(ctx, true)
+		cold, err := p.current(ctx, readCold)
 		if err != nil {
 			t.Fatalf("seed %d step %d (%s): cold read: %v", seed, step, what, err)
 		}
@@ -316,7 +316,7 @@ func waitWalked(t *testing.T, ctx context.Context, p *Provider) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		if _, err := p.current(ctx, false); err != nil {
+		if _, err := p.current(ctx, readWarm); err != nil {
 			t.Fatal(err)
 		}
 		p.mu.Lock()

@@ -106,7 +106,7 @@ func TestReadAfterChangesInTheBackground(t *testing.T) {
 	main := u.session(t, u.tabs[0])
 	for i := range 6 {
 		u.front(t, 1)
-		if _, err := p.current(ctx, false); err != nil {
+		if _, err := p.current(ctx, readWarm); err != nil {
 			t.Fatal(err)
 		}
 		u.eval(t, main, fmt.Sprintf(`(() => { const c = document.querySelectorAll('input[type=checkbox]'); c[%d].click(); document.querySelectorAll('li')[%d].textContent = 'Changed %d'; return ''; })()`, i, i*3, i))
@@ -188,14 +188,14 @@ func serve(t testing.TB, pages map[string]string) string {
 func warmIsCold(t *testing.T, ctx context.Context, p *Provider, what string, kept bool) {
 	t.Helper()
 	before := p.Answers()
-	warm, err := p.current(ctx, false)
+	warm, err := p.current(ctx, readWarm)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := p.Answers().Minus(before); kept && (got.Kept() == 0 || got.Kept() != got.All()) {
 		t.Errorf("%s: the documents were not all answered from the kept trees: %v", what, got)
 	}
-	cold, err := p.current(ctx, true)
+	cold, err := p.current(ctx, readCold)
 	if err != nil {
 		t.Fatal(err)
 	}

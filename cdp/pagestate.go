@@ -20,7 +20,10 @@ import (
 //   - visible, focus: document.visibilityState and hasFocus();
 //   - i: how many things the person did that can change what is shown
 //     without a mutation (a :hover or :focus style, an animation);
-//   - id: a random number that names these watchers.
+//   - id: a random number that names these watchers;
+//   - v: how many scrolls of elements in the page and loads there have
+//     been, which move what is on screen without a mutation (screen.go),
+//     and the page's scroll position (which a scroll's event comes after).
 //
 // The watchers are event listeners and a MutationObserver: they never
 // change the page or an event. Chrome leaves a stale :hover in a frame the
@@ -52,11 +55,18 @@ type pageState struct {
 	// shown without a mutation: the pointer entering an element, focus,
 	// CSS transitions and animations ending, a resize, a details toggle.
 	interactions int64
-	watcher      int64 // the watchers' id
-	visible      bool  // document.visibilityState is visible
-	focus        bool  // document.hasFocus()
-	ok           bool  // the script answered
-	err          error // why it did not
+	// moves counts the scrolls of elements in the page and the loads
+	// (images, frames, fonts): what moves what is on screen without a
+	// mutation (screen.go); the page's own scroll is in scroll.
+	moves int64
+	// scroll is the page's scroll position (scrollX, scrollY), read with
+	// the rest: a scroll is seen at once, before its event comes.
+	scroll  [2]float64
+	watcher int64 // the watchers' id
+	visible bool  // document.visibilityState is visible
+	focus   bool  // document.hasFocus()
+	ok      bool  // the script answered
+	err     error // why it did not
 	// focusKept and hoverKept are the tokens of the focus and hover
 	// chains the provider read last in the document when they are still
 	// the same elements (0: not, or none read; noChain: there is none).
@@ -75,7 +85,7 @@ func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageS
 // readPageStateThen is readPageState that calls then right after the
 // script is sent (evalObjectThen).
 func readPageStateThen(ctx context.Context, s *session, frame cdproto.FrameID, then func()) pageState {
-	var v [9]float64
+	var v [12]float64
 	if err := evalInThen(ctx, s, frame, stateScript, &v, then); err != nil {
 		return pageState{err: err}
 	}
@@ -89,6 +99,8 @@ func readPageStateThen(ctx context.Context, s *session, frame cdproto.FrameID, t
 		visible:      v[3] == 1,
 		focus:        v[4] == 1,
 		interactions: int64(v[5]),
+		moves:        int64(v[9]),
+		scroll:       [2]float64{v[10], v[11]},
 		ok:           true,
 	}
 }

@@ -97,6 +97,14 @@ type Provider struct {
 	// reused counts the tabs' documents answered with the element a read
 	// before had mapped (memo.go).
 	reused atomic.Int64
+	// screenWalks counts the runs of the screen script in a document
+	// (screen.go), screenScrolls those of them that took the last walk
+	// shifted by the page's scroll, screenReuses the reads that took the
+	// last answer again without running it.
+	screenWalks, screenScrolls, screenReuses atomic.Int64
+	// screenMemo is what the last screen read made of each window's
+	// Document (mapping.Screen); guarded by mu.
+	screenMemo mapping.ScreenMemo
 	// aheadUsed counts the frame trees a read used that were sent behind
 	// the tab's state script (sendAhead).
 	aheadUsed atomic.Int64
@@ -288,15 +296,24 @@ func (p *Provider) Instance() string { return p.ids.Instance() }
 func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
 	p.heard()
 	defer p.heard()
-	return p.current(ctx, false)
+	return p.current(ctx, readWarm)
+}
+
+// Screen reads what the user sees now: Current, but in each window's
+// Document only the elements on screen, with their ancestors
+// (mapping.Screen); a host's read, as Current is.
+func (p *Provider) Screen(ctx context.Context) (*mapping.Current, error) {
+	p.heard()
+	defer p.heard()
+	return p.current(ctx, readScreen)
 }
 
 // current reads what the user has open for a host: begin (the lock, the
 // connection: connect.go), wake (rest.go), then read (read.go); the
-// walks the read asked for start once it is over. cold reads every
+// walks the read asked for start once it is over. A cold read reads every
 // document with getFullAXTree, bypassing the warm trees (the tests
 // compare the two).
-func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, error) {
+func (p *Provider) current(ctx context.Context, how readHow) (*mapping.Current, error) {
 	ctx, c, done, err := p.begin(ctx)
 	defer done()
 	if err != nil {
@@ -304,7 +321,7 @@ func (p *Provider) current(ctx context.Context, cold bool) (*mapping.Current, er
 	}
 	p.wake(ctx)
 	defer p.startWalks()
-	cur, _, err := p.read(ctx, c, cold)
+	cur, _, err := p.read(ctx, c, how)
 	return cur, err
 }
 
@@ -321,7 +338,7 @@ func (p *Provider) readBehind(ctx context.Context) error {
 		return nil
 	}
 	defer p.startWalks()
-	_, _, err = p.read(ctx, c, false)
+	_, _, err = p.read(ctx, c, readWarm)
 	return err
 }
 

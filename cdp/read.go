@@ -25,7 +25,8 @@ import (
 // the elements other reads mapped (the tests compare the two). It also
 // returns what it saw of the windows, for at (at.go). Called with p.mu
 // held, on a live connection.
-func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.Current, *sight, error) {
+func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mapping.Current, *sight, error) {
+	cold := how == readCold
 	// The tabs (tabs.go): the page targets and every live target, what
 	// each tab says of itself, and which was activated last.
 	pages, live, tabs, recent, err := p.readTabs(ctx, c, cold)
@@ -46,6 +47,13 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// marked; the log says so once for each.
 	p.noteUnread(tabs)
 	topDocs := topDocuments(shown, focused)
+	// What is on screen of them (screen.go), for a screen read, found
+	// while the focus and the pointer are read.
+	var onScreen chan map[*doc][]cdproto.BackendNodeID
+	if how == readScreen {
+		onScreen = make(chan map[*doc][]cdproto.BackendNodeID, 1)
+		go func() { onScreen <- p.findScreen(ctx, topDocs) }()
+	}
 	// The keyboard focus (focus.go) and the pointer (pointer.go), read
 	// live.
 	var focus focusPath
@@ -64,6 +72,25 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	// Documents; the answer, cut to the budgets (budget.go).
 	b, frames := p.browserOf(wins, focused, shown, focus, pointer, reused)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
+	if how == readScreen {
+		setScreen(<-onScreen, frames)
+		if !cold {
+			p.keepMapped(root, fingerprints, false)
+			p.keepScans(reads)
+			p.rememberShown(root, topDocs)
+			p.restUnshown(reads)
+		}
+		// The screen, cut to the budgets in reading order: all of it is
+		// on screen.
+		root = mapping.Screen(root, b, &p.screenMemo)
+		cp := *root // the cut changes the root in place
+		root = &cp
+		if mapping.OverBudget(root, p.opts.Budget) {
+			mapping.ApplyBudgetOnScreen(root, p.opts.Budget, nil, p.ids)
+		}
+		cur := &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}
+		return cur, &sight{wins: wins, shown: shown, stack: stackWindows(wins, recent, len(pages))}, nil
+	}
 	whole := *root // the cut changes the root in place and no element below it
 	cut := p.applyBudget(ctx, root, b, topDocs, frames, cold)
 	// What the next read needs: the elements mapped, the Documents shown.
@@ -80,6 +107,17 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, cold bool) (*mapping.
 	}
 	return cur, seen, nil
 }
+
+// readHow is how a read reads: warm (the kept trees), cold (every
+// document whole, for the tests) or the screen (warm, and only what is
+// on screen in the answer).
+type readHow int
+
+const (
+	readWarm readHow = iota
+	readCold
+	readScreen
+)
 
 // sight is what a read saw of the windows besides its answer: each window
 // (wins), what it shows of its active tab (shown, by the same index), and

@@ -384,7 +384,7 @@ const watchProbe = 25 * time.Millisecond
 // the next read comes as soon as something does (untilRetry).
 func (p *Provider) readWhileWatched(f *func(), notify bool, port string) {
 	for p.watcher.Load() == f {
-		_, err := p.current(p.life, false)
+		_, err := p.current(p.life, readWarm)
 		if err == nil {
 			if notify {
 				p.changed("a read succeeded after the browser was away", "")

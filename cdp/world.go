@@ -7,12 +7,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -80,52 +78,84 @@ func newObjectGroup() string {
 	return "cdpprovider-" + strconv.FormatUint(objectGroups.Add(1), 36)
 }
 
-// describeWidth is how many DOM.describeNode calls elementIDs keeps in
-// flight in one document.
-const describeWidth = 16
-
 // elementIDs runs expr, which returns an array of elements, in a frame's
 // isolated world and returns the backend node ids of its elements from
-// index from on, in order (0 for one that could not be described),
-// describing describeWidth of them at a time. Its remote objects are
-// released without waiting.
+// index from on, in order (0 for one that is not an element), all in the
+// one call (evalItems).
 func elementIDs(ctx context.Context, s *session, frame cdproto.FrameID, expr string, from int) []cdproto.BackendNodeID {
+	items, err := evalItems(ctx, s, frame, expr)
+	if err != nil || len(items) < from {
+		return nil
+	}
+	ids := make([]cdproto.BackendNodeID, 0, len(items)-from)
+	for _, it := range items[from:] {
+		ids = append(ids, it.node())
+	}
+	return ids
+}
+
+// item is one item of an array a script returned, as Chrome's deep
+// serialization gives it: a string's value, or an element's backend node
+// id (and what else Chrome says of the node, which is not decoded).
+type item struct {
+	Type  string       `json:"type"`
+	Value jsonv2.Value `json:"value"`
+}
+
+// node returns the backend node id of an item that is a node, else 0.
+func (it item) node() cdproto.BackendNodeID {
+	if it.Type != "node" {
+		return 0
+	}
+	var n struct {
+		BackendNodeID cdproto.BackendNodeID `json:"backendNodeId"`
+	}
+	if jsonv2.Unmarshal(it.Value, &n, chromedp.DefaultUnmarshalOptions) != nil {
+		return 0
+	}
+	return n.BackendNodeID
+}
+
+// text returns the value of an item that is a string, else "".
+func (it item) text() string {
+	var v string
+	if it.Type != "string" || jsonv2.Unmarshal(it.Value, &v, chromedp.DefaultUnmarshalOptions) != nil {
+		return ""
+	}
+	return v
+}
+
+// deepItems is the serialization that gives an array's items with each
+// element's backend node id, and nothing below them: Chrome's deep
+// serialization (the one WebDriver BiDi's shared ids are made of), one
+// level deep, no children or shadow roots of the nodes. So the elements a
+// script finds are known in one call, not a DOM.describeNode each.
+var deepItems = &runtime.SerializationOptions{
+	Serialization:        runtime.SerializationOptionsSerializationDeep,
+	MaxDepth:             ptr(int64(1)),
+	AdditionalParameters: jsonv2.Value(`{"maxNodeDepth":0,"includeShadowTree":"none"}`),
+}
+
+// evalItems runs expr, which returns an array, in a frame's isolated
+// world and returns its items (deepItems). The remote object Chrome keeps
+// of the array is released without waiting.
+func evalItems(ctx context.Context, s *session, frame cdproto.FrameID, expr string) ([]item, error) {
 	group := newObjectGroup()
 	// Released even when the read ended first (a call whose context ended
 	// is not sent).
 	defer s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	arr, err := evalObject(ctx, s, frame, expr, group, false)
-	if err != nil || arr.ObjectID == "" {
-		return nil
-	}
-	props, err := cdproto.Call(ctx, s, runtime.GetProperties, runtime.GetPropertiesParams{ObjectID: arr.ObjectID, OwnProperties: ptr(true)})
+	r, err := evalObjectThen(ctx, s, frame, expr, group, false, deepItems, nil)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	var objs []runtime.RemoteObjectID
-	for _, pr := range props.Result {
-		if i, err := strconv.Atoi(pr.Name); err == nil && i >= from && pr.Value != nil && pr.Value.ObjectID != "" && pr.Value.Subtype == "node" {
-			objs = append(objs, pr.Value.ObjectID)
-		}
+	if r.DeepSerializedValue == nil || r.DeepSerializedValue.Type != "array" {
+		return nil, fmt.Errorf("the script returned no array")
 	}
-	ids := make([]cdproto.BackendNodeID, len(objs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(describeWidth, len(objs)) {
-		wg.Go(func() {
-			for i := range next {
-				if n, err := cdproto.Call(ctx, s, dom.DescribeNode, dom.DescribeNodeParams{ObjectID: objs[i]}); err == nil && n.Node != nil {
-					ids[i] = n.Node.BackendNodeID
-				}
-			}
-		})
+	var items []item
+	if err := jsonv2.Unmarshal(r.DeepSerializedValue.Value, &items, chromedp.DefaultUnmarshalOptions); err != nil {
+		return nil, fmt.Errorf("the script's array: %w", err)
 	}
-	for i := range objs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return ids
+	return items, nil
 }
 
 // world returns the context id of the provider's isolated world in a
@@ -168,7 +198,7 @@ func evalIn(ctx context.Context, s *session, frame cdproto.FrameID, expr string,
 // evalInThen is evalIn that calls then right after the expression is
 // sent, before its answer (evalObject).
 func evalInThen(ctx context.Context, s *session, frame cdproto.FrameID, expr string, out any, then func()) error {
-	r, err := evalObjectThen(ctx, s, frame, expr, "", true, then)
+	r, err := evalObjectThen(ctx, s, frame, expr, "", true, nil, then)
 	if err != nil {
 		return err
 	}
@@ -180,28 +210,30 @@ func evalInThen(ctx context.Context, s *session, frame cdproto.FrameID, expr str
 // context id is kept on the session; when the frame has navigated since,
 // the world is made again once.
 func evalObject(ctx context.Context, s *session, frame cdproto.FrameID, expr, group string, byValue bool) (*runtime.RemoteObject, error) {
-	return evalObjectThen(ctx, s, frame, expr, group, byValue, nil)
+	return evalObjectThen(ctx, s, frame, expr, group, byValue, nil, nil)
 }
 
-// evalObjectThen is evalObject that calls then (when not nil) right after
+// evalObjectThen is evalObject that serializes the result as ser says
+// (nil: as byValue says) and calls then (when not nil) right after
 // each try of the expression is sent, before its answer: then may send
 // the session commands that Chrome runs after the expression (Chrome runs
 // a session's commands in the order they come), without a round trip
 // between. When the expression is tried again (in a new world), then is
 // called again after it, and what it sent after the first try must not
 // be used.
-func evalObjectThen(ctx context.Context, s *session, frame cdproto.FrameID, expr, group string, byValue bool, then func()) (*runtime.RemoteObject, error) {
+func evalObjectThen(ctx context.Context, s *session, frame cdproto.FrameID, expr, group string, byValue bool, ser *runtime.SerializationOptions, then func()) (*runtime.RemoteObject, error) {
 	for attempt := 0; ; attempt++ {
 		w, err := s.world(ctx, frame, attempt > 0)
 		if err != nil {
 			return nil, err
 		}
 		reply := s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
-			Expression:    expr,
-			ContextID:     w,
-			ReturnByValue: ptr(byValue),
-			ObjectGroup:   group,
-			Silent:        ptr(true),
+			Expression:           expr,
+			ContextID:            w,
+			ReturnByValue:        ptr(byValue),
+			ObjectGroup:          group,
+			Silent:               ptr(true),
+			SerializationOptions: ser,
 		})
 		if then != nil {
 			then()

@@ -62,6 +62,7 @@ func Outline(w io.Writer, root *Element) error {
 	if root != nil {
 		o := outliner{w: bw}
 		o.tree(root, nil, 0, nil)
+		o.hint()
 	}
 	return bw.Flush()
 }
@@ -71,6 +72,7 @@ type outliner struct {
 	w       *bufio.Writer
 	scratch []byte
 	inRun   bool // a line of texts is begun: the run's next text goes on it
+	offs    bool // a line of what a screen answer left out was written
 	// win is the Window being written: its title, and its Document's
 	// url, which its Tab and Document lines do not say again.
 	win struct {
@@ -107,10 +109,44 @@ func (o *outliner) tree(e, parent *Element, depth int, base *url.URL) {
 	default:
 		o.win.tabs = false
 	}
+	if e.Off != nil && e.Off.Above > 0 {
+		o.offLine(depth+1, e.Off.Above, "above")
+	}
 	o.children(e, e.Children, depth+1, base)
 	o.win = win
 	o.endRun()
+	if e.Off != nil {
+		if e.Off.Below > 0 {
+			o.offLine(depth+1, e.Off.Below, "below")
+		}
+		if e.Off.Aside > 0 {
+			o.offLine(depth+1, e.Off.Aside, "off screen")
+		}
+	}
 }
+
+// hint ends an outline with offHint when it has lines of offLine.
+func (o *outliner) hint() {
+	if o.offs {
+		o.w.WriteString(offHint)
+		o.w.WriteByte('\n')
+	}
+}
+
+// offLine writes the line of n elements a screen answer left out, where.
+func (o *outliner) offLine(depth, n int, where string) {
+	o.endRun()
+	o.indent(depth)
+	o.scratch = append(strconv.AppendInt(append(o.scratch[:0], "… "...), int64(n), 10), ' ')
+	o.scratch = append(o.scratch, where...)
+	o.w.Write(o.scratch)
+	o.w.WriteByte('\n')
+	o.offs = true
+}
+
+// offHint is the last line of an outline with lines of offLine: what they
+// are and how to read what they count.
+const offHint = `(… lines count the elements below the line above them that are not on screen: read them with root, that element's id, or with scope "page")`
 
 // said returns the title and the url e's line says: its own, less what
 // the lines around it say already (Outline: each thing once).
@@ -343,13 +379,22 @@ func appendParts(b []byte, e *Element, title, u string, base *url.URL) []byte {
 		b = strconv.AppendQuote(b, e.Description)
 		b = append(b, ')')
 	}
-	if e.Omitted > 0 {
+	if n := e.Omitted - offCount(e); n > 0 {
 		b = append(b, " (+"...)
-		b = strconv.AppendInt(b, int64(e.Omitted), 10)
+		b = strconv.AppendInt(b, int64(n), 10)
 		b = append(b, " omitted)"...)
 	}
 	b = append(b, " #"...)
 	return append(b, e.ID...)
+}
+
+// offCount is how many of e's omitted elements its Off says where they
+// are: the outline has lines for them.
+func offCount(e *Element) int {
+	if e.Off == nil {
+		return 0
+	}
+	return e.Off.Above + e.Off.Below + e.Off.Aside
 }
 
 // parseBase returns the url of a Document as the base of the urls below

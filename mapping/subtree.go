@@ -44,6 +44,7 @@ func Cut(e *Element, depth int) *Element {
 			c.Omitted += 1 + count(child)
 		}
 		c.Children = nil
+		c.Off = nil // (+N omitted) says all that is left out now
 		return &c
 	}
 	c.Children = make([]*Element, len(e.Children))

@@ -28,6 +28,10 @@ type Element struct {
 	States      []string   `json:"states,omitempty"`
 	Omitted     int        `json:"omitted,omitempty"`
 	Children    []*Element `json:"children,omitempty"`
+	// Off says where the elements a screen answer left out below this
+	// one are (Screen); nil in other answers. Not in the JSON, whose
+	// Omitted counts them; the outline writes a line for each way.
+	Off *Off `json:"-"`
 }
 
 // Location is the answer of the locate operation (section 6).

@@ -17,6 +17,10 @@ const (
 	ExtensionID = "uicontext/provider"
 	// CurrentURI is the resource of the current operation (4.1).
 	CurrentURI = Scheme + "://current"
+	// ScreenURI is current's answer for what is on screen only
+	// (docs/protocol.md, "The screen"): the same JSON, the elements on
+	// screen with their ancestors.
+	ScreenURI = CurrentURI + "?scope=screen"
 	// DescriptorURI is the resource of the descriptor (section 8).
 	DescriptorURI = Scheme + "://descriptor"
 	// LocateTemplate is the RFC 6570 template of the locate operation's
@@ -43,7 +47,7 @@ var errNoResource = errors.New("no resource matches the uri")
 // locate URI when locate is off) and with mapping.ErrMalformedID, and the
 // offending id, for a locate URI whose id is not of the form of 5.2.
 func route(uri string, locate bool) (id string, err error) {
-	if uri == CurrentURI || uri == DescriptorURI {
+	if uri == CurrentURI || uri == ScreenURI || uri == DescriptorURI {
 		return "", nil
 	}
 	raw, ok := strings.CutPrefix(uri, locatePrefix)

@@ -199,7 +199,7 @@ func (s *Server) browserError(uri string, err error) *hostError {
 // but sends no notifications is not-subscribable, whose message does not
 // start with "resource not found": the resource is there to be read.
 func (s *Server) subscribeError(uri string) error {
-	if uri == CurrentURI {
+	if uri == CurrentURI || uri == ScreenURI {
 		return nil
 	}
 	if id, err := route(uri, s.opts.Locate); err != nil {
@@ -209,7 +209,7 @@ func (s *Server) subscribeError(uri string) error {
 	if uri == DescriptorURI {
 		because = "the descriptor never changes while the provider runs"
 	}
-	msg := fmt.Sprintf("%s cannot be subscribed to: %s; only %s sends change notifications", uri, because, CurrentURI)
+	msg := fmt.Sprintf("%s cannot be subscribed to: %s; only %s and %s send change notifications", uri, because, CurrentURI, ScreenURI)
 	e := &hostError{code: jsonrpc.CodeInvalidParams, reason: ReasonNotSubscribable, uri: uri, msg: msg}
 	s.opts.Logger.Debug("not subscribable", "uri", uri)
 	return e.rpc()
@@ -218,7 +218,7 @@ func (s *Server) subscribeError(uri string) error {
 // resourceURIs lists what a read may ask for, for the message of an
 // unknown URI.
 func (s *Server) resourceURIs() string {
-	uris := []string{CurrentURI, DescriptorURI}
+	uris := []string{CurrentURI, ScreenURI, DescriptorURI}
 	if s.opts.Locate {
 		uris = append(uris, LocateTemplate)
 	}

@@ -79,7 +79,7 @@ func TestReadErrors(t *testing.T) {
 	tests := []test{
 		// URIs that match nothing.
 		{uri: "uicontext://nope", code: notFound, reason: "no-such-resource",
-			msg: `resource not found: no resource matches "uicontext://nope"; this provider has uicontext://current, uicontext://descriptor`},
+			msg: `resource not found: no resource matches "uicontext://nope"; this provider has uicontext://current, uicontext://current?scope=screen, uicontext://descriptor`},
 		{uri: "uicontext://locate/", code: notFound, reason: "no-such-resource", msg: "resource not found: no resource matches"},
 		{uri: "uicontext://locate/a/b", code: notFound, reason: "no-such-resource", msg: "resource not found: no resource matches"},
 		{uri: "uicontext://locate/a?b", code: notFound, reason: "no-such-resource", msg: "resource not found: no resource matches"},
@@ -87,7 +87,7 @@ func TestReadErrors(t *testing.T) {
 		{uri: "https://example.com/", code: notFound, reason: "no-such-resource", msg: "resource not found: no resource matches"},
 		{uri: "", code: notFound, reason: "no-such-resource", msg: "resource not found: no resource matches"},
 		{uri: "uicontext://locate/n1.5_AAAAAAAA", noLocate: true, code: notFound, reason: "no-such-resource",
-			msg: `resource not found: no resource matches "uicontext://locate/n1.5_AAAAAAAA"; this provider has uicontext://current, uicontext://descriptor`},
+			msg: `resource not found: no resource matches "uicontext://locate/n1.5_AAAAAAAA"; this provider has uicontext://current, uicontext://current?scope=screen, uicontext://descriptor`},
 		// Ids not of the form of 5.2.
 		{uri: "uicontext://locate/a%2Fb", code: notFound, reason: "malformed", msg: `resource not found: malformed element id "a/b"`},
 		{uri: "uicontext://locate/a%zz", code: notFound, reason: "malformed", msg: `resource not found: malformed element id "a%zz"`},

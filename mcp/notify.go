@@ -31,11 +31,11 @@ type notifier struct {
 	send func()
 
 	mu sync.Mutex
-	// sessions are the sessions that subscribed, each true while it is
-	// subscribed; a session stays until it ends, so that it is waited
-	// for once. Guarded by mu.
-	sessions map[subscriber]bool
-	subs     int    // sessions subscribed; guarded by mu
+	// sessions are the sessions that subscribed, each with the bits of
+	// the URIs it is subscribed to (uriBit; 0 when none now); a session
+	// stays until it ends, so that it is waited for once. Guarded by mu.
+	sessions map[subscriber]uint8
+	subs     int    // sessions subscribed to any URI; guarded by mu
 	stop     func() // stops the watch while subs > 0; guarded by mu
 	kick     chan struct{}
 	quit     chan struct{}
@@ -48,25 +48,38 @@ type notifier struct {
 type subscriber interface{ Wait() error }
 
 func newNotifier(w Watcher, send func()) *notifier {
-	return &notifier{w: w, send: send, sessions: map[subscriber]bool{}, after: time.After, now: time.Now}
+	return &notifier{w: w, send: send, sessions: map[subscriber]uint8{}, after: time.After, now: time.Now}
 }
 
-// subscribe marks a session subscribed; the first subscribed session
-// starts the watch. A session subscribes once: subscribing again changes
-// nothing, and one unsubscribe ends it, as the SDK keeps subscriptions.
-func (n *notifier) subscribe(ss subscriber) {
+// uriBit is the bit of a subscribable URI in notifier.sessions.
+func uriBit(uri string) uint8 {
+	if uri == ScreenURI {
+		return 2
+	}
+	return 1
+}
+
+// subscribe marks a session subscribed to uri; the first subscribed
+// session starts the watch. A session subscribes to a URI once:
+// subscribing again changes nothing, and one unsubscribe ends it, as the
+// SDK keeps subscriptions.
+func (n *notifier) subscribe(ss subscriber, uri string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	subscribed, known := n.sessions[ss]
-	if subscribed {
+	bits, known := n.sessions[ss]
+	bit := uriBit(uri)
+	if bits&bit != 0 {
 		return
 	}
-	n.sessions[ss] = true
+	n.sessions[ss] = bits | bit
 	if !known {
 		go func() {
 			ss.Wait()
 			n.end(ss)
 		}()
+	}
+	if bits != 0 {
+		return // counted already
 	}
 	if n.subs++; n.subs == 1 {
 		n.kick, n.quit = make(chan struct{}, 1), make(chan struct{})
@@ -81,28 +94,33 @@ func (n *notifier) subscribe(ss subscriber) {
 	}
 }
 
-// unsubscribe unsubscribes a session; a session that is not subscribed
-// changes nothing. The last subscribed session stops the watch.
-func (n *notifier) unsubscribe(ss subscriber) {
+// unsubscribe unsubscribes a session from uri; one that is not
+// subscribed to it changes nothing. The last subscribed session stops
+// the watch.
+func (n *notifier) unsubscribe(ss subscriber, uri string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.drop(ss)
+	n.drop(ss, uriBit(uri))
 }
 
 // end forgets a session that has ended, subscribed or not.
 func (n *notifier) end(ss subscriber) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.drop(ss)
+	n.drop(ss, ^uint8(0))
 	delete(n.sessions, ss)
 }
 
-// drop unsubscribes ss; n.mu is held.
-func (n *notifier) drop(ss subscriber) {
-	if !n.sessions[ss] {
+// drop unsubscribes ss from the URIs of bits; n.mu is held.
+func (n *notifier) drop(ss subscriber, bits uint8) {
+	had := n.sessions[ss]
+	if had&bits == 0 {
 		return
 	}
-	n.sessions[ss] = false
+	n.sessions[ss] = had &^ bits
+	if had&^bits != 0 {
+		return // still subscribed to another
+	}
 	if n.subs--; n.subs == 0 {
 		n.stop()
 		close(n.quit)
@@ -133,8 +151,8 @@ func (n *notifier) loop(kick <-chan struct{}, quit <-chan struct{}) {
 }
 
 // watch wires subscriptions into the SDK server options when src can
-// watch: subscribing is offered for uicontext://current only (any other
-// URI: subscribeError). The SDK
+// watch: subscribing is offered for uicontext://current and its screen
+// only (any other URI: subscribeError). The SDK
 // keeps who is subscribed, per session, and sends each notification to
 // them; the handlers tell the notifier, which keeps the one watch.
 func (s *Server) watch(opts *sdk.ServerOptions, caps *sdk.ServerCapabilities) {
@@ -144,20 +162,21 @@ func (s *Server) watch(opts *sdk.ServerOptions, caps *sdk.ServerCapabilities) {
 	}
 	s.notify = newNotifier(w, func() {
 		s.mcp.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: CurrentURI})
+		s.mcp.ResourceUpdated(context.Background(), &sdk.ResourceUpdatedNotificationParams{URI: ScreenURI})
 	})
 	caps.Resources.Subscribe = true
 	opts.SubscribeHandler = func(ctx context.Context, req *sdk.SubscribeRequest) error {
 		if err := s.subscribeError(subscribedURI(req.Params)); err != nil {
 			return err
 		}
-		s.notify.subscribe(req.Session)
+		s.notify.subscribe(req.Session, req.Params.URI)
 		return nil
 	}
 	opts.UnsubscribeHandler = func(ctx context.Context, req *sdk.UnsubscribeRequest) error {
 		if err := s.subscribeError(subscribedURI((*sdk.SubscribeParams)(req.Params))); err != nil {
 			return err
 		}
-		s.notify.unsubscribe(req.Session)
+		s.notify.unsubscribe(req.Session, req.Params.URI)
 		return nil
 	}
 }

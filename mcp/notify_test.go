@@ -203,9 +203,9 @@ func TestSubscribeToAnythingElse(t *testing.T) {
 	cs, _, _ := connectWatching(t, src, "2025-11-25")
 	for _, tt := range []struct{ uri, reason, msg string }{
 		{DescriptorURI, "not-subscribable", "uicontext://descriptor cannot be subscribed to: " +
-			"the descriptor never changes while the provider runs; only uicontext://current sends change notifications"},
+			"the descriptor never changes while the provider runs; only uicontext://current and uicontext://current?scope=screen send change notifications"},
 		{"uicontext://locate/n1.5_AAAAAAAA", "not-subscribable", "uicontext://locate/n1.5_AAAAAAAA cannot be subscribed to: " +
-			"a location is read when it is needed; only uicontext://current sends change notifications"},
+			"a location is read when it is needed; only uicontext://current and uicontext://current?scope=screen send change notifications"},
 		{"uicontext://nope", "no-such-resource", `resource not found: no resource matches "uicontext://nope"`},
 		{"uicontext://locate/a@b", "malformed", `resource not found: malformed element id "a@b"`},
 	} {
@@ -270,8 +270,8 @@ func TestNotifierCoalesces(t *testing.T) {
 		return tick
 	}
 	ss := newFakeSession(t)
-	n.subscribe(ss)
-	defer n.unsubscribe(ss)
+	n.subscribe(ss, CurrentURI)
+	defer n.unsubscribe(ss, CurrentURI)
 
 	received := func(what string) {
 		t.Helper()
@@ -337,8 +337,8 @@ func TestNotifierIsQuietWithoutChanges(t *testing.T) {
 		sent := make(chan struct{}, 8)
 		n := newNotifier(src, func() { sent <- struct{}{} })
 		ss := newFakeSession(t)
-		n.subscribe(ss)
-		defer n.unsubscribe(ss)
+		n.subscribe(ss, CurrentURI)
+		defer n.unsubscribe(ss, CurrentURI)
 		time.Sleep(3 * coalesce)
 		synctest.Wait()
 		if len(sent) != 0 {

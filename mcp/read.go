@@ -16,7 +16,7 @@ import (
 // tool mirror (tools.go) calls the same ...Text functions, so a tool's
 // text is the resource's text, byte for byte.
 
-// readCurrent answers uicontext://current.
+// readCurrent answers uicontext://current, and its screen.
 func (s *Server) readCurrent(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
 	text, err := s.currentText(ctx, uri)
@@ -46,9 +46,14 @@ func (s *Server) currentText(ctx context.Context, uri string) (string, *hostErro
 	return s.encode(uri, cur)
 }
 
-// current reads current from the source, as uri.
+// current reads current from the source, as uri: the screen for
+// ScreenURI.
 func (s *Server) current(ctx context.Context, uri string) (*mapping.Current, *hostError) {
-	cur, err := s.src.Current(ctx)
+	read := s.src.Current
+	if uri == ScreenURI {
+		read = s.src.Screen
+	}
+	cur, err := read(ctx)
 	if err != nil {
 		return nil, s.browserError(uri, err)
 	}

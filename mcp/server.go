@@ -95,6 +95,13 @@ func NewServer(src Source, opts Options) *Server {
 		MIMEType:    MIMEType,
 	}, s.readCurrent)
 	s.mcp.AddResource(&sdk.Resource{
+		URI:         ScreenURI,
+		Name:        "screen",
+		Title:       "What the user sees on screen",
+		Description: "current's tree with only the elements on screen in each page, with their ancestors; omitted counts what was left out.",
+		MIMEType:    MIMEType,
+	}, s.readCurrent)
+	s.mcp.AddResource(&sdk.Resource{
 		URI:         DescriptorURI,
 		Name:        "descriptor",
 		Title:       "Provider descriptor",

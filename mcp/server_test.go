@@ -20,6 +20,8 @@ type fakeSource struct {
 	mu         sync.Mutex
 	current    *mapping.Current
 	currentErr error
+	screen     *mapping.Current // Screen's answer; nil: current's
+	screens    int              // the reads of Screen
 	app        mapping.App
 	appErr     error
 	locations  map[string]*mapping.Location
@@ -30,6 +32,16 @@ type fakeSource struct {
 func (f *fakeSource) Current(context.Context) (*mapping.Current, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.current, f.currentErr
+}
+
+func (f *fakeSource) Screen(context.Context) (*mapping.Current, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.screens++
+	if f.screen != nil {
+		return f.screen, f.currentErr
+	}
 	return f.current, f.currentErr
 }
 
@@ -181,6 +193,7 @@ func TestLists(t *testing.T) {
 		}
 		want := []entry{
 			{"current", "uicontext://current", "application/json"},
+			{"screen", "uicontext://current?scope=screen", "application/json"},
 			{"descriptor", "uicontext://descriptor", "application/json"},
 		}
 		if diff := cmp.Diff(want, got); diff != "" {

@@ -20,6 +20,10 @@ import (
 type Source interface {
 	// Current reads what the user has open now (section 4.1).
 	Current(ctx context.Context) (*mapping.Current, error)
+	// Screen reads what is on screen now: Current's answer with, in each
+	// window's Document, only the elements on screen and their ancestors
+	// (mapping.Screen).
+	Screen(ctx context.Context) (*mapping.Current, error)
 	// Locate says where the element with the id is (section 6).
 	Locate(ctx context.Context, id string) (*mapping.Location, error)
 	// App describes the browser for the descriptor (section 8).

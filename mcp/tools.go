@@ -42,8 +42,8 @@ import (
 // Tool names.
 const (
 	// ToolCurrent mirrors uicontext://current; it takes
-	// {"format": "json"|"outline", "root": string, "depth": integer},
-	// each optional.
+	// {"scope": "screen"|"page", "format": "json"|"outline", "root":
+	// string, "depth": integer}, each optional.
 	ToolCurrent = "ui_current"
 	// ToolLocate mirrors uicontext://locate/{id}; it takes {"id": string}.
 	ToolLocate = "ui_locate"
@@ -69,10 +69,17 @@ func (s *Server) addTools() {
 			"root answers only the subtree of the element with that id (in json, that element's object, not the whole answer). " +
 			"depth cuts the tree that many levels below the root (or the Application); an element whose children were cut " +
 			"says how many elements were left out below it (omitted, or (+N omitted) in the outline). " +
-			"Start with a small depth, then read the part you need with root.",
+			"Start with scope \"screen\" and format \"outline\": what the user sees, a small part of the page; then read more " +
+			"with root (the whole of that element) or scope \"page\" with a small depth.",
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
+				"scope": map[string]any{
+					"type": "string", "enum": []string{scopePage, scopeScreen}, "default": scopePage,
+					"description": "screen: in the page (and its iframes), only the elements on screen, each with its ancestors; " +
+						"an element with children off screen says how many (omitted), and in the outline lines \"… N above\", \"… N below\", " +
+						"\"… N off screen\" say where, in reading order. page: the whole page.",
+				},
 				"format": map[string]any{
 					"type": "string", "enum": []string{formatJSON, formatOutline}, "default": formatJSON,
 					"description": "json: the answer as JSON. outline: one element a line, indented one space a level, " +
@@ -125,6 +132,12 @@ func (s *Server) addTools() {
 	s.addAt()
 }
 
+// The scopes of ui_current.
+const (
+	scopePage   = "page"
+	scopeScreen = "screen"
+)
+
 // The formats of ui_current.
 const (
 	formatJSON    = "json"
@@ -133,6 +146,7 @@ const (
 
 // currentQuery is what a ui_current call asks for.
 type currentQuery struct {
+	screen  bool // scope screen
 	outline bool
 	root    string // an element id; "" for the whole answer
 	depth   int    // levels below the root; negative for all
@@ -140,6 +154,7 @@ type currentQuery struct {
 
 // The errors of ui_current's arguments, each saying what the argument is.
 const (
+	scopeUsage  = ToolCurrent + `'s scope is "screen" or "page"`
 	formatUsage = ToolCurrent + `'s format is "json" or "outline"`
 	rootUsage   = ToolCurrent + "'s root is a string: the id of an element as " + ToolCurrent + " gave it"
 	depthUsage  = ToolCurrent + "'s depth is a whole number of levels below the root: 0 for the root alone"
@@ -149,11 +164,22 @@ const (
 // json alone), the text of a read of the resource; otherwise the part
 // of that answer, in the format, that the arguments ask for.
 func (s *Server) callCurrent(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	args, bad := arguments(req, ToolCurrent, "format", "root", "depth")
+	args, bad := arguments(req, ToolCurrent, "scope", "format", "root", "depth")
 	if bad != nil {
 		return bad, nil
 	}
 	q := currentQuery{depth: -1}
+	if raw, ok := args["scope"]; ok {
+		var scope string
+		if json.Unmarshal(raw, &scope) != nil || scope != scopePage && scope != scopeScreen {
+			return failed(ReasonInvalidArguments, scopeUsage), nil
+		}
+		q.screen = scope == scopeScreen
+	}
+	uri := CurrentURI
+	if q.screen {
+		uri = ScreenURI
+	}
 	if raw, ok := args["format"]; ok {
 		var format string
 		if json.Unmarshal(raw, &format) != nil || format != formatJSON && format != formatOutline {
@@ -176,16 +202,16 @@ func (s *Server) callCurrent(ctx context.Context, req *sdk.CallToolRequest) (*sd
 		}
 	}
 	if !q.outline && !hasRoot && q.depth < 0 {
-		return toolResult(s.currentText(ctx, CurrentURI))
+		return toolResult(s.currentText(ctx, uri))
 	}
-	cur, herr := s.current(ctx, CurrentURI)
+	cur, herr := s.current(ctx, uri)
 	if herr != nil {
 		return herr.toolResult(), nil
 	}
 	top, above := cur.Root, []*mapping.Element(nil)
 	if hasRoot {
 		if top, above = mapping.Find(cur.Root, q.root); top == nil {
-			return s.rootMissing(ctx, q.root), nil
+			return s.rootMissing(ctx, q.root, q.screen), nil
 		}
 	}
 	top = mapping.Cut(top, q.depth)
@@ -209,14 +235,18 @@ func (s *Server) callCurrent(ctx context.Context, req *sdk.CallToolRequest) (*sd
 // issued it: a malformed or unissued id fails as ui_locate fails for it
 // (even with locate not offered: only the id is asked about), any other
 // id is gone from what the user sees, but for a browser that failed
-// meanwhile.
-func (s *Server) rootMissing(ctx context.Context, id string) *sdk.CallToolResult {
-	_, err := s.src.Locate(ctx, id)
+// meanwhile. In a screen read (screen), an element that is not gone is
+// off screen, and the page's answer has it.
+func (s *Server) rootMissing(ctx context.Context, id string, screen bool) *sdk.CallToolResult {
+	loc, err := s.src.Locate(ctx, id)
 	switch {
 	case errors.Is(err, mapping.ErrMalformedID), errors.Is(err, mapping.ErrNotIssued):
 		return s.readError(CurrentURI, id, err).toolResult()
 	case err != nil && !errors.Is(err, mapping.ErrCannotPlace):
 		return s.browserError(CurrentURI, err).toolResult()
+	case screen && (err != nil || loc.State != mapping.Gone):
+		return failed(ReasonInvalidArguments, fmt.Sprintf("element %q is not on screen: call %s with root and scope %q "+
+			"(the default) for it and what it holds", id, ToolCurrent, scopePage))
 	}
 	s.opts.Logger.Debug("root gone", "id", id)
 	return failed(ReasonGone, fmt.Sprintf("element %q is not in what the user sees now: it was removed, its page navigated "+

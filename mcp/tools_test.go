@@ -68,7 +68,7 @@ func TestToolsAreListed(t *testing.T) {
 			find = "limit:integer locate:boolean regex:boolean role:string(" + strings.Join(mapping.Roles, "|") + ") text:string"
 		}
 		want := []entry{
-			{ToolCurrent, true, true, "false", "depth:integer format:string(json|outline) root:string"},
+			{ToolCurrent, true, true, "false", "depth:integer format:string(json|outline) root:string scope:string(page|screen)"},
 			{ToolFind, true, true, "false", find},
 		}
 		if locate {
@@ -214,8 +214,8 @@ func TestToolArguments(t *testing.T) {
 		t.Run(versionName(version), func(t *testing.T) {
 			src := newFake()
 			cs := connect(t, src, Options{Locate: true, Tools: true}, version)
-			wantToolError(t, cs, ToolCurrent, map[string]any{"x": 1}, "invalid-arguments", "", `ui_current takes only {"format": …, "root": …, "depth": …}; unknown argument "x"`)
-			wantToolError(t, cs, ToolCurrent, map[string]any{"b": 1, "a": 2}, "invalid-arguments", "", `ui_current takes only {"format": …, "root": …, "depth": …}; unknown argument "a", "b"`)
+			wantToolError(t, cs, ToolCurrent, map[string]any{"x": 1}, "invalid-arguments", "", `ui_current takes only {"scope": …, "format": …, "root": …, "depth": …}; unknown argument "x"`)
+			wantToolError(t, cs, ToolCurrent, map[string]any{"b": 1, "a": 2}, "invalid-arguments", "", `ui_current takes only {"scope": …, "format": …, "root": …, "depth": …}; unknown argument "a", "b"`)
 			wantToolError(t, cs, ToolLocate, map[string]any{"id": "n1.5_AAAAAAAA", "y": 2}, "invalid-arguments", "",
 				`ui_locate takes only {"id": …}; unknown argument "y"`)
 			wantToolError(t, cs, ToolLocate, map[string]any{"ids": "n1.5_AAAAAAAA"}, "invalid-arguments", "",

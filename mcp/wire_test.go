@@ -23,7 +23,7 @@ func TestWire(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`, ""},
 		{`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"uicontext://nope"}}`,
 			`{"id":2,"error":{"code":-32602,"data":{"uri":"uicontext://nope","reason":"no-such-resource"},"message":"resource not found: no resource matches \"uicontext://nope\"; ` +
-				`this provider has uicontext://current, uicontext://descriptor, uicontext://locate/{id}"}}`},
+				`this provider has uicontext://current, uicontext://current?scope=screen, uicontext://descriptor, uicontext://locate/{id}"}}`},
 		{`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"uicontext://locate/n1.7_AAAAAAAA"}}`,
 			`{"id":3,"result":{"ttlMs":0,"cacheScope":"private","contents":[{"uri":"uicontext://locate/n1.7_AAAAAAAA","mimeType":"application/json","text":"{\"state\":\"gone\"}"}]}}`},
 		{`{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"uicontext://locate/a0_AAAAAAAA"}}`,
@@ -55,8 +55,12 @@ func TestWireTools(t *testing.T) {
 				`root answers only the subtree of the element with that id (in json, that element's object, not the whole answer). ` +
 				`depth cuts the tree that many levels below the root (or the Application); an element whose children were cut ` +
 				`says how many elements were left out below it (omitted, or (+N omitted) in the outline). ` +
-				`Start with a small depth, then read the part you need with root.",` +
+				`Start with scope \"screen\" and format \"outline\": what the user sees, a small part of the page; then read more ` +
+				`with root (the whole of that element) or scope \"page\" with a small depth.",` +
 				`"inputSchema":{"type":"object","properties":{` +
+				`"scope":{"type":"string","enum":["page","screen"],"default":"page","description":"screen: in the page (and its iframes), only the elements on screen, each with its ancestors; ` +
+				`an element with children off screen says how many (omitted), and in the outline lines \"… N above\", \"… N below\", ` +
+				`\"… N off screen\" say where, in reading order. page: the whole page."},` +
 				`"format":{"type":"string","enum":["json","outline"],"default":"json","description":"json: the answer as JSON. ` +
 				`outline: one element a line, indented one space a level, Role \"title\" = \"value\" [states] <url> level=N (\"description\") (+N omitted) #id, ` +
 				`each part after the role only when the element has it; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
@@ -90,7 +94,7 @@ func TestWireTools(t *testing.T) {
 				`"content":[{"type":"text","text":"not-issued: element id \"n9_AAAAAAAA\" was not issued by this run of the provider: call ui_current for the ids of this run"}]}}`},
 		{`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"ui_current","arguments":{"x":1}}}`,
 			`{"id":5,"result":{"isError":true,"_meta":{"uicontext/error":{"reason":"invalid-arguments"}},` +
-				`"content":[{"type":"text","text":"invalid-arguments: ui_current takes only {\"format\": …, \"root\": …, \"depth\": …}; unknown argument \"x\""}]}}`},
+				`"content":[{"type":"text","text":"invalid-arguments: ui_current takes only {\"scope\": …, \"format\": …, \"root\": …, \"depth\": …}; unknown argument \"x\""}]}}`},
 		{`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"ui_find","arguments":{"text":"order"}}}`,
 			`{"id":6,"result":{"content":[{"type":"text","text":"Button \"Order\" [hovered] #n1.5_AAAAAAAA in: Application \"Chromium\" > Window \"Fish & <Chips>\" > Document \"Fish & <Chips>\"\n"}],` +
 				`"structuredContent":{"matches":[{"id":"n1.5_AAAAAAAA","role":"Button","title":"Order","states":["hovered"],` +

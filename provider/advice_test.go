@@ -59,6 +59,7 @@ type failingSource struct {
 }
 
 func (f *failingSource) Current(context.Context) (*mapping.Current, error) { return nil, f.err }
+func (f *failingSource) Screen(context.Context) (*mapping.Current, error)  { return nil, f.err }
 
 // The current command prints the failure with the advice after it, and
 // the failure stays what it was (errors.Is, the reason).

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math"
@@ -125,6 +126,11 @@ type Config struct {
 	// Find its matches as one JSON object (mapping.Found), and At what is
 	// at its point (mapping.Hit).
 	JSON bool
+	// Screen makes Current and Watch print only what is on screen: the
+	// windows and tabs, and in each shown page the elements on screen
+	// with their ancestors (the screen scope, mcp.ScreenURI; with Server,
+	// ui_current's scope "screen").
+	Screen bool
 	// Depth, when set, cuts what Current and Watch print to that many
 	// levels below the Application (0: the Application alone); an
 	// element whose children were cut counts them in its omitted, as a
@@ -168,6 +174,15 @@ type Config struct {
 	LogLevel string
 	// LogFile receives the log instead of stderr when set (appended).
 	LogFile string
+}
+
+// reader is the read Current and Watch make of src: its screen with
+// Screen, else current.
+func (c Config) reader(src source) func(context.Context) (*mapping.Current, error) {
+	if c.Screen {
+		return src.Screen
+	}
+	return src.Current
 }
 
 // printed is the part of cur that Current and Watch print: cur, or with
@@ -289,6 +304,9 @@ func (c Config) Validate() error {
 	}
 	if err := c.validateFind(); err != nil {
 		return err
+	}
+	if c.Screen && c.Command != Current && c.Command != Watch {
+		return fmt.Errorf("--screen is for current and watch only: a host of serve reads the screen with uicontext://current?scope=screen or ui_current's scope")
 	}
 	if c.Depth != nil {
 		switch {

@@ -60,14 +60,15 @@ func current(ctx context.Context, cfg Config, src source, stdout io.Writer, log 
 // and URLs, for the pages to load (up to LoadWait). A failure has the
 // command line's advice.
 func readOnce(ctx context.Context, cfg Config, src source, log *slog.Logger) (*mapping.Current, error) {
-	cur, err := src.Current(ctx)
+	read := cfg.reader(src)
+	cur, err := read(ctx)
 	// A browser that asks its person first: tell them to click Allow, and
 	// wait for that (each read waits a moment for the answer).
 	if cdp.ReasonOf(err) == cdp.ReasonConsentPending {
 		log.Warn(err.Error())
 	}
 	for deadline := time.Now().Add(ConsentWait); cdp.ReasonOf(err) == cdp.ReasonConsentPending && time.Now().Before(deadline); {
-		cur, err = src.Current(ctx)
+		cur, err = read(ctx)
 	}
 	if err != nil {
 		return nil, withAdvice(fmt.Errorf("read current: %w", err), cfg)
@@ -95,7 +96,7 @@ func readOnce(ctx context.Context, cfg Config, src source, log *slog.Logger) (*m
 				}
 			}
 			seenLoaded = loaded
-			if cur, err = src.Current(ctx); err != nil {
+			if cur, err = read(ctx); err != nil {
 				return nil, withAdvice(fmt.Errorf("read current: %w", err), cfg)
 			}
 		}

@@ -107,6 +107,9 @@ func remoteCall(cfg Config) (string, map[string]any) {
 	if cfg.Depth != nil {
 		args["depth"] = *cfg.Depth
 	}
+	if cfg.Screen {
+		args["scope"] = "screen"
+	}
 	return mcp.ToolCurrent, args
 }
 

@@ -29,6 +29,9 @@ type fakeSource struct {
 	onCurrent func() error
 }
 
+// Screen answers as Current: the fake's page is all on screen.
+func (f *fakeSource) Screen(ctx context.Context) (*mapping.Current, error) { return f.Current(ctx) }
+
 func (f *fakeSource) Current(ctx context.Context) (*mapping.Current, error) {
 	if f.onCurrent != nil {
 		if err := f.onCurrent(); err != nil {
@@ -226,6 +229,8 @@ func (a *answersSource) Current(ctx context.Context) (*mapping.Current, error) {
 	a.reads++
 	return cur, nil
 }
+
+func (a *answersSource) Screen(ctx context.Context) (*mapping.Current, error) { return a.Current(ctx) }
 
 // browserShowing is an answer with one window whose selected tab has url
 // and whose Document has docURL and states.

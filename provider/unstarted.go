@@ -28,6 +28,7 @@ type failedSource struct{ err error }
 
 // Current answers the failure.
 func (f failedSource) Current(context.Context) (*mapping.Current, error) { return nil, f.err }
+func (f failedSource) Screen(context.Context) (*mapping.Current, error)  { return nil, f.err }
 
 // Locate answers the failure.
 func (f failedSource) Locate(context.Context, string) (*mapping.Location, error) { return nil, f.err }
@@ -150,6 +151,16 @@ func (r *relaunching) Current(ctx context.Context) (*mapping.Current, error) {
 		return nil, err
 	}
 	return src.Current(ctx)
+}
+
+// Screen reads the started source's screen, or answers why there is
+// none.
+func (r *relaunching) Screen(ctx context.Context) (*mapping.Current, error) {
+	src, err := r.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return src.Screen(ctx)
 }
 
 // Locate locates through the started source, or answers why there is

@@ -84,7 +84,7 @@ type watching struct {
 // told.
 func (w *watching) read(ctx context.Context, changed time.Time) error {
 	t0 := time.Now()
-	cur, err := w.src.Current(ctx)
+	cur, err := w.cfg.reader(w.src)(ctx)
 	took := time.Since(t0)
 	if ctx.Err() != nil {
 		return nil // stopping

@@ -31,6 +31,9 @@ type watchSource struct {
 	stopped bool          // the watch was stopped; guarded by mu
 }
 
+// Screen answers as Current: watch --screen reads it the same way.
+func (f *watchSource) Screen(ctx context.Context) (*mapping.Current, error) { return f.Current(ctx) }
+
 func (f *watchSource) Current(ctx context.Context) (*mapping.Current, error) {
 	f.mu.Lock()
 	f.reads++

@@ -7,7 +7,7 @@
   if (!s) {
     // id names these watchers in what they tell the binding: 'id m v',
     // v 1 when the page is shown, 0 when hidden.
-    s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, last: 0, said: 0, later: 0, id: 1 + Math.floor(Math.random() * 2 ** 52) };
+    s = globalThis.__cdpprovider = { t: 0, m: 0, i: 0, v: 0, last: 0, said: 0, later: 0, id: 1 + Math.floor(Math.random() * 2 ** 52) };
     const tell = (f) => { s.said = Date.now(); f(s.id + ' ' + s.m + ' ' + (document.visibilityState === 'visible' ? 1 : 0)); };
     const say = () => {
       const f = globalThis.{{bindingName}};
@@ -23,13 +23,26 @@
     const did = () => { s.i++; say(); };
     for (const type of ['mouseover', 'focusin', 'focusout', 'focus', 'blur', 'hashchange', 'transitionend', 'animationend', 'resize', 'toggle']) addEventListener(type, did, opts);
     document.addEventListener('visibilitychange', say, opts);
+    // v counts what moves the page under the screen without a mutation,
+    // but the page's own scroll (whose position the read takes): a scroll
+    // of an element in it, and a load (an image, a frame, a font), which
+    // moves what follows it (screen.js).
+    const moved = () => { s.v++; say(); };
+    addEventListener('scroll', (e) => { if (e.target !== document) s.v++; say(); }, opts);
+    addEventListener('load', moved, opts);
+    if (document.fonts) document.fonts.addEventListener('loadingdone', moved);
     const mo = new MutationObserver(bump);
     s.watch = () => mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     // rest stops the MutationObserver and the calls to the binding while
     // the provider rests; the next read of the document (this script)
     // starts them again.
-    s.rest = () => { mo.disconnect(); clearTimeout(s.later); s.later = 0; s.rests = 1; };
-    s.wake = () => { if (s.rests) { s.rests = 0; s.watch(); } };
+    s.rest = () => {
+      mo.disconnect(); clearTimeout(s.later); s.later = 0; s.rests = 1;
+      const sc = globalThis.__cdpproviderScreen;
+      if (sc) sc.kept = null; // what screen.js kept of the last walk
+    };
+    // A wake counts as a move: what the rest did not watch is not known.
+    s.wake = () => { if (s.rests) { s.rests = 0; s.v++; s.watch(); } };
     s.watch();
   } else if (s.wake) {
     s.wake();
@@ -46,5 +59,5 @@
     return st[key + 'Token'];
   };
   return [s.t, s.m, s.last ? Date.now() - s.last : 1e9, document.visibilityState === 'visible' ? 1 : 0, document.hasFocus() ? 1 : 0, s.i, s.id || 0,
-    kept('focus', {{focus}}), kept('hover', {{hover}})];
+    kept('focus', {{focus}}), kept('hover', {{hover}}), s.v ?? -1, scrollX, scrollY];
 })()

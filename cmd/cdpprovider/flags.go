@@ -245,6 +245,7 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		})
 	case provider.Current:
 		fs.BoolVar(&cfg.JSON, "json", false, "print the compact JSON answer instead of the outline")
+		screenFlag(fs, cfg)
 		depthFlag(fs, cfg)
 		fs.StringVar(&cfg.Root, "root", "", "with --server: print only the element with this `id` and what is below it, after a line \"in:\" with its ancestors")
 		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
@@ -257,10 +258,17 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		fs.BoolVar(&cfg.JSON, "json", false, `print what is there as one JSON object, {"x", "y", "where": "page"|"window-frame"|"none", "element": {"id", "role", "title", ..., "in": [{"role", "title"}]}}`)
 	case provider.Watch:
 		fs.BoolVar(&cfg.JSON, "json", false, "print one compact JSON answer per line, one per change, instead of the outline")
+		screenFlag(fs, cfg)
 		depthFlag(fs, cfg)
 		fs.StringVar(&cfg.PNG, "png", "", "also write a picture of what locate says to this PNG `file`, again after every read: the active tab with the frame of each element on screen (focused orange, hovered magenta, others blue)")
 	}
 	return fs
+}
+
+// screenFlag adds --screen, which sets cfg.Screen.
+func screenFlag(fs *flag.FlagSet, cfg *provider.Config) {
+	fs.BoolVar(&cfg.Screen, "screen", false, "print only what is on screen: in each page, the elements on screen with the elements they are in;\n"+
+		"lines \"… N above\", \"… N below\", \"… N off screen\" count what was left out (omitted in the JSON)")
 }
 
 // depthFlag adds --depth, which sets cfg.Depth.

@@ -1,0 +1,169 @@
+// screenScript (screen.go): every element of the document whose box
+// meets the screen, by the rule of box.js (locate): the element's border
+// box, clipped by the viewport and by each ancestor that clips it (the
+// same ancestors box.js walks up to, found here top down, one walk of the
+// flat tree), and by {{clip}}, the part of this frame's viewport its
+// <iframe> shows ([x, y, width, height] in this frame's CSS pixels, or
+// null for a top frame). Returns an array: its first item a JSON string
+// {world, how, on: [serial…], frames: [[serial, x, y, w, h]…],
+// fresh: [serial…]}, then the elements the provider has not seen before,
+// in the order of fresh. Each element the script has returned keeps a
+// serial number in this world (a WeakMap), so a later read returns only
+// the elements new on screen; world names this numbering, and a
+// {{world}} other than the one kept starts a new one (the provider forgot
+// its own).
+//
+// how is "walk" or "scroll". A walk keeps each element's box and clip,
+// and whether they move with the page's scroll; while the provider's
+// watchers (state.js) have seen no mutation, interaction, element scroll
+// or load since, and the viewport and clip are the same, a read after the
+// page scrolled takes them shifted by the scroll instead of walking
+// again ("scroll"). What is inside a sticky element moves on its own: it
+// is walked again each time.
+(() => {
+  const clipArg = {{clip}};
+  let st = globalThis.__cdpproviderScreen;
+  if (!st || st.world !== {{world}}) st = globalThis.__cdpproviderScreen = {world: Math.random().toString(36).slice(2), next: 1, serials: new WeakMap(), kept: null};
+  const px = (v) => parseFloat(v) || 0;
+  const vv = visualViewport, root = document.documentElement;
+  const cut = (a, b) => [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3]), a[4]];
+  let view = [0, 0, vv ? vv.width : root.clientWidth, vv ? vv.height : root.clientHeight, 1];
+  if (clipArg) view = cut(view, [clipArg[0], clipArg[1], clipArg[0] + clipArg[2], clipArg[1] + clipArg[3]]);
+  const w = globalThis.__cdpprovider;
+  const marks = w && !w.rests && w.v !== undefined ? [w.id, w.m, w.i, w.v, innerWidth, innerHeight, String(clipArg)].join(' ') : '';
+  const sx = scrollX, sy = scrollY;
+  const on = [], frames = [], fresh = [], out = [null];
+  const serial = (el) => {
+    let n = st.serials.get(el);
+    if (n === undefined) {
+      n = st.next++;
+      st.serials.set(el, n);
+      fresh.push(n);
+      out.push(el);
+    }
+    return n;
+  };
+  // meets: the box [x, y, w, h] clipped by c [x0, y0, x1, y1] has area.
+  const meets = (b, c) => Math.min(b[0] + b[2], c[2]) > Math.max(b[0], c[0]) && Math.min(b[1] + b[3], c[3]) > Math.max(b[1], c[1]);
+  const children = (el) => {
+    if (el.shadowRoot) return el.shadowRoot.children;
+    if (el.localName === 'slot') {
+      const a = el.assignedElements();
+      if (a.length) return a;
+    }
+    return el.children;
+  };
+  // The clips are [x0, y0, x1, y1, fixed] in viewport pixels, without
+  // the viewport: fixed 1 when they stay where they are as the page
+  // scrolls (inside a fixed element), 0 when they move with it.
+  const all = [-1e15, -1e15, 1e15, 1e15, 0], allFixed = [-1e15, -1e15, 1e15, 1e15, 1];
+  // kept is what a walk keeps for the next read (null: nothing to keep):
+  // for each element that may be on screen, its box and clip; for each
+  // <iframe>, its content box; for each sticky element, the clips its
+  // parent gave it.
+  const kept = marks ? {marks, sx, sy, els: [], nums: [], iframes: [], sticky: []} : null;
+  const frameOf = (n, own, c) => {
+    const v = cut(cut(own, view), c);
+    if (v[2] > v[0] && v[3] > v[1]) frames.push([n, v[0] - c[0], v[1] - c[1], v[2] - v[0], v[3] - v[1]]);
+  };
+  // visit looks at el and its flat-tree descendants; cs, ca and cf clip
+  // what el holds in normal flow, absolutely positioned and fixed. keep
+  // says the walk keeps what it sees (not inside a sticky element).
+  const visit = (el, cs, ca, cf, keep) => {
+    const s = getComputedStyle(el);
+    const display = s.display;
+    if (display === 'none') return;
+    const pos = s.position;
+    const own = pos === 'fixed' ? cf : pos === 'absolute' ? ca : cs;
+    if (pos === 'sticky' && keep) {
+      if (kept) kept.sticky.push(el, cs, ca, cf);
+      keep = false;
+    }
+    let box;
+    if (display === 'contents') {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const r = range.getBoundingClientRect();
+      box = [r.x, r.y, r.width, r.height];
+    } else {
+      // (An element without client rects has an empty bounding rect: it
+      // meets nothing, as box.js's null box is offscreen.)
+      const r = el.getBoundingClientRect();
+      box = [r.x, r.y, r.width, r.height];
+    }
+    if (box[2] > 0 && box[3] > 0 && own[2] > own[0] && own[3] > own[1]) {
+      if (keep && kept) {
+        kept.els.push(el);
+        kept.nums.push(box[0], box[1], box[2], box[3], own[0], own[1], own[2], own[3], own[4]);
+      }
+      const tag = el.localName;
+      const frame = tag === 'iframe' || tag === 'frame' || tag === 'object' || tag === 'embed';
+      let c = null;
+      if (frame) {
+        const l = px(s.borderLeftWidth) + px(s.paddingLeft), t = px(s.borderTopWidth) + px(s.paddingTop);
+        c = [box[0] + l, box[1] + t, box[0] + box[2] - px(s.borderRightWidth) - px(s.paddingRight), box[1] + box[3] - px(s.borderBottomWidth) - px(s.paddingBottom)];
+        if (keep && kept) kept.iframes.push(kept.els.length - 1, c[0], c[1], c[2], c[3]);
+      }
+      if (meets(box, cut(own, view))) {
+        const n = serial(el);
+        on.push(n);
+        if (frame) frameOf(n, own, c);
+      }
+    }
+    const kids = children(el);
+    if (!kids.length) return;
+    if (display === 'contents') {
+      for (const k of kids) visit(k, cs, ca, cf, keep);
+      return;
+    }
+    const contain = s.contain, paint = /paint|strict|content/.test(contain);
+    const holdsFixed = s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' ||
+      /transform|perspective|filter/.test(s.willChange) || paint || /layout/.test(contain);
+    let mine = own;
+    const clipX = s.overflowX !== 'visible' || paint, clipY = s.overflowY !== 'visible' || paint;
+    if ((clipX || clipY) && el !== root && !(el === document.body && bodyToViewport)) {
+      const r = el.getBoundingClientRect();
+      const bl = px(s.borderLeftWidth), br = px(s.borderRightWidth), bt = px(s.borderTopWidth), bb = px(s.borderBottomWidth);
+      const sbX = Math.max(0, el.offsetWidth - el.clientWidth - Math.round(bl) - Math.round(br));
+      const sbY = Math.max(0, el.offsetHeight - el.clientHeight - Math.round(bt) - Math.round(bb));
+      mine = own.slice();
+      if (clipX) { mine[0] = Math.max(mine[0], r.x + bl); mine[2] = Math.min(mine[2], r.right - br - sbX); }
+      if (clipY) { mine[1] = Math.max(mine[1], r.y + bt); mine[3] = Math.min(mine[3], r.bottom - bb - sbY); }
+    }
+    const ma = pos !== 'static' || holdsFixed ? mine : ca;
+    const mf = holdsFixed ? mine : cf;
+    for (const k of kids) visit(k, mine, ma, mf, keep);
+  };
+  const rootStyle = getComputedStyle(root);
+  const bodyToViewport = rootStyle.overflowX === 'visible' && rootStyle.overflowY === 'visible';
+  let how = 'walk';
+  const k = st.kept;
+  if (k && marks && k.marks === marks) {
+    // Only the page scrolled since the walk: what moves with it moves by
+    // the scroll; what is in a sticky element is walked again.
+    how = 'scroll';
+    const dx = sx - k.sx, dy = sy - k.sy;
+    const at = (c) => c[4] ? c : [c[0] - dx, c[1] - dy, c[2] - dx, c[3] - dy, c[4]];
+    const f = k.nums, iframes = new Map();
+    for (let i = 0; i < k.iframes.length; i += 5) iframes.set(k.iframes[i], k.iframes.slice(i + 1, i + 5));
+    for (let i = 0; i < k.els.length; i++) {
+      const j = 9 * i, still = f[j + 8];
+      const own = at([f[j + 4], f[j + 5], f[j + 6], f[j + 7], still]);
+      const box = still ? [f[j], f[j + 1], f[j + 2], f[j + 3]] : [f[j] - dx, f[j + 1] - dy, f[j + 2], f[j + 3]];
+      if (!meets(box, cut(own, view))) continue;
+      const n = serial(k.els[i]);
+      on.push(n);
+      const c = iframes.get(i);
+      if (c) frameOf(n, own, still ? c : [c[0] - dx, c[1] - dy, c[2] - dx, c[3] - dy]);
+    }
+    for (let i = 0; i < k.sticky.length; i += 4) {
+      const el = k.sticky[i];
+      if (el.isConnected) visit(el, at(k.sticky[i + 1]), at(k.sticky[i + 2]), at(k.sticky[i + 3]), false);
+    }
+  } else {
+    visit(root, all, all, allFixed, true);
+    st.kept = kept;
+  }
+  out[0] = JSON.stringify({world: st.world, how, on, frames, fresh});
+  return out;
+})()

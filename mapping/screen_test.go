@@ -1,0 +1,117 @@
+package mapping
+
+import (
+	"strings"
+	"testing"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
+)
+
+// screenTree is a window whose Document holds a list of six links and a
+// combo box with two options; which of them are on screen is up to the
+// test, by the DOM elements of their ids (document 7, NodeBase 100).
+func screenTree(ids *IDs, on ...int64) (*Element, *Browser) {
+	node := func(b int64) string { return ids.Node(7, b) }
+	link := func(b int64, title string) *Element {
+		return &Element{ID: node(b), Role: "Link", Title: title, URL: "https://a.example/" + title,
+			Children: []*Element{{ID: node(b + 1), Role: "Text", Title: title}}}
+	}
+	list := &Element{ID: node(10), Role: "List"}
+	for i, t := range []string{"one", "two", "three", "four", "five", "six"} {
+		list.Children = append(list.Children, &Element{ID: node(int64(20 + 10*i)), Role: "ListItem", Children: []*Element{link(int64(21+10*i), t)}})
+	}
+	combo := &Element{ID: node(90), Role: "ComboBox", Title: "Size", Value: "S", Children: []*Element{
+		{ID: node(91), Role: "Option", Title: "S"}, {ID: node(92), Role: "Option", Title: "M"}}}
+	doc := &Element{ID: ids.Document(7), Role: "Document", Title: "Shop", URL: "https://a.example/", Children: []*Element{list, combo}}
+	tab := &Element{ID: ids.Tab(2), Role: "Tab", Title: "Shop", URL: "https://a.example/", States: []string{"selected"}}
+	win := &Element{ID: ids.Window(1), Role: "Window", Title: "Shop", Children: []*Element{
+		{ID: ids.TabList(1), Role: "TabList", Children: []*Element{tab}}, doc}}
+	root := &Element{ID: ids.App(), Role: "Application", Title: "Chromium", Children: []*Element{win}}
+	f := &Frame{Doc: 7, NodeBase: 100}
+	for _, b := range on {
+		f.OnScreen = append(f.OnScreen, cdproto.BackendNodeID(100+b))
+	}
+	br := &Browser{Windows: []*Window{{Key: 1, Tabs: []*Tab{{Key: 2, Active: true, Doc: f}}}}}
+	return root, br
+}
+
+// The screen answer holds what is on screen with its ancestors, a
+// link's text with its link, and counts what it left out, where: before
+// the first child it shows (above), after the last (below), or beside
+// it; the tree it was made from is not changed.
+func TestScreen(t *testing.T) {
+	ids := NewIDs()
+	// On screen: the list, items three and four with their links, the
+	// combo box (its options have no box: a closed <select>).
+	root, br := screenTree(ids, 10, 40, 41, 50, 51, 90)
+	before := outlineOf(t, root)
+	got := Screen(root, br, nil)
+	if outlineOf(t, root) != before {
+		t.Fatal("Screen changed the tree it was given")
+	}
+	var lines []string
+	for l := range strings.SplitSeq(strings.TrimSpace(outlineOf(t, got)), "\n") {
+		if i := strings.LastIndex(l, " #"); i > 0 {
+			l = l[:i]
+		}
+		lines = append(lines, l)
+	}
+	want := []string{
+		`Application "Chromium"`,
+		` Window "Shop"`,
+		`  TabList`,
+		`   Tab [selected]`,
+		`  Document <https://a.example/>`,
+		`   List`,
+		`    … 6 above`,
+		`    Link <three>`,
+		`     "three"`,
+		`    Link <four>`,
+		`     "four"`,
+		`    … 6 below`,
+		`   ComboBox "Size" = "S"`,
+		`    … 2 off screen`,
+		offHint,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the screen's outline:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	list := got.Children[0].Children[1].Children[0]
+	if list.Omitted != 12 || list.Off == nil || *list.Off != (Off{Above: 6, Below: 6}) {
+		t.Errorf("the list: omitted %d, off %+v; want 12, 6 above and 6 below", list.Omitted, list.Off)
+	}
+	if js := string(list.AppendJSON(nil)); !strings.Contains(js, `"omitted":12`) || strings.Contains(js, "above") {
+		t.Errorf("the list's JSON %s: want omitted 12 and nothing of where", js)
+	}
+	// The list item kept whole is the tree's own.
+	if list.Children[0] != root.Children[0].Children[1].Children[0].Children[2] {
+		t.Error("a list item on screen with all below it was copied")
+	}
+
+	// The memo: the same Document and OnScreen answer the same element,
+	// without a look; another OnScreen, anew.
+	var memo ScreenMemo
+	first := Screen(root, br, &memo)
+	docOf := func(e *Element) *Element { return e.Children[0].Children[1] }
+	if again := Screen(root, br, &memo); docOf(again) != docOf(first) {
+		t.Error("the same Document and OnScreen again were not answered from the memo")
+	}
+	br.Windows[0].Tabs[0].Doc.OnScreen = append([]cdproto.BackendNodeID(nil), 110)
+	if moved := Screen(root, br, &memo); docOf(moved) == docOf(first) || len(docOf(moved).Children) != 1 || docOf(moved).Children[0].Role != "List" {
+		t.Errorf("another OnScreen was answered from the memo, or wrongly: %s", outlineOf(t, docOf(moved)))
+	}
+
+	// Nothing on screen: the Document alone, all its children counted.
+	root, br = screenTree(ids)
+	doc := Screen(root, br, nil).Children[0].Children[1]
+	if len(doc.Children) != 0 || doc.Omitted != 22 || doc.Off.Aside != 22 {
+		t.Errorf("nothing on screen: the Document has %d children, omitted %d, off %+v; want none, 22 aside", len(doc.Children), doc.Omitted, doc.Off)
+	}
+
+	// Depth cuts what the screen kept: (+N omitted) says all of it.
+	root, br = screenTree(ids, 10, 40, 41)
+	cut := Cut(Screen(root, br, nil), 3)
+	if out := outlineOf(t, cut); !strings.Contains(out, "List (+18 omitted)") || strings.Contains(out, "… 6") {
+		t.Errorf("the screen cut at depth 3:\n%s\nwant the List with (+18 omitted) and no … line of it", out)
+	}
+}
