@@ -17,6 +17,9 @@ func Advice(err error, cfg Config) string {
 	const doctor = " `cdpprovider doctor` says what it sees."
 	switch cdp.ReasonOf(err) {
 	case cdp.ReasonUnreachable, cdp.ReasonRestarting:
+		if a := serviceAdvice(cdp.ServiceAnswer(err)); a != "" {
+			return a
+		}
 		switch reached(cfg) {
 		case "launched":
 			return "Run the command again to start a new browser with --launch; --chrome PATH picks the browser to start." + doctor
@@ -42,6 +45,27 @@ func Advice(err error, cfg Config) string {
 		return "Try again; --log-level debug says more." + doctor
 	}
 	return "" // consent-pending, consent-declined: the message says what to click
+}
+
+// serviceAdvice is what to do after a browser service's answer (the
+// kind cdp.ServiceAnswer says), "" after any other failure: a service's
+// refusal is never mended by the advice for a local browser.
+func serviceAdvice(kind string) string {
+	switch kind {
+	case cdp.ServiceToken:
+		return "Give the service's token as it wants it: in the address, --connect 'http://HOST:PORT?token=T', " +
+			"or as a header, --header 'Authorization: Bearer T'."
+	case cdp.ServiceFull:
+		return "Wait until one of the service's sessions ends, or raise its limit (Browserless: CONCURRENT and QUEUED)."
+	case cdp.ServiceNoSession:
+		return "Name the agent's session with --session ID (the service's GET /sessions?token=T lists them), " +
+			"or give --connect that session's own address, ws://HOST:PORT/devtools/browser/ID?token=T."
+	case cdp.ServiceEnded:
+		return "Start cdpprovider again for the agent's next session; --hold-session keeps a session connected after the agent's client left."
+	case cdp.ServiceNoList:
+		return "Give --connect the agent's session's own address (the service's connect URL for that session)."
+	}
+	return ""
 }
 
 // reached says how cfg reaches the browser: "launched", "auto", "local"

@@ -211,6 +211,10 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 		cfg.Headers = append(cfg.Headers, v)
 		return nil
 	})
+	fs.StringVar(&cfg.Session, "session", "", "with --connect at a browser service: read the session of this `id` (its browser's, from the service's list of sessions)\n"+
+		"(default: the one session whose browser has pages; the service's bare address, which starts a new, blank browser, is never read)")
+	fs.BoolVar(&cfg.HoldSession, "hold-session", false, "with --connect at a browser service: keep the session connected after the agent's client left, so that the service does not end it\n"+
+		"(default: let go of it, as the agent did)")
 	fs.BoolVar(&cfg.Launch, "launch", false, "start a browser of our own (temporary profile, dies with the provider) on the URLs given, or on the demo page")
 	fs.BoolVar(&cfg.Headed, "headed", false, "with --launch: show the browser's windows instead of running headless")
 	fs.StringVar(&cfg.Chrome, "chrome", "", "with --launch: the browser executable (default: $CHROME, then chromium, chromium-browser, google-chrome, ... on PATH)")
