@@ -46,6 +46,7 @@ type serviceSession struct {
 func (p *Provider) followSession(c *wire.Conn, t browsers.Resolved) {
 	tick := time.NewTicker(p.sessionPoll())
 	defer tick.Stop()
+	held := false // said once that the provider holds the session alone
 	for {
 		select {
 		case <-c.Done():
@@ -70,6 +71,13 @@ func (p *Provider) followSession(c *wire.Conn, t browsers.Resolved) {
 			p.session.ended.Store("its other clients left and cdpprovider does not keep a session open on its own, so the service ended the session")
 			p.log.Info("the agent's client left the browser service's session: letting go of it, so that the service ends it "+
 				"as it would without cdpprovider (--hold-session keeps it)", "session", t.Session)
+		case st.Clients <= 1:
+			if !held {
+				held = true
+				p.log.Info("the agent's client left the browser service's session: holding it, as --hold-session asks; "+
+					"the service keeps it while cdpprovider is connected", "session", t.Session)
+			}
+			continue
 		default:
 			continue
 		}
