@@ -276,6 +276,19 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 	}
 	u, _ := url.Parse(ep.http)
 	local := IsLoopback(u.Hostname())
+	if ep.query != "" || len(ep.header) > 0 || ep.session != "" {
+		// A service's signs (a token, a session named): its list of
+		// sessions first. Browserless starts a browser to answer
+		// /json/version, which counts against its sessions: a service
+		// running all the sessions it allows would refuse it (429).
+		sessions, listed, err := listSessions(ctx, ep.http, ep.query, ep.header)
+		if se := (*StatusError)(nil); errors.As(err, &se) && refusal(se.Code) {
+			return Resolved{}, err
+		}
+		if listed {
+			return ep.serviceSession(log, u, sessions)
+		}
+	}
 	v, status, err := getVersion(ctx, ep.http, ep.query, ep.header)
 	if ep.asGiven != "" && err != nil && !refusal(status) {
 		// No /json/version, no refusal: a service that offers neither,

@@ -160,8 +160,7 @@ func sessionList(sessions []Session) string {
 
 // resolveService finds the session to read at a service whose bare
 // address starts a new browser per connection (its /json/version names
-// that bare address), and returns its browser's websocket with the
-// address's query.
+// that bare address) in its list of sessions.
 func (ep Endpoint) resolveService(ctx context.Context, log *slog.Logger, base *url.URL) (Resolved, error) {
 	sessions, listed, err := listSessions(ctx, ep.http, ep.query, ep.header)
 	if err != nil {
@@ -170,6 +169,12 @@ func (ep Endpoint) resolveService(ctx context.Context, log *slog.Logger, base *u
 	if !listed {
 		return Resolved{}, &sessionError{ErrNoSessionList, "its address starts a new, blank browser for every connection, and GET /sessions answers 404"}
 	}
+	return ep.serviceSession(log, base, sessions)
+}
+
+// serviceSession is the websocket of the session to read among a
+// service's sessions, with the address's query.
+func (ep Endpoint) serviceSession(log *slog.Logger, base *url.URL, sessions []Session) (Resolved, error) {
 	s, err := pickSession(sessions, ep.session)
 	if err != nil {
 		log.Warn("did not connect to the browser service's address: it would start a new, blank browser, not the agent's", "address", ep.Shown(), "err", err)

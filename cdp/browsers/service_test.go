@@ -23,6 +23,9 @@ type fakeService struct {
 	sessions []sessionEntry
 	// noList answers 404 on /sessions: a service that offers no list.
 	noList bool
+	// browser answers /json/version with a browser's websocket, as a
+	// browser behind a proxy that wants a token does.
+	browser bool
 
 	mu sync.Mutex
 	// asked is each path asked, with whether it carried the token.
@@ -42,6 +45,10 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case "/json/version":
+		if f.browser {
+			fmt.Fprintf(w, `{"Browser":"Chrome/156.0.8078.114","webSocketDebuggerUrl":"ws://%s/devtools/browser/x1"}`, r.Host)
+			return
+		}
 		fmt.Fprintf(w, `{"Browser":"Chrome/156.0.8078.114","webSocketDebuggerUrl":"ws://%s"}`, r.Host)
 	case "/json/list":
 		fmt.Fprint(w, `[{"id":"P1","type":"page"}]`)
@@ -77,8 +84,11 @@ func browserSession(id string, clients, pages int) []sessionEntry {
 }
 
 // The token of the address's query goes with every request: the
-// /json/version that finds the service, its list of sessions, the
-// /json/list of reads and the websocket's handshake (in the URL).
+// service's list of sessions, the /json/list of reads and the
+// websocket's handshake (in the URL); the /json/version of a browser
+// behind a proxy that wants it. A service with a list is asked no
+// /json/version: Browserless starts a browser to answer it, which a full
+// service refuses (429).
 func TestServiceTokenOnEveryRequest(t *testing.T) {
 	f := &fakeService{token: "s3cret", sessions: browserSession("b1", 1, 2)}
 	base := f.serve(t)
@@ -103,13 +113,38 @@ func TestServiceTokenOnEveryRequest(t *testing.T) {
 			t.Errorf("SessionState = %+v, %v, %v; want listed with 1 client", st, ok, err)
 		}
 		f.mu.Lock()
-		for _, path := range []string{"/json/version", "/sessions", "/json/list"} {
+		for _, path := range []string{"/sessions", "/json/list"} {
 			if authed, asked := f.asked[path]; !asked || !authed {
 				t.Errorf("%s: GET %s asked %v, with the token %v; want asked with it", addr, path, asked, authed)
 			}
 		}
+		if _, asked := f.asked["/json/version"]; asked {
+			t.Errorf("%s: GET /json/version asked of a service with a list of sessions", addr)
+		}
 		f.asked = map[string]bool{}
 		f.mu.Unlock()
+	}
+
+	f = &fakeService{token: "s3cret", noList: true, browser: true}
+	base = f.serve(t)
+	ep, err := ParseEndpoint(base+"?token=s3cret", false, []UserDataDir{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := ep.Resolve(context.Background(), discardLogger())
+	if want := strings.Replace(base, "http:", "ws:", 1) + "/devtools/browser/x1?token=s3cret"; err != nil || tg.WS != want {
+		t.Fatalf("a browser behind a proxy: Resolve = %+v, %v; want %s", tg, err, want)
+	}
+	var list []struct{ ID string }
+	if err := tg.GetJSON(context.Background(), "/json/list", &list); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, path := range []string{"/json/version", "/json/list"} {
+		if authed, asked := f.asked[path]; !asked || !authed {
+			t.Errorf("a browser behind a proxy: GET %s asked %v, with the token %v; want asked with it", path, asked, authed)
+		}
 	}
 }
 

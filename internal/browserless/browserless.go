@@ -66,8 +66,10 @@ type Service struct {
 
 // Options are the service's settings beyond its defaults.
 type Options struct {
-	// Concurrent is how many sessions it runs at once (CONCURRENT); 0
-	// means 4, this machine's size.
+	// Concurrent is how many connections to its browsers it serves at
+	// once (CONCURRENT): Browserless counts every client of a session's
+	// browser, a provider's too, against it. 0 means 8: four agents
+	// (this machine's size) and a provider each.
 	Concurrent int
 	// Timeout ends a session this long after it started (TIMEOUT); 0
 	// means 10 minutes.
@@ -82,7 +84,7 @@ func Start(ctx context.Context, root, chrome string, opts Options) (*Service, er
 		return nil, err
 	}
 	if opts.Concurrent == 0 {
-		opts.Concurrent = 4
+		opts.Concurrent = 8
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = 10 * time.Minute
