@@ -291,11 +291,15 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 	}
 	v, status, err := getVersion(ctx, ep.http, ep.query, ep.header)
 	if ep.asGiven != "" && err != nil && !refusal(status) {
-		// No /json/version, no refusal: a service that offers neither,
-		// whose address may be a session's own or one that starts a new
-		// browser; only the person who gave it knows which.
-		log.Warn("the address answers no /json/version: connecting to it as given, as a session's own address; "+
-			"if the service starts a new browser for every connection there, what is read is that new, blank browser, not the agent's",
+		// No /json/version, no list, no refusal: a service that offers
+		// neither. Its bare address starts a new browser per connection
+		// (Browserbase, Steel, Browser Use); a session's own names the
+		// session in its query (sessionId=…), and only that is dialled.
+		if !namesSession(ep.query) {
+			return Resolved{}, &sessionError{ErrNoSessionList, "it answers neither /json/version nor a list of sessions, " +
+				"and its address names no session (sessionId=…): a connection there would start a new, blank browser"}
+		}
+		log.Info("the address answers no /json/version: connecting to it as given, as the session its query names",
 			"address", ep.Shown(), "answer", cmp.Or(http.StatusText(status), causeText(err)))
 		return Resolved{WS: ep.asGiven, Name: "the browser", Service: true, local: local}, nil
 	}
@@ -334,6 +338,18 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 		w.RawQuery = ep.query // the token goes with the handshake too
 	}
 	return Resolved{WS: w.String(), http: ep.http, query: ep.query, Name: ProductName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
+}
+
+// namesSession says a service address's query names a session, as
+// Browserbase's and Steel's connect URLs do (sessionId=…).
+func namesSession(query string) bool {
+	q, _ := url.ParseQuery(query)
+	for k, v := range q {
+		if strings.EqualFold(k, "sessionId") && len(v) > 0 && v[0] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // refusal says an HTTP status is a service's refusal of the request

@@ -220,9 +220,11 @@ func TestServiceSessionChosen(t *testing.T) {
 	}
 }
 
-// A ws(s) address with a query whose host answers no /json/version is
-// dialled as given: a service (Browserbase) whose connect URL names the
-// session in its query. A refusal there is no such sign.
+// A ws(s) address with a query whose host answers neither /json/version
+// nor a list of sessions is dialled as given only when its query names a
+// session, as Browserbase's and Steel's connect URLs do; without, it is a
+// service's bare address, which starts a new browser, and is refused. A
+// refusal there is no such sign.
 func TestServiceAddressAsGiven(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(srv.Close)
@@ -234,6 +236,13 @@ func TestServiceAddressAsGiven(t *testing.T) {
 	tg, err := ep.Resolve(context.Background(), discardLogger())
 	if err != nil || tg.WS != addr || !tg.Service {
 		t.Errorf("Resolve(%s) = %+v, %v; want it as given", addr, tg, err)
+	}
+	bare := strings.Replace(srv.URL, "http:", "ws:", 1) + "?apiKey=k"
+	if ep, err = ParseEndpoint(bare, false, []UserDataDir{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if tg, err := ep.Resolve(context.Background(), discardLogger()); !errors.Is(err, ErrNoSessionList) {
+		t.Errorf("Resolve(%s) = %+v, %v; want ErrNoSessionList: a bare address starts a new browser", bare, tg, err)
 	}
 
 	f := &fakeService{token: "T"}
