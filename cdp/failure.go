@@ -163,9 +163,9 @@ func (p *Provider) unreachableMessage(err error, name string) string {
 		return err.Error() // auto discovery's, which says what to do
 	case p.ep.IsAuto():
 		return fmt.Sprintf("%s allows remote debugging but does not answer: %s.", capitalize(name), causeOf(err))
-	case !p.ep.Local() && refusal:
+	case (!p.ep.Local() || p.ep.Service()) && refusal:
 		return fmt.Sprintf("The browser service at %s refused the connection: %s.", addr, status)
-	case !p.ep.Local():
+	case !p.ep.Local() || p.ep.Service():
 		return fmt.Sprintf("The browser service at %s cannot be reached: %s.", addr, causeOf(err))
 	case refused:
 		return fmt.Sprintf("Nothing answers at %s: the browser started with a debugging port is not running, or uses another port.", addr)

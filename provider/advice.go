@@ -81,7 +81,11 @@ func reached(cfg Config) string {
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
 	}
-	if u, err := url.Parse(addr); err == nil && browsers.IsLoopback(u.Hostname()) {
+	// A token or a session named is a browser service's, wherever it
+	// runs: the advice for a browser started with a port does not mend it.
+	u, err := url.Parse(addr)
+	service := len(cfg.Headers) > 0 || cfg.Session != "" || err == nil && u.RawQuery != ""
+	if err == nil && browsers.IsLoopback(u.Hostname()) && !service {
 		return "local"
 	}
 	return "remote"

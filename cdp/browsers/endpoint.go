@@ -165,6 +165,13 @@ func (ep Endpoint) Shown() string {
 	return u.String()
 }
 
+// Service says the address is a browser service's, by its signs: a
+// token (a query or a header) or a session named. Its messages are a
+// service's, wherever it runs.
+func (ep Endpoint) Service() bool {
+	return ep.query != "" || len(ep.header) > 0 || ep.session != "" || ep.asGiven != ""
+}
+
 // Local says whether the address is on this machine (auto always is).
 func (ep Endpoint) Local() bool {
 	base := ep.ws
@@ -236,9 +243,6 @@ type Resolved struct {
 	// connection in: a browser on this machine reached without a
 	// /json/version (the chrome://inspect setting).
 	Asks bool
-	// Service says the browser is a browser service's session, found in
-	// its list of sessions or reached at a session's own address.
-	Service bool
 	// Session is the service's id of the session read: its browser id.
 	// Empty when the browser is no known service's session.
 	Session string
@@ -301,7 +305,7 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 		}
 		log.Info("the address answers no /json/version: connecting to it as given, as the session its query names",
 			"address", ep.Shown(), "answer", cmp.Or(http.StatusText(status), causeText(err)))
-		return Resolved{WS: ep.asGiven, Name: "the browser", Service: true, local: local}, nil
+		return Resolved{WS: ep.asGiven, Name: "the browser", local: local}, nil
 	}
 	if status == http.StatusNotFound && local && ep.query == "" {
 		// A browser that allows debugging from chrome://inspect answers

@@ -188,7 +188,7 @@ func (ep Endpoint) serviceSession(log *slog.Logger, base *url.URL, sessions []Se
 	w.Path, w.RawQuery = s.ws, ep.query
 	log.Info("found the browser service's session", "address", ep.Shown(), "session", s.ID, "pages", s.Pages, "clients", s.Clients,
 		"why", whyChosen(ep.session))
-	return Resolved{WS: w.String(), http: ep.http, query: ep.query, Name: "the browser", Service: true, Session: s.ID,
+	return Resolved{WS: w.String(), http: ep.http, query: ep.query, Name: "the browser", Session: s.ID,
 		local: IsLoopback(base.Hostname())}, nil
 }
 

@@ -101,8 +101,8 @@ func TestServiceTokenOnEveryRequest(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Resolve(%s): %v", addr, err)
 		}
-		if want := strings.Replace(base, "http:", "ws:", 1) + "/devtools/browser/b1?token=s3cret"; tg.WS != want || tg.Session != "b1" || !tg.Service {
-			t.Errorf("Resolve(%s) = WS %q session %q service %v, want %s, session b1 of a service", addr, tg.WS, tg.Session, tg.Service, want)
+		if want := strings.Replace(base, "http:", "ws:", 1) + "/devtools/browser/b1?token=s3cret"; tg.WS != want || tg.Session != "b1" || !ep.Service() {
+			t.Errorf("Resolve(%s) = WS %q session %q service %v, want %s, session b1 of a service", addr, tg.WS, tg.Session, ep.Service(), want)
 		}
 		var list []struct{ ID string }
 		if err := tg.GetJSON(context.Background(), "/json/list", &list); err != nil || len(list) != 1 {
@@ -234,7 +234,7 @@ func TestServiceAddressAsGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	tg, err := ep.Resolve(context.Background(), discardLogger())
-	if err != nil || tg.WS != addr || !tg.Service {
+	if err != nil || tg.WS != addr {
 		t.Errorf("Resolve(%s) = %+v, %v; want it as given", addr, tg, err)
 	}
 	bare := strings.Replace(srv.URL, "http:", "ws:", 1) + "?apiKey=k"
