@@ -45,7 +45,7 @@ func Installed(root string) error {
 	}
 	for _, f := range []string{node(root), filepath.Join(Dir(root), "node_modules", "@browserless.io", "browserless", "package.json")} {
 		if _, err := os.Stat(f); err != nil {
-			return fmt.Errorf("Browserless is not installed (no %s): run `PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci` in %s, as .ci/test does", f, Dir(root))
+			return fmt.Errorf("the pinned Browserless is not installed (no %s): run `PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci` in %s, as .ci/test does", f, Dir(root))
 		}
 	}
 	return nil
@@ -153,9 +153,9 @@ func Start(ctx context.Context, root, chrome string, opts Options) (*Service, er
 		}
 		select {
 		case <-s.exited:
-			return fail(fmt.Errorf("Browserless exited at start:\n%s", s.out.String()))
+			return fail(fmt.Errorf("the pinned Browserless exited at start:\n%s", s.out.String()))
 		case <-ctx.Done():
-			return fail(fmt.Errorf("Browserless did not answer at %s: %w\n%s", s.URL, ctx.Err(), s.out.String()))
+			return fail(fmt.Errorf("the pinned Browserless did not answer at %s: %w\n%s", s.URL, ctx.Err(), s.out.String()))
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
