@@ -205,7 +205,8 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	}
 	fs.StringVar(&cfg.Connect, "connect", "", "read the running browser at this debugging `address`: auto (the default: find the browser you use);\n"+
 		"http://HOST:PORT, HOST:PORT or ws://HOST:PORT (its websocket found through /json/version, or, when that answers 404,\n"+
-		"in the DevToolsActivePort of the browser on that port); https://HOST[:PORT]; or the browser's ws:// or wss:// websocket URL")
+		"in the DevToolsActivePort of the browser on that port); https://HOST[:PORT]; the browser's ws:// or wss:// websocket URL;\n"+
+		"or a browser service's address with its token (http://HOST:3000?token=T: the agent's session is found in its list, never a new browser)")
 	fs.Func("header", "send this `'Name: value'` with every request to the browser's endpoint: the websocket handshake and the /json requests\n"+
 		"(repeatable; for browser services that want a token; never logged)", func(v string) error {
 		cfg.Headers = append(cfg.Headers, v)
