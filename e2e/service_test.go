@@ -136,7 +136,17 @@ func TestBrowserService(t *testing.T) {
 		t.Fatalf("after a read of the bare address the service lists %v, %v; want no session", es, err)
 	}
 
+	// One agent: its session is the one whose browser has pages.
 	a := startAgent(t, s, env.pageA+"/plain.html")
+	p = startProvider(t, bare)
+	if docShowing(p.current(t), env.pageA+"/plain.html") == nil {
+		t.Fatal("the service's one session with pages was not read")
+	}
+	if err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the provider to leave A's session", func() bool { return clients(t, s, a.id) == 1 })
+
 	b := startAgent(t, s, env.pageA+"/other.html")
 
 	// Two sessions with pages and none named: the provider cannot tell
