@@ -274,7 +274,7 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 		if id := sessionOfPath(u.Path); id != "" && (ep.query != "" || len(ep.header) > 0) {
 			// With a token, the address is a service's session's own: its
 			// list (if it has one) says when the session ends.
-			t.Session, t.http, t.query, t.Asks = id, ep.http, ep.query, false
+			t.Session, t.http, t.query = id, ep.http, ep.query
 		}
 		return t, nil
 	}
