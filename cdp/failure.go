@@ -122,18 +122,11 @@ func (p *Provider) unreachable(err error, t *browsers.Resolved) error {
 	case p.lastProduct != "":
 		name = p.lastProduct
 	}
-	if t != nil && t.Session != "" && p.session.id == t.Session {
-		// A session's own address dials nothing once the service ended
-		// the session; its list says so.
-		if st, ok, lerr := t.SessionState(p.life); lerr == nil && ok && !st.Listed {
-			p.session.ended.Store("the service ended the session")
-			return p.sessionEnded()
-		}
+	if p.session.id != "" && p.serviceEnded(err, t) {
+		p.session.ended.Store("the service ended the session")
+		return p.sessionEnded()
 	}
 	if msg, ok := p.serviceMessage(err); ok {
-		if errors.Is(err, browsers.ErrNoSession) && p.session.id != "" {
-			err = errors.Join(errSessionEnded, err)
-		}
 		return fail(ReasonUnreachable, msg, err)
 	}
 	msg := p.unreachableMessage(err, name)

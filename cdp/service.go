@@ -117,6 +117,22 @@ func (p *Provider) sessionEnded() error {
 		"A new session is another browser: cdpprovider reads it when started for it.", p.ep.Shown(), p.session.id, why), errSessionEnded)
 }
 
+// serviceEnded says the failure to reach the service's session the
+// provider read (t: the browser found, nil when none was) is the
+// service's having ended it: its list no longer has it, whether the
+// list was asked to find it (browsers.ErrNoSession) or a session's own
+// address dialled nothing. Called with Provider.mu held.
+func (p *Provider) serviceEnded(err error, t *browsers.Resolved) bool {
+	if errors.Is(err, browsers.ErrNoSession) {
+		return true
+	}
+	if t == nil || t.Session != p.session.id {
+		return false
+	}
+	st, ok, lerr := t.SessionState(p.life)
+	return lerr == nil && ok && !st.Listed
+}
+
 // errSessionEnded is under the failure of a read after the service ended
 // the session the provider read.
 var errSessionEnded = errors.New("the service ended the session")
@@ -138,9 +154,6 @@ func (p *Provider) serviceMessage(err error) (msg string, ok bool) {
 	case code == 429:
 		return fmt.Sprintf("The browser service at %s is full: 429 Too Many Requests%s: it runs as many sessions as it allows "+
 			"and queues no more. Try again once one ends, or raise the service's limit.", addr, quote), true
-	case errors.Is(err, browsers.ErrNoSession) && p.session.id != "":
-		p.session.ended.Store("the service ended the session")
-		return p.sessionEnded().Error(), true
 	case errors.Is(err, browsers.ErrNoSession), errors.Is(err, browsers.ErrSessions):
 		return fmt.Sprintf("The browser service at %s has no session cdpprovider can tell is the agent's: %s. "+
 			"A connection to the service's own address would start a new, blank browser, which cdpprovider never reads.", addr, causeOf(err)), true

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -220,10 +221,20 @@ func TestBrowserService(t *testing.T) {
 	if n := clients(t, s, b.id); n != 1 {
 		t.Errorf("B's held session: %d clients, want the provider's", n)
 	}
-	if err := pb.close(); err != nil {
-		t.Error(err)
+	// The service ends the held session (its limit, or /kill): the
+	// session's own address dials nothing, and the list says why.
+	if err := s.Kill(context.Background(), b.id); err != nil {
+		t.Fatal(err)
 	}
-	waitFor(t, "the service to end B's session once the provider left", func() bool { return clients(t, s, b.id) == -1 })
+	waitFor(t, "the service to end B's session", func() bool { return clients(t, s, b.id) == -1 })
+	var we *jsonrpc.Error
+	waitFor(t, "a read of B's session to say the service ended it", func() bool {
+		// A read under way as the connection dropped answers that the
+		// browser went away; the next says why.
+		_, err := pb.readRaw(t, currentURI)
+		return errors.As(err, &we) && strings.Contains(we.Message, "the service ended the session")
+	})
+	wantHostError(t, "B's session ended", we, currentURI, jsonrpc.CodeInternalError, "", "browser-unreachable", "")
 }
 
 // countBrowsers is how many sessions the list holds.

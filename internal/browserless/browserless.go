@@ -207,6 +207,26 @@ func (s *Service) Clients(ctx context.Context, id string) (clients int, listed b
 	return 0, false, err
 }
 
+// Kill ends session id as the service's own limit would: GET
+// /kill/ID, which closes its browser and its clients' connections.
+func (s *Service) Kill(ctx context.Context, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+"/kill/"+id+"?token="+s.Token, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("GET /kill/%s: %s", id, resp.Status)
+	}
+	return nil
+}
+
 func (s *Service) get(ctx context.Context, path string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
