@@ -177,7 +177,10 @@ func (ep Endpoint) resolveService(ctx context.Context, log *slog.Logger, base *u
 func (ep Endpoint) serviceSession(log *slog.Logger, base *url.URL, sessions []Session) (Resolved, error) {
 	s, err := pickSession(sessions, ep.session)
 	if err != nil {
-		log.Warn("did not connect to the browser service's address: it would start a new, blank browser, not the agent's", "address", ep.Shown(), "err", err)
+		// The read's failure says so, and serve logs every failed read
+		// with it; a subscribed host's retries, every second, would
+		// repeat this at a louder level.
+		log.Debug("did not connect to the browser service's address: it would start a new, blank browser, not the agent's", "address", ep.Shown(), "err", err)
 		return Resolved{}, err
 	}
 	w := *base
