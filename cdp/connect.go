@@ -31,8 +31,15 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 		p.conn.Close()
 		p.conn, p.state = nil, nil
 	}
+	if err := p.sessionEnded(); err != nil {
+		return nil, err
+	}
 	if p.dialing == nil {
-		t, err := p.ep.Resolve(ctx, p.log)
+		ep := p.ep
+		if p.session.id != "" {
+			ep = ep.ForSession(p.session.id) // that session or none
+		}
+		t, err := ep.Resolve(ctx, p.log)
 		if err != nil {
 			return nil, p.unreachable(err, nil)
 		}
@@ -79,6 +86,12 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 	p.hadConn, p.lastProduct = true, st.product
 	p.log.Info("connected to the browser", "product", st.product, "version", st.version)
 	go p.followConn(c, t)
+	if t.Session != "" {
+		if p.session.id == "" {
+			p.session.id = t.Session
+		}
+		go p.followSession(c, t)
+	}
 	return c, nil
 }
 

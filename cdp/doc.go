@@ -119,6 +119,10 @@
 // until a host's read wakes it (Provider.Current calls wake after
 // begin).
 // failure.go words every failure for the host (Failure and its reasons);
+// service.go follows a browser service's session while the provider reads
+// it (it lets go once the agent left, unless HoldSession) and words a
+// service's answers: its refusals (401, 429), no session to read, the
+// session ended;
 // picture.go takes the screenshot of a tab that a picture of what locate
 // says is drawn on (Provider.Screenshot: Page.captureScreenshot of what
 // the tab shows, nothing else).

@@ -122,6 +122,13 @@ func (p *Provider) unreachable(err error, t *browsers.Resolved) error {
 	case p.lastProduct != "":
 		name = p.lastProduct
 	}
+	if p.session.id != "" && p.serviceEnded(err, t) {
+		p.session.ended.Store("the service ended the session")
+		return p.sessionEnded()
+	}
+	if msg, ok := p.serviceMessage(err); ok {
+		return fail(ReasonUnreachable, msg, err)
+	}
 	msg := p.unreachableMessage(err, name)
 	if !p.hadConn {
 		return fail(ReasonUnreachable, msg, err)
@@ -149,9 +156,9 @@ func (p *Provider) unreachableMessage(err error, name string) string {
 		return err.Error() // auto discovery's, which says what to do
 	case p.ep.IsAuto():
 		return fmt.Sprintf("%s allows remote debugging but does not answer: %s.", capitalize(name), causeOf(err))
-	case !p.ep.Local() && refusal:
+	case (!p.ep.Local() || p.ep.Service()) && refusal:
 		return fmt.Sprintf("The browser service at %s refused the connection: %s.", addr, status)
-	case !p.ep.Local():
+	case !p.ep.Local() || p.ep.Service():
 		return fmt.Sprintf("The browser service at %s cannot be reached: %s.", addr, causeOf(err))
 	case refused:
 		return fmt.Sprintf("Nothing answers at %s: the browser started with a debugging port is not running, or uses another port.", addr)

@@ -94,19 +94,39 @@ func TestFailureAutoFindsNone(t *testing.T) {
 	}
 }
 
-// A browser that answers but refuses the provider (a token missing):
-// browser-unreachable with the answer's status, on this machine and for a
-// service elsewhere, whose address's secrets stay out of the message.
+// A browser service that refuses the provider: browser-unreachable with
+// the answer's status, what the service said and what it means (401: the
+// token is missing or wrong; 429: the service is full), whether the
+// /json/version or the websocket's handshake was refused; never the
+// advice for a local browser, and the address's secrets stay out of the
+// message.
 func TestFailureRefused(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "no token", http.StatusUnauthorized)
-	}))
-	defer srv.Close()
-	ctx := context.Background()
-	for _, addr := range []string{srv.URL, "ws://" + srv.Listener.Addr().String() + "/devtools/browser/abc"} {
-		p := quietProvider(t, Options{Connect: addr})
+	for _, c := range []struct {
+		code       int
+		said, want string
+	}{
+		{http.StatusUnauthorized, "Bad or missing authentication.", `refused the connection: 401 Unauthorized (it said "Bad or missing authentication."): the token is missing or wrong.`},
+		{http.StatusTooManyRequests, "Too many requests", `is full: 429 Too Many Requests (it said "Too many requests"): it runs as many sessions as it allows`},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, c.said, c.code)
+		}))
+		defer srv.Close()
+		ctx := context.Background()
+		for _, addr := range []string{srv.URL, "ws://" + srv.Listener.Addr().String() + "/devtools/browser/abc"} {
+			p := quietProvider(t, Options{Connect: addr})
+			_, err := p.Current(ctx)
+			msg := wantFailure(t, addr, err, ReasonUnreachable, "The browser service at "+addr+" "+c.want)
+			if strings.Contains(msg, "debugging port") || strings.Contains(msg, "remote debugging") {
+				t.Errorf("%s: %q gives a local browser's advice", addr, msg)
+			}
+		}
+		// With the token in the query, the message shows none of it.
+		p := quietProvider(t, Options{Connect: srv.URL + "?token=s3cret"})
 		_, err := p.Current(ctx)
-		wantFailure(t, addr, err, ReasonUnreachable, "The browser at "+addr+" refused the connection: 401 Unauthorized.")
+		if msg := wantFailure(t, "with a token", err, ReasonUnreachable, "The browser service at "+srv.URL+"?… "+c.want); strings.Contains(msg, "s3cret") {
+			t.Errorf("the message names the token: %q", msg)
+		}
 	}
 
 	// A service elsewhere: its words, without the token of its URL.

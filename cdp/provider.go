@@ -37,6 +37,14 @@ type Options struct {
 	Header http.Header
 	// AllowRemote permits a Connect address that is not on loopback.
 	AllowRemote bool
+	// Session is the browser service's session to read (--session), by
+	// its browser id: at a service's bare address, the session of that
+	// id in its list rather than the one whose browser has pages.
+	Session string
+	// HoldSession keeps a service's session connected after its other
+	// clients (the agent) left, so that the service does not end it
+	// (service.go). Off, the provider lets go and the service ends it.
+	HoldSession bool
 	// Launched says the browser at Connect is the one cdpprovider
 	// started (--launch): the messages of a failed read say so.
 	Launched bool
@@ -144,6 +152,12 @@ type Provider struct {
 	// lastProduct names the browser of the last connection, for the
 	// messages of a read after it ended.
 	lastProduct string
+	// session is the browser service's session this run reads, once a
+	// connection reached one (service.go): its id is guarded by mu, its
+	// end is atomic.
+	session serviceSession
+	// sessionPollEvery, when not 0, is sessionPoll's stand-in in tests.
+	sessionPollEvery time.Duration
 }
 
 // connState is what the provider knows while one connection lasts. A new
@@ -264,6 +278,7 @@ func NewProvider(opts Options) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
+	ep = ep.ForSession(opts.Session)
 	opts.Budget = opts.Budget.WithDefaults()
 	switch {
 	case opts.RestAfter == 0:

@@ -17,6 +17,9 @@ func Advice(err error, cfg Config) string {
 	const doctor = " `cdpprovider doctor` says what it sees."
 	switch cdp.ReasonOf(err) {
 	case cdp.ReasonUnreachable, cdp.ReasonRestarting:
+		if a := serviceAdvice(cdp.ServiceAnswer(err)); a != "" {
+			return a
+		}
 		switch reached(cfg) {
 		case "launched":
 			return "Run the command again to start a new browser with --launch; --chrome PATH picks the browser to start." + doctor
@@ -44,6 +47,27 @@ func Advice(err error, cfg Config) string {
 	return "" // consent-pending, consent-declined: the message says what to click
 }
 
+// serviceAdvice is what to do after a browser service's answer (the
+// kind cdp.ServiceAnswer says), "" after any other failure: a service's
+// refusal is never mended by the advice for a local browser.
+func serviceAdvice(kind string) string {
+	switch kind {
+	case cdp.ServiceToken:
+		return "Give the service's token as it wants it: in the address, --connect 'http://HOST:PORT?token=T', " +
+			"or as a header, --header 'Authorization: Bearer T'."
+	case cdp.ServiceFull:
+		return "Wait until one of the service's sessions ends, or raise its limit (Browserless: CONCURRENT and QUEUED)."
+	case cdp.ServiceNoSession:
+		return "Name the agent's session with --session ID (the service's GET /sessions?token=T lists them), " +
+			"or give --connect that session's own address, ws://HOST:PORT/devtools/browser/ID?token=T."
+	case cdp.ServiceEnded:
+		return "Start cdpprovider again for the agent's next session; --hold-session keeps a session connected after the agent's client left."
+	case cdp.ServiceNoList:
+		return "Give --connect the agent's session's own address (the service's connect URL for that session)."
+	}
+	return ""
+}
+
 // reached says how cfg reaches the browser: "launched", "auto", "local"
 // (a debugging address on this machine) or "remote" (a browser service).
 func reached(cfg Config) string {
@@ -57,7 +81,11 @@ func reached(cfg Config) string {
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
 	}
-	if u, err := url.Parse(addr); err == nil && browsers.IsLoopback(u.Hostname()) {
+	// A token or a session named is a browser service's, wherever it
+	// runs: the advice for a browser started with a port does not mend it.
+	u, err := url.Parse(addr)
+	service := len(cfg.Headers) > 0 || cfg.Session != "" || err == nil && u.RawQuery != ""
+	if err == nil && browsers.IsLoopback(u.Hostname()) && !service {
 		return "local"
 	}
 	return "remote"

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cdpprovider/cdpprovider/cdp"
+	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -30,6 +31,10 @@ func TestAdvice(t *testing.T) {
 		{cdp.ReasonRestarting, Config{Connect: "127.0.0.1:9222"}, []string{"--remote-debugging-port=PORT --user-data-dir=DIR", "--connect auto", "--launch", "cdpprovider doctor"}},
 		{cdp.ReasonUnreachable, Config{Connect: "http://localhost:9222"}, []string{"--remote-debugging-port=PORT"}},
 		{cdp.ReasonUnreachable, Config{Connect: "wss://browser.example/x", AllowRemote: true}, []string{"--connect", "--header"}},
+		// A service on this machine (a token, a session named) is a
+		// service: never the advice for a browser started with a port.
+		{cdp.ReasonUnreachable, Config{Connect: "http://127.0.0.1:3000?token=T"}, []string{"--connect", "--header"}},
+		{cdp.ReasonRestarting, Config{Connect: "http://127.0.0.1:3000", Session: "b1"}, []string{"--connect", "--header"}},
 		{cdp.ReasonRestarting, Config{Launch: true}, []string{"--launch", "--chrome"}},
 		{cdp.ReasonLaunchFailed, Config{Launch: true}, []string{"--chrome", "cdpprovider doctor"}},
 		{cdp.ReasonBadAddress, Config{Connect: "ftp://x"}, []string{"--connect takes auto", "--header"}},
@@ -45,6 +50,23 @@ func TestAdvice(t *testing.T) {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s with %+v: advice %q lacks %q", c.kind, c.cfg, got, w)
 			}
+		}
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&browsers.StatusError{Code: 401, Err: errors.New("GET /json/version: 401")}, "--header 'Authorization: Bearer T'"},
+		{&browsers.StatusError{Code: 429, Err: errors.New("GET /sessions: 429")}, "CONCURRENT"},
+		{browsers.ErrSessions, "--session ID"},
+		{browsers.ErrNoSession, "--session ID"},
+		{browsers.ErrNoSessionList, "session's own address"},
+	} {
+		// On this machine, with no sign of a service but the answer.
+		err := fmt.Errorf("read current: %w", &cdp.Failure{Kind: cdp.ReasonUnreachable, Err: c.err})
+		got := Advice(err, Config{Connect: "127.0.0.1:3000"})
+		if !strings.Contains(got, c.want) || strings.Contains(got, "--remote-debugging-port") {
+			t.Errorf("a service's %v: advice %q, want %q and not a local browser's", c.err, got, c.want)
 		}
 	}
 	if got := Advice(errors.New("no reason"), Config{}); !strings.Contains(got, "--log-level debug") {

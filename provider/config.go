@@ -60,6 +60,14 @@ type Config struct {
 	// requests), for browser services that want a token. Their
 	// values are never logged. Not with Launch.
 	Headers []string
+	// Session is the browser service's session to read, by its id (its
+	// browser's, as the service's list of sessions names it); empty means
+	// the one session whose browser has pages. Only with Connect.
+	Session string
+	// HoldSession keeps a service's session connected after the agent's
+	// client left, so that the service does not end it; off, the
+	// provider lets go of it as the agent did. Only with Connect.
+	HoldSession bool
 	// Launch starts a browser of our own, with a temporary profile, that
 	// dies with the provider. Exclusive with Connect.
 	Launch bool
@@ -265,6 +273,9 @@ func (c Config) Validate() error {
 			return fmt.Errorf("--header needs --connect: a launched browser needs no token")
 		}
 	}
+	if (c.Session != "" || c.HoldSession) && (c.Connect == "" || c.Connect == browsers.Auto) {
+		return fmt.Errorf("--session and --hold-session need --connect with a browser service's address: they name and keep one of its sessions")
+	}
 	if !c.Launch {
 		switch {
 		case c.Headed:
@@ -348,7 +359,7 @@ func (c Config) validateServer() error {
 		flag string
 	}{
 		{c.Connect != "", "--connect"}, {c.Launch, "--launch"}, {c.UserDataDir != "", "--user-data-dir"},
-		{len(c.Headers) > 0, "--header"}, {c.PNG != "", "--png"}, {c.NoLocate, "--no-locate"}, {c.BundleID != "", "--bundle-id"},
+		{len(c.Headers) > 0, "--header"}, {c.Session != "", "--session"}, {c.HoldSession, "--hold-session"}, {c.PNG != "", "--png"}, {c.NoLocate, "--no-locate"}, {c.BundleID != "", "--bundle-id"},
 		{c.MaxText != 0, "--max-text"}, {c.MaxElements != 0, "--max-elements"}, {c.MaxBytes != 0, "--max-bytes"},
 	} {
 		if f.set {

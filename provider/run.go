@@ -185,6 +185,8 @@ func openBrowser(ctx context.Context, cancel context.CancelCauseFunc, cfg Config
 			UserDataDir: cfg.UserDataDir,
 			Header:      header,
 			AllowRemote: cfg.AllowRemote,
+			Session:     cfg.Session,
+			HoldSession: cfg.HoldSession,
 			Launched:    cfg.Launch,
 			BundleID:    cfg.BundleID,
 			Budget:      cfg.Budget(),

@@ -298,7 +298,7 @@ func probe(ctx context.Context, ap ActivePort) Found {
 		f.Why = fmt.Sprintf("nothing listens on port %d: the browser that wrote the file has exited", ap.Port)
 		return f
 	}
-	v, status, err := getVersion(ctx, "http://"+addr, nil)
+	v, status, err := getVersion(ctx, "http://"+addr, "", nil)
 	f.Discovery = status
 	switch {
 	case status == http.StatusNotFound:
@@ -317,31 +317,13 @@ func probe(ctx context.Context, ap ActivePort) Found {
 // headlessAgent says a browser's user agent is a headless one's.
 func headlessAgent(ua string) bool { return strings.Contains(ua, "HeadlessChrome/") }
 
-// getVersion reads /json/version at base (http://host:port) and returns
-// the HTTP status too, 0 when there was no answer.
-func getVersion(ctx context.Context, base string, header http.Header) (version, int, error) {
+// getVersion reads /json/version at base (http://host:port), with the
+// address's query and header, and returns the HTTP status too, 0 when
+// there was no answer.
+func getVersion(ctx context.Context, base, query string, header http.Header) (version, int, error) {
 	var v version
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/json/version", nil)
-	if err != nil {
-		return v, 0, err
-	}
-	for k, vs := range header {
-		req.Header[k] = vs
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return v, 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return v, resp.StatusCode, fmt.Errorf("GET %s/json/version: %s", base, resp.Status)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
-		return v, resp.StatusCode, fmt.Errorf("GET %s/json/version: %w", base, err)
-	}
-	return v, resp.StatusCode, nil
+	status, err := getJSON(ctx, base, "/json/version", query, header, &v)
+	return v, status, err
 }
 
 // DebuggingAllowed reads the chrome://inspect setting that lets a browser

@@ -21,7 +21,10 @@
 // --connect address (its forms, the loopback check), parsing --header,
 // and resolving the address to the websocket URL to dial now, through
 // /json/version or a DevToolsActivePort, with GetJSON for the /json
-// documents of a browser that answers them.
+// documents of a browser that answers them; and a browser service's
+// sessions (service.go): its list (Browserless's GET /sessions), the one
+// to read among them, and what the list says of it later, the address's
+// query (its token) going with every request.
 //
 // What it never does: it never opens a websocket (every question to a
 // port is a TCP connection and a GET of /json/version, so it never makes

@@ -3,7 +3,6 @@ package browsers
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -31,8 +30,19 @@ type Endpoint struct {
 	// http is the http(s)://host:port base for /json/*, empty for auto
 	// and when only a ws:// URL is known.
 	http string
+	// query is the address's query (a service's ?token=…), sent with
+	// every request to http: /json/version, /json/list, /sessions.
+	query string
 	// ws is the browser's websocket URL when it was given.
 	ws string
+	// asGiven is a ws(s):// address with no path but a query, dialled as
+	// given when its host answers no /json/version: a service that
+	// offers neither (Browserbase's connect URL names its session in the
+	// query).
+	asGiven string
+	// session is the service's session to read (--session), empty for
+	// the one whose browser has pages.
+	session string
 	// dirs are the user-data directories auto looks in, and where an
 	// http address that answers 404 looks for the port's websocket path.
 	dirs []UserDataDir
@@ -54,8 +64,10 @@ type Endpoint struct {
 
 // ParseEndpoint checks a --connect address: "auto" or empty,
 // http(s)://host:port, host:port, ws(s)://host:port/devtools/browser/ID,
-// or ws://host:port with no path, which is read as http://host:port (the
-// websocket found through /json/version, or a DevToolsActivePort).
+// or ws(s)://host:port with no path, which is read as http(s)://host:port
+// (the websocket found through /json/version, a DevToolsActivePort, or a
+// browser service's list of sessions). The query of an address with no
+// path (a service's ?token=…) goes with every request.
 // Only loopback hosts are accepted unless allowRemote. dirs are where auto
 // looks (nil: DefaultUserDataDirs and the running browsers; else the
 // person named them). header (nil: none) is sent with every request to
@@ -89,18 +101,33 @@ func ParseEndpoint(addr string, allowRemote bool, dirs []UserDataDir, header htt
 		return Endpoint{}, fmt.Errorf("browser address %q is not on this machine: a debugging endpoint is as powerful as the browser itself; pass --allow-remote to connect anyway", addr)
 	}
 	ep := Endpoint{addr: addr, http: "http://" + u.Host, dirs: dirs, header: header}
-	switch u.Scheme {
-	case "https":
+	if u.Scheme == "https" || u.Scheme == "wss" {
 		ep.http = "https://" + u.Host
-	case "ws":
-		if (u.Path == "" || u.Path == "/") && u.RawQuery == "" {
-			break // the host and port alone: resolved as http://host:port
+	}
+	bare := u.Path == "" || u.Path == "/"
+	switch {
+	case bare:
+		// The host alone, as a service's address is: resolved through
+		// /json/version, the query (its token) with every request.
+		ep.query = u.RawQuery
+		if (u.Scheme == "ws" || u.Scheme == "wss") && u.RawQuery != "" {
+			ep.asGiven = full
 		}
+	case u.Scheme == "ws" || u.Scheme == "wss":
 		ep.ws = full
-	case "wss":
-		ep.ws, ep.http = full, "https://"+u.Host
+		// A session's own address: the service's list (if any) is asked
+		// with its query.
+		ep.query = u.RawQuery
 	}
 	return ep, nil
+}
+
+// ForSession is the endpoint reading the service session id (--session):
+// at a service's bare address, the session of that id in its list rather
+// than the one whose browser has pages. Empty id: ep as it is.
+func (ep Endpoint) ForSession(id string) Endpoint {
+	ep.session = id
+	return ep
 }
 
 // CheckAddress checks a --connect address the way ParseEndpoint reads it
@@ -138,6 +165,13 @@ func (ep Endpoint) Shown() string {
 	return u.String()
 }
 
+// Service says the address is a browser service's, by its signs: a
+// token (a query or a header) or a session named. Its messages are a
+// service's, wherever it runs.
+func (ep Endpoint) Service() bool {
+	return ep.query != "" || len(ep.header) > 0 || ep.session != "" || ep.asGiven != ""
+}
+
 // Local says whether the address is on this machine (auto always is).
 func (ep Endpoint) Local() bool {
 	base := ep.ws
@@ -153,6 +187,10 @@ func (ep Endpoint) Local() bool {
 type StatusError struct {
 	// Code is the HTTP status.
 	Code int
+	// Said is the first line of the answer's body, empty when it had
+	// none fit to quote: a service says why it refused ("Bad or missing
+	// authentication.").
+	Said string
 	// Err is the request's error, which may name the URL.
 	Err error
 }
@@ -205,6 +243,11 @@ type Resolved struct {
 	// connection in: a browser on this machine reached without a
 	// /json/version (the chrome://inspect setting).
 	Asks bool
+	// Session is the service's id of the session read: its browser id.
+	// Empty when the browser is no known service's session.
+	Session string
+	// query is the address's query, sent with every request to http.
+	query string
 	// local says the browser is on this machine.
 	local bool
 	// Header is the endpoint's, to send with the websocket handshake;
@@ -227,12 +270,44 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 	}
 	if ep.ws != "" {
 		u, _ := url.Parse(ep.ws) // ParseEndpoint parsed it
-		return Resolved{WS: ep.ws, Name: "the browser", local: IsLoopback(u.Hostname()), Asks: IsLoopback(u.Hostname())}, nil
+		t := Resolved{WS: ep.ws, Name: "the browser", local: IsLoopback(u.Hostname()), Asks: IsLoopback(u.Hostname())}
+		if id := sessionOfPath(u.Path); id != "" && (ep.query != "" || len(ep.header) > 0) {
+			// With a token, the address is a service's session's own: its
+			// list (if it has one) says when the session ends.
+			t.Session, t.http, t.query = id, ep.http, ep.query
+		}
+		return t, nil
 	}
 	u, _ := url.Parse(ep.http)
 	local := IsLoopback(u.Hostname())
-	v, status, err := getVersion(ctx, ep.http, ep.header)
-	if status == http.StatusNotFound && local {
+	if ep.query != "" || len(ep.header) > 0 || ep.session != "" {
+		// A service's signs (a token, a session named): its list of
+		// sessions first. Browserless starts a browser to answer
+		// /json/version, which counts against its sessions: a service
+		// running all the sessions it allows would refuse it (429).
+		sessions, listed, err := listSessions(ctx, ep.http, ep.query, ep.header)
+		if se := (*StatusError)(nil); errors.As(err, &se) && refusal(se.Code) {
+			return Resolved{}, err
+		}
+		if listed {
+			return ep.serviceSession(log, u, sessions)
+		}
+	}
+	v, status, err := getVersion(ctx, ep.http, ep.query, ep.header)
+	if ep.asGiven != "" && err != nil && !refusal(status) {
+		// No /json/version, no list, no refusal: a service that offers
+		// neither. Its bare address starts a new browser per connection
+		// (Browserbase, Steel, Browser Use); a session's own names the
+		// session in its query (sessionId=…), and only that is dialled.
+		if !namesSession(ep.query) {
+			return Resolved{}, &sessionError{ErrNoSessionList, "it answers neither /json/version nor a list of sessions, " +
+				"and its address names no session (sessionId=…): a connection there would start a new, blank browser"}
+		}
+		log.Info("the address answers no /json/version: connecting to it as given, as the session its query names",
+			"address", ep.Shown(), "answer", cmp.Or(http.StatusText(status), causeText(err)))
+		return Resolved{WS: ep.asGiven, Name: "the browser", local: local}, nil
+	}
+	if status == http.StatusNotFound && local && ep.query == "" {
 		// A browser that allows debugging from chrome://inspect answers
 		// only its websocket, whose path is in its DevToolsActivePort.
 		port, _ := strconv.Atoi(u.Port())
@@ -246,14 +321,16 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 			"but no DevToolsActivePort in the usual user-data directories names port %d", port)
 	}
 	if err != nil {
-		if status != 0 {
-			err = &StatusError{Code: status, Err: err}
-		}
 		return Resolved{}, err
 	}
 	w, err := url.Parse(v.WS)
 	if err != nil || v.WS == "" {
 		return Resolved{}, fmt.Errorf("the browser at %s gave no websocket address", ep.http)
+	}
+	if sessionOfPath(w.Path) == "" {
+		// Not a browser's websocket but the address again: a service
+		// that starts a new browser for every connection there.
+		return ep.resolveService(ctx, log, u)
 	}
 	// Chrome builds the address from the request's Host header; the host
 	// the person gave is the one that reaches it.
@@ -261,7 +338,37 @@ func (ep Endpoint) resolveTarget(ctx context.Context, log *slog.Logger) (Resolve
 	if u.Scheme == "https" {
 		w.Scheme = "wss"
 	}
-	return Resolved{WS: w.String(), http: ep.http, Name: ProductName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
+	if w.RawQuery == "" {
+		w.RawQuery = ep.query // the token goes with the handshake too
+	}
+	return Resolved{WS: w.String(), http: ep.http, query: ep.query, Name: ProductName(strings.Split(v.Browser, "/")[0], "", nil), local: local}, nil
+}
+
+// namesSession says a service address's query names a session, as
+// Browserbase's and Steel's connect URLs do (sessionId=…).
+func namesSession(query string) bool {
+	q, _ := url.ParseQuery(query)
+	for k, v := range q {
+		if strings.EqualFold(k, "sessionId") && len(v) > 0 && v[0] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// refusal says an HTTP status is a service's refusal of the request
+// (the token missing or wrong, no room): not a sign that the address
+// answers no /json/version.
+func refusal(status int) bool {
+	return status == http.StatusUnauthorized || status == http.StatusForbidden || status == http.StatusTooManyRequests
+}
+
+// causeText is err's message without the URL a request's error names.
+func causeText(err error) string {
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err.Error()
 }
 
 // resolveAuto finds the browser to read among the directories'
@@ -331,27 +438,13 @@ func (ep Endpoint) look() Look {
 }
 
 // GetJSON reads one /json/* document of a browser that answers them,
-// with the endpoint's header.
+// with the endpoint's header and the address's query.
 func (t Resolved) GetJSON(ctx context.Context, path string, v any) error {
 	if t.http == "" {
 		return errors.New("the browser has no /json/* addresses")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.http+path, nil)
-	if err != nil {
-		return err
-	}
-	for k, vs := range t.Header {
-		req.Header[k] = vs
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", t.http+path, resp.Status)
-	}
-	return json.NewDecoder(resp.Body).Decode(v)
+	_, err := getJSON(ctx, t.http, path, t.query, t.Header, v)
+	return err
 }
 
 // ParseHeader turns "Name: value" lines (--header) into a header for

@@ -18,6 +18,8 @@ func TestParseEndpoint(t *testing.T) {
 		allowRemote bool
 		wantHTTP    string
 		wantWS      string
+		wantQuery   string
+		wantAsGiven string
 		wantErr     string
 	}{
 		{addr: "http://127.0.0.1:9222", wantHTTP: "http://127.0.0.1:9222"},
@@ -27,7 +29,12 @@ func TestParseEndpoint(t *testing.T) {
 		// ws:// with no path is the host and port, as http:// is.
 		{addr: "ws://127.0.0.1:9222", wantHTTP: "http://127.0.0.1:9222"},
 		{addr: "ws://localhost:9222/", wantHTTP: "http://localhost:9222"},
-		{addr: "ws://127.0.0.1:9222/?session=a", wantHTTP: "http://127.0.0.1:9222", wantWS: "ws://127.0.0.1:9222/?session=a"},
+		// With a query, a service's address: resolved through /json/version
+		// with the query, dialled as given only when that answers nothing.
+		{addr: "ws://127.0.0.1:9222/?session=a", wantHTTP: "http://127.0.0.1:9222", wantQuery: "session=a", wantAsGiven: "ws://127.0.0.1:9222/?session=a"},
+		{addr: "http://127.0.0.1:3000?token=T", wantHTTP: "http://127.0.0.1:3000", wantQuery: "token=T"},
+		{addr: "wss://service.example?token=T", allowRemote: true, wantHTTP: "https://service.example", wantQuery: "token=T", wantAsGiven: "wss://service.example?token=T"},
+		{addr: "ws://127.0.0.1:3000/devtools/browser/b1?token=T", wantHTTP: "http://127.0.0.1:3000", wantWS: "ws://127.0.0.1:3000/devtools/browser/b1?token=T", wantQuery: "token=T"},
 		{addr: "ws://127.0.0.1:9222/devtools/browser/abc", wantHTTP: "http://127.0.0.1:9222", wantWS: "ws://127.0.0.1:9222/devtools/browser/abc"},
 		{addr: "http://10.1.2.3:9222", wantErr: "--allow-remote"},
 		{addr: "http://example.com:9222", wantErr: "not on this machine"},
@@ -35,7 +42,7 @@ func TestParseEndpoint(t *testing.T) {
 		{addr: "http://127.0.0.1", wantErr: "host and port"},
 		{addr: "ws://10.1.2.3:9222/devtools/browser/abc", wantErr: "--allow-remote"},
 		{addr: "http://[2001:db8::1]:9222", wantErr: "--allow-remote"},
-		{addr: "wss://browser.example/session?token=x", allowRemote: true, wantHTTP: "https://browser.example", wantWS: "wss://browser.example/session?token=x"},
+		{addr: "wss://browser.example/session?token=x", allowRemote: true, wantHTTP: "https://browser.example", wantWS: "wss://browser.example/session?token=x", wantQuery: "token=x"},
 		{addr: "https://browser.example", allowRemote: true, wantHTTP: "https://browser.example"},
 		{addr: "ftp://127.0.0.1:21", wantErr: "scheme"},
 	} {
@@ -50,8 +57,9 @@ func TestParseEndpoint(t *testing.T) {
 			t.Errorf("ParseEndpoint(%q): %v", tc.addr, err)
 			continue
 		}
-		if ep.auto || ep.http != tc.wantHTTP || ep.ws != tc.wantWS {
-			t.Errorf("ParseEndpoint(%q) = %+v, want http %q ws %q", tc.addr, ep, tc.wantHTTP, tc.wantWS)
+		if ep.auto || ep.http != tc.wantHTTP || ep.ws != tc.wantWS || ep.query != tc.wantQuery || ep.asGiven != tc.wantAsGiven {
+			t.Errorf("ParseEndpoint(%q) = http %q ws %q query %q as given %q, want %q %q %q %q", tc.addr, ep.http, ep.ws, ep.query, ep.asGiven,
+				tc.wantHTTP, tc.wantWS, tc.wantQuery, tc.wantAsGiven)
 		}
 	}
 }

@@ -322,7 +322,7 @@ func askPort(ctx context.Context, port int) portAnswer {
 	if !Listens(ctx, addr) {
 		return portAnswer{why: fmt.Sprintf("nothing listens on port %d: it may have been taken when the browser started (the browser then runs without debugging: restart it with a free port), or the browser is still starting", port)}
 	}
-	v, status, err := getVersion(ctx, "http://"+addr, nil)
+	v, status, err := getVersion(ctx, "http://"+addr, "", nil)
 	a := portAnswer{status: status}
 	w, perr := url.Parse(v.WS)
 	switch {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 
 	cdpmsg "github.com/chromedp/cdproto"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
@@ -34,6 +36,10 @@ var errRefused = errors.New("the browser refused the connection (403 Forbidden)"
 type HandshakeError struct {
 	// Code is the HTTP status.
 	Code int
+	// Said is the first line of the answer's body, when it is a
+	// sentence: a service says why it refused ("Bad or missing
+	// authentication.").
+	Said string
 	// Err is the handshake's error, which may name the URL.
 	Err error
 }
@@ -58,7 +64,7 @@ func dialWS(ctx context.Context, url string, header http.Header) (*wsTransport, 
 			return nil, &HandshakeError{Code: res.StatusCode, Err: fmt.Errorf("%w: %v", errRefused, err)}
 		}
 		if res != nil && res.StatusCode != http.StatusSwitchingProtocols {
-			return nil, &HandshakeError{Code: res.StatusCode, Err: err}
+			return nil, &HandshakeError{Code: res.StatusCode, Said: said(res), Err: err}
 		}
 		return nil, err
 	}
@@ -164,3 +170,19 @@ func (t *wsTransport) Write(_ context.Context, msg *cdpmsg.Message) error {
 // Close closes the connection at once, without the close handshake: a
 // browser that stopped answering would not answer that either.
 func (t *wsTransport) Close() error { return t.ws.CloseNow() }
+
+// said is the first line of a refused handshake's body when it is a
+// sentence, not a page: what a service says of its refusal. The
+// websocket library keeps the first 1024 bytes of it.
+func said(res *http.Response) string {
+	if res.Body == nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 512))
+	line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	line = strings.TrimSpace(line)
+	if len(line) > 200 || strings.HasPrefix(line, "<") || strings.HasPrefix(line, "{") {
+		return ""
+	}
+	return line
+}

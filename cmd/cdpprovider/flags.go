@@ -205,12 +205,17 @@ func newFlagSet(name string, cfg *provider.Config, stderr io.Writer) *flag.FlagS
 	}
 	fs.StringVar(&cfg.Connect, "connect", "", "read the running browser at this debugging `address`: auto (the default: find the browser you use);\n"+
 		"http://HOST:PORT, HOST:PORT or ws://HOST:PORT (its websocket found through /json/version, or, when that answers 404,\n"+
-		"in the DevToolsActivePort of the browser on that port); https://HOST[:PORT]; or the browser's ws:// or wss:// websocket URL")
+		"in the DevToolsActivePort of the browser on that port); https://HOST[:PORT]; the browser's ws:// or wss:// websocket URL;\n"+
+		"or a browser service's address with its token (http://HOST:3000?token=T: the agent's session is found in its list, never a new browser)")
 	fs.Func("header", "send this `'Name: value'` with every request to the browser's endpoint: the websocket handshake and the /json requests\n"+
 		"(repeatable; for browser services that want a token; never logged)", func(v string) error {
 		cfg.Headers = append(cfg.Headers, v)
 		return nil
 	})
+	fs.StringVar(&cfg.Session, "session", "", "with --connect at a browser service: read the session of this `id` (its browser's, from the service's list of sessions)\n"+
+		"(default: the one session whose browser has pages; the service's bare address, which starts a new, blank browser, is never read)")
+	fs.BoolVar(&cfg.HoldSession, "hold-session", false, "with --connect at a browser service: keep the session connected after the agent's client left, so that the service does not end it\n"+
+		"(default: let go of it, as the agent did)")
 	fs.BoolVar(&cfg.Launch, "launch", false, "start a browser of our own (temporary profile, dies with the provider) on the URLs given, or on the demo page")
 	fs.BoolVar(&cfg.Headed, "headed", false, "with --launch: show the browser's windows instead of running headless")
 	fs.StringVar(&cfg.Chrome, "chrome", "", "with --launch: the browser executable (default: $CHROME, then chromium, chromium-browser, google-chrome, ... on PATH)")
