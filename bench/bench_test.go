@@ -544,9 +544,14 @@ func showsScreen(b *testing.B, root *mapping.Element, pg Page, k int) {
 		want := fmt.Sprintf("Section %d: %s", i, words(i, 2))
 		return elemtest.First(root, func(e *mapping.Element) bool { return e.Title == want }) != nil
 	}
+	outline := func() string {
+		var sb strings.Builder
+		mapping.Outline(&sb, root)
+		return sb.String()
+	}
 	switch {
 	case !heading(k):
-		b.Fatalf("the screen scrolled to section %d does not show its heading", k)
+		b.Fatalf("the screen scrolled to section %d does not show its heading:\n%s", k, outline())
 	case k > 1 && heading(0):
 		b.Fatalf("the screen scrolled to section %d shows section 0's heading: a stale screen", k)
 	case heading(pg.Sections - 1):

@@ -70,7 +70,8 @@
 //     Documents (frameOf: each document's frame, marked with the focus
 //     and the pointer); mapping.Build builds the answer; applyBudget
 //     (budget.go) cuts it to the budgets keeping what is on screen
-//     (findOnScreen); keepMapped and rememberShown keep elements for the
+//     (findScreen, screen.go; a screen read cuts the answer to it,
+//     mapping.Screen); keepMapped and rememberShown keep elements for the
 //     next read, and restUnshown (rest.go) lets go of the warm trees of
 //     the tabs no window shows now. Once the lock is about to go,
 //     startWalks starts the warm trees' walks.

@@ -49,9 +49,9 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	topDocs := topDocuments(shown, focused)
 	// What is on screen of them (screen.go), for a screen read, found
 	// while the focus and the pointer are read.
-	var onScreen chan map[*doc][]cdproto.BackendNodeID
+	var onScreen chan screenFinds
 	if how == readScreen {
-		onScreen = make(chan map[*doc][]cdproto.BackendNodeID, 1)
+		onScreen = make(chan screenFinds, 1)
 		go func() { onScreen <- p.findScreen(ctx, topDocs) }()
 	}
 	// The keyboard focus (focus.go) and the pointer (pointer.go), read
@@ -73,7 +73,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	b, frames := p.browserOf(wins, focused, shown, focus, pointer, reused)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
 	if how == readScreen {
-		setScreen(<-onScreen, frames)
+		setScreen(<-onScreen, frames, true)
 		if !cold {
 			p.keepMapped(root, fingerprints, false)
 			p.keepScans(reads)

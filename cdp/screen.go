@@ -67,23 +67,28 @@ type screenReport struct {
 
 // findScreen returns, for each document shown (topDocs, and the
 // documents of the iframes on screen in them), the backend ids of its
-// elements on screen. A document whose walk fails is left out: its
-// answer then leaves out all its elements (a screen read) or cuts in
-// reading order (the budget). Called with p.mu held; each document's
-// docInfo is touched by one goroutine.
-func (p *Provider) findScreen(ctx context.Context, topDocs []*doc) map[*doc][]cdproto.BackendNodeID {
+// elements on screen. A document whose walk fails is left out, and
+// logged: a screen read then keeps it whole (setScreen), the budget cuts
+// it in reading order. Called with p.mu held; each document's docInfo is
+// touched by one goroutine.
+func (p *Provider) findScreen(ctx context.Context, topDocs []*doc) screenFinds {
 	var mu sync.Mutex
-	out := map[*doc][]cdproto.BackendNodeID{}
+	out := screenFinds{on: map[*doc][]cdproto.BackendNodeID{}, failed: map[*doc]bool{}}
 	var wg sync.WaitGroup
 	var visit func(d *doc, clip *[4]float64)
 	visit = func(d *doc, clip *[4]float64) {
 		found, err := p.screenOf(ctx, d, clip)
 		if err != nil {
-			p.log.Debug("what is on screen could not be found", "doc", d.n, "err", err)
+			if ctx.Err() == nil {
+				p.log.Info("what is on screen of a page could not be found; a read of the screen answers it whole", "url", d.url, "err", err)
+			}
+			mu.Lock()
+			out.failed[d] = true
+			mu.Unlock()
 			return
 		}
 		mu.Lock()
-		out[d] = found.on
+		out.on[d] = found.on
 		mu.Unlock()
 		for owner, ch := range d.children {
 			if c, ok := found.frames[owner]; ok {
@@ -95,7 +100,7 @@ func (p *Provider) findScreen(ctx context.Context, topDocs []*doc) map[*doc][]cd
 		if d.state.ok && !d.state.visible {
 			// A page not shown (a covered or minimised window): none of it
 			// is on screen, as locate says of each of its elements.
-			out[d] = nil
+			out.on[d] = nil
 			continue
 		}
 		wg.Go(func() { visit(d, nil) })
@@ -104,13 +109,27 @@ func (p *Provider) findScreen(ctx context.Context, topDocs []*doc) map[*doc][]cd
 	return out
 }
 
-// setScreen puts what findScreen found in the frames of the documents.
-func setScreen(on map[*doc][]cdproto.BackendNodeID, frames map[*doc]*mapping.Frame) {
-	for d, ids := range on {
+// setScreen puts what findScreen found in the frames of the documents;
+// with unknown set (a screen read), a document whose walk failed is
+// marked ScreenUnknown (kept whole).
+func setScreen(sc screenFinds, frames map[*doc]*mapping.Frame, unknown bool) {
+	for d, ids := range sc.on {
 		if f := frames[d]; f != nil {
 			f.OnScreen = ids
 		}
 	}
+	for d := range sc.failed {
+		if f := frames[d]; f != nil && unknown {
+			f.ScreenUnknown = true
+		}
+	}
+}
+
+// screenFinds is what findScreen found: the elements on screen of each
+// document it walked, and the documents whose walk failed.
+type screenFinds struct {
+	on     map[*doc][]cdproto.BackendNodeID
+	failed map[*doc]bool
 }
 
 // screenOf returns what of d is on screen within clip (nil: its whole

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	cdproto "github.com/chromedp/cdproto/cdp"
+
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -184,5 +186,22 @@ func walkTree(e *mapping.Element, f func(*mapping.Element)) {
 	f(e)
 	for _, c := range e.Children {
 		walkTree(c, f)
+	}
+}
+
+// A document whose walk failed is kept whole by a screen read (marked
+// ScreenUnknown), and left to reading order by the budget (not marked).
+func TestSetScreenMarksWhatFailed(t *testing.T) {
+	shown, failed := &doc{n: 1}, &doc{n: 2}
+	sc := screenFinds{on: map[*doc][]cdproto.BackendNodeID{shown: {5, 6}}, failed: map[*doc]bool{failed: true}}
+	for _, screen := range []bool{true, false} {
+		frames := map[*doc]*mapping.Frame{shown: {Doc: 1}, failed: {Doc: 2}}
+		setScreen(sc, frames, screen)
+		if got := frames[shown]; len(got.OnScreen) != 2 || got.ScreenUnknown {
+			t.Errorf("screen %v: the document walked: OnScreen %v, unknown %v", screen, got.OnScreen, got.ScreenUnknown)
+		}
+		if got := frames[failed]; got.ScreenUnknown != screen || got.OnScreen != nil {
+			t.Errorf("screen %v: the document whose walk failed: unknown %v, OnScreen %v; want unknown %v", screen, got.ScreenUnknown, got.OnScreen, screen)
+		}
 	}
 }

@@ -219,7 +219,7 @@ func TestHostErrors(t *testing.T) {
 			toolError(t, s.session, "ui_locate", map[string]any{"id": btn, "x": 1}, "invalid-arguments", "",
 				`ui_locate takes only {"id": …}; unknown argument "x"`)
 			toolError(t, s.session, "ui_current", map[string]any{"x": 1}, "invalid-arguments", "",
-				`ui_current takes only {"format": …, "root": …, "depth": …}; unknown argument "x"`)
+				`ui_current takes only {"scope": …, "format": …, "root": …, "depth": …}; unknown argument "x"`)
 		})
 	}
 

@@ -57,7 +57,7 @@ func TestInitializeDeclaresExtensionAndResources(t *testing.T) {
 	for _, r := range res.Resources {
 		got[r.URI] = r
 	}
-	for uri, name := range map[string]string{currentURI: "current", descriptorURI: "descriptor"} {
+	for uri, name := range map[string]string{currentURI: "current", currentURI + "?scope=screen": "screen", descriptorURI: "descriptor"} {
 		r := got[uri]
 		if r == nil {
 			t.Errorf("resources/list lacks %s; got %s", uri, dump(res.Resources))
@@ -70,8 +70,8 @@ func TestInitializeDeclaresExtensionAndResources(t *testing.T) {
 			t.Errorf("resource %s: mimeType %q, want application/json", uri, r.MIMEType)
 		}
 	}
-	if len(res.Resources) != 2 {
-		t.Errorf("resources/list has %d resources, want exactly current and descriptor: %s", len(res.Resources), dump(res.Resources))
+	if len(res.Resources) != 3 {
+		t.Errorf("resources/list has %d resources, want exactly current, its screen and descriptor: %s", len(res.Resources), dump(res.Resources))
 	}
 
 	tmpls, err := p.session.ListResourceTemplates(ctx, nil)
@@ -269,7 +269,7 @@ func TestNoLocate(t *testing.T) {
 	for _, r := range res.Resources {
 		uris = append(uris, r.URI)
 	}
-	if diff := cmp.Diff([]string{currentURI, descriptorURI}, uris); diff != "" {
+	if diff := cmp.Diff([]string{currentURI, currentURI + "?scope=screen", descriptorURI}, uris); diff != "" {
 		t.Errorf("resources/list with --no-locate (-want +got):\n%s", diff)
 	}
 	cur := p.current(t)

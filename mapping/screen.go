@@ -26,7 +26,7 @@ type Off struct {
 // elements whose DOM element is in its Frame's OnScreen, each with its
 // ancestors. An element with no DOM element of its own (a Text, an
 // accessibility-only node, an iframe's Document) is on screen when its
-// parent is. An element the answer keeps whose children it leaves out
+// parent is. A document whose Frame says ScreenUnknown is kept whole. An element the answer keeps whose children it leaves out
 // (some or all) is a copy, with Omitted and Off counting them; a subtree
 // kept whole is root's own. root is not changed.
 //
@@ -83,6 +83,7 @@ type onScreenKey struct {
 	doc   uint64
 	first *cdproto.BackendNodeID
 	n     int
+	whole bool
 }
 
 // screener is what Screen looks elements up in: each document's
@@ -95,10 +96,12 @@ type screener struct {
 	last, memo map[*Element]screenMemo
 }
 
-// screenDoc is one document's elements on screen and its NodeBase.
+// screenDoc is one document's elements on screen and its NodeBase;
+// whole when they are not known (Frame.ScreenUnknown).
 type screenDoc struct {
-	base cdproto.BackendNodeID
-	on   map[cdproto.BackendNodeID]bool
+	base  cdproto.BackendNodeID
+	whole bool
+	on    map[cdproto.BackendNodeID]bool
 }
 
 // addFrame adds f and the frames in it, and their OnScreen slices to sig.
@@ -106,7 +109,7 @@ func (s *screener) addFrame(f *Frame, sig *[]onScreenKey) {
 	if f == nil {
 		return
 	}
-	k := onScreenKey{doc: f.Doc, n: len(f.OnScreen)}
+	k := onScreenKey{doc: f.Doc, n: len(f.OnScreen), whole: f.ScreenUnknown}
 	if len(f.OnScreen) > 0 {
 		k.first = &f.OnScreen[0]
 	}
@@ -114,7 +117,7 @@ func (s *screener) addFrame(f *Frame, sig *[]onScreenKey) {
 	if _, ok := s.docs[int64(f.Doc)]; ok {
 		return
 	}
-	d := screenDoc{base: f.NodeBase, on: make(map[cdproto.BackendNodeID]bool, len(f.OnScreen))}
+	d := screenDoc{base: f.NodeBase, whole: f.ScreenUnknown, on: make(map[cdproto.BackendNodeID]bool, len(f.OnScreen))}
 	for _, id := range f.OnScreen {
 		d.on[id] = true
 	}
@@ -139,7 +142,7 @@ func (s *screener) own(e *Element, parentOn bool) bool {
 			return parentOn // a text node: no box of its own to ask
 		}
 		d := s.docs[r.A]
-		return d.on[d.base+cdproto.BackendNodeID(r.B)]
+		return d.whole || d.on[d.base+cdproto.BackendNodeID(r.B)]
 	}
 	return parentOn // a Document, an accessibility-only node
 }

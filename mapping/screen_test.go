@@ -101,6 +101,14 @@ func TestScreen(t *testing.T) {
 		t.Errorf("another OnScreen was answered from the memo, or wrongly: %s", outlineOf(t, docOf(moved)))
 	}
 
+	// What is on screen not known (the walk failed): the Document whole,
+	// the tree's own.
+	root, br = screenTree(ids)
+	br.Windows[0].Tabs[0].Doc.ScreenUnknown = true
+	if doc := docOf(Screen(root, br, nil)); doc != docOf(root) {
+		t.Errorf("a Document whose screen is not known: %s, want it whole", outlineOf(t, doc))
+	}
+
 	// Nothing on screen: the Document alone, all its children counted.
 	root, br = screenTree(ids)
 	doc := Screen(root, br, nil).Children[0].Children[1]

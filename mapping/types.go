@@ -214,10 +214,14 @@ type Frame struct {
 	ValueText map[cdproto.BackendNodeID]string
 	// OnScreen holds the DOM elements of this document a person sees in
 	// its viewport, in any order; nil when not looked for, which the
-	// caller does only when an answer must be cut (see OverBudget).
-	// ApplyBudgetOnScreen keeps them after the selected elements and
-	// before the rest (5.6).
+	// caller does only when an answer must be cut (see OverBudget) or the
+	// screen asked for (Screen). ApplyBudgetOnScreen keeps them after the
+	// selected elements and before the rest (5.6).
 	OnScreen []cdproto.BackendNodeID
+	// ScreenUnknown says what is on screen of this document could not be
+	// found: Screen keeps it whole rather than leave out what may be
+	// there.
+	ScreenUnknown bool
 }
 
 // App is what the descriptor says of the browser (section 8).

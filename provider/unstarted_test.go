@@ -172,8 +172,8 @@ func readError(t *testing.T, cs *sdkmcp.ClientSession, uri string) string {
 func wantResources(t *testing.T, cs *sdkmcp.ClientSession) {
 	t.Helper()
 	res, err := cs.ListResources(context.Background(), nil)
-	if err != nil || len(res.Resources) != 2 {
-		t.Fatalf("resources/list = %+v, %v; want current and descriptor", res, err)
+	if err != nil || len(res.Resources) != 3 {
+		t.Fatalf("resources/list = %+v, %v; want current, its screen and descriptor", res, err)
 	}
 }
 
