@@ -167,20 +167,25 @@ function unquote(s) {
 // quoted when it has one (JSON's quoting); YAML puts a line in single
 // quotes when it holds ": ". The options of a combobox (a closed <select>'s
 // list, which a person does not see until it opens; the outline gives the
-// ComboBox and its value) are not checked.
+// ComboBox and its value) are not checked, nor what is in an [aria-hidden]
+// subtree (the snapshot lists it, marked; Chrome's accessibility tree, and
+// so the outline, leaves it out as the page asks: a saved page without its
+// scripts and styles shows its closed modals so).
 function snapshotItems(text) {
   const items = [];
-  const above = []; // the roles of the lines above, by indent
+  const above = []; // the lines above, by indent: role and whether aria-hidden
   for (let l of text.split('\n')) {
     const sq = l.match(/^(\s*- )'(.*)'(:?)$/);
     if (sq) l = sq[1] + sq[2].replaceAll("''", "'") + sq[3];
-    const m = l.match(/^(\s*)- ([a-z]+)(?: (".*)| \[.*|:)?$/); // "- combobox [ref=e5]:" has no name
+    // "- combobox [ref=e5]:" and "- button [ref=e7]: Close" have no name
+    const m = l.match(/^(\s*)- ([a-z]+)(?: (".*)| \[.*|:)?$/);
     if (!m) continue;
     const depth = m[1].length / 2;
     above.length = depth;
-    above[depth] = m[2];
+    above[depth] = { role: m[2], hidden: / \[aria-hidden\]/.test(l.replace(/"(?:[^"\\]|\\.)*"/g, '')) };
     if (!(m[2] in CONTROLS)) continue;
-    if (m[2] === 'option' && above.slice(0, depth).includes('combobox')) continue;
+    if (m[2] === 'option' && above.slice(0, depth).some((a) => a?.role === 'combobox')) continue;
+    if (above.some((a) => a?.hidden)) continue;
     const q = m[3] ? unquote(m[3]) : null;
     const name = q ? norm(q[0]) : '';
     if (m[2] === 'link' && !name) continue;
@@ -192,7 +197,9 @@ function snapshotItems(text) {
 // outlineItems returns the lines of an outline that can match: kind,
 // title and id. A line is "Role "title" … #id" after its indent. A line
 // without a title whose element is named from its content (the outline
-// says each thing once) is named by the text of the lines below it.
+// says each thing once) is named by the text of the lines below it; when
+// they have none, by its description ("…"), which Chrome gives a link
+// named by nothing but its title attribute and Playwright names it by.
 function outlineItems(text) {
   const items = [];
   const lines = text.split('\n');
@@ -207,9 +214,14 @@ function outlineItems(text) {
       const said = [];
       for (const below of lines.slice(i + 1)) {
         if (indent(below) <= indent(l)) break;
-        for (const t of below.match(/"(?:[^"\\]|\\.)*"/g) ?? []) said.push(unquote(t)?.[0] ?? '');
+        const texts = below.replace(/ \("(?:[^"\\]|\\.)*"\)/g, ''); // not the descriptions below: their titles and texts name it
+        for (const t of texts.match(/"(?:[^"\\]|\\.)*"/g) ?? []) said.push(unquote(t)?.[0] ?? '');
       }
       name = norm(said.join(' '));
+      if (!name) {
+        const d = l.match(/ \((".*")\)(?: \(\+\d+ omitted\))? #\S+$/);
+        if (d) name = norm(unquote(d[1])?.[0] ?? '');
+      }
     }
     items.push({ kind: OURS[m[1]], name, id, line: l.trim() });
   });
