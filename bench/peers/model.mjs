@@ -9,6 +9,7 @@
 //   node model.mjs --cdp http://127.0.0.1:PORT --provider /path/to/cdpprovider --out DIR
 //                  [--page NAME=URL ...] [--real KIND:NAME=URL ...] [--find-page NAME]
 //                  [--find-text TEXT] [--find-n 15] [--find-wait 60000] [--work DIR]
+//   node model.mjs --table model.json        # prints a run's table again
 //
 // The pages' sets: a --page named p<digits> is generated (bench/pages.go),
 // any other --page Debian documentation; a --real page is a saved
@@ -82,6 +83,7 @@ const argv = process.argv.slice(2);
 const values = (name) => argv.flatMap((a, i) => (a === name ? [argv[i + 1]] : []));
 const value = (name, dflt) => values(name).at(-1) ?? dflt;
 
+const TABLE = value('--table'); // a model.json to print as the table, nothing run
 const CDP = value('--cdp');
 const PROVIDER = value('--provider');
 const OUT = value('--out');
@@ -103,7 +105,7 @@ const SETTLE_MS = 500; // after the load, before the snapshot
 const TIMEOUT_MS = 5 * 60 * 1000; // of one call
 const BIN = new URL('./node_modules/.bin/', import.meta.url).pathname;
 
-if (!CDP || !PROVIDER || !OUT || !PAGES.length || PAGES.some((p) => !p.name || !p.url) || !(FIND_N >= 1) || !(FIND_WAIT_MS >= 0)) {
+if (!TABLE && (!CDP || !PROVIDER || !OUT || !PAGES.length || PAGES.some((p) => !p.name || !p.url) || !(FIND_N >= 1) || !(FIND_WAIT_MS >= 0))) {
   console.error(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).join('\n'));
   process.exit(2);
 }
@@ -300,6 +302,10 @@ function client(label, command, args) {
 }
 
 async function main() {
+  if (TABLE) {
+    console.log(table(JSON.parse(fs.readFileSync(TABLE, 'utf8'))));
+    return;
+  }
   fs.mkdirSync(OUT, { recursive: true });
   const b = await Browser.connect(CDP);
   const tab = await oneTab(b);
@@ -491,11 +497,9 @@ function table(r) {
   lines.push('');
   lines.push(`| median over | pages | **outline ÷ snapshot, tokens** | outline ÷ snapshot, bytes | (protocol JSON ÷ snapshot, tokens) | missing | on screen of the links and controls |${r.screen ? ' **screen ÷ snapshot, tokens** | screen ÷ snapshot, bytes | screen ÷ outline, tokens | screen missing | screen extra |' : ''}`);
   lines.push(`|---|---:|---:|---:|---:|---:|---:|${r.screen ? '---:|---:|---:|---:|---:|' : ''}`);
-  const seen = new Set();
   for (const [label, ps] of groups) {
-    const key = ps.map((p) => p.page).join('\n');
-    if (!ps.length || (label.endsWith('tokens') && seen.has(key))) continue; // a set all of whose pages are that large
-    seen.add(key);
+    // A kind's row of its large pages only when some of its pages are not.
+    if (!ps.length || (label.startsWith('real: ') && label.endsWith('tokens') && ps.length === groups.find(([l]) => l === label.split(',')[0])[1].length)) continue;
     const med = (f) => median(ps.map(f));
     const sum = (f) => ps.reduce((s, p) => s + f(p), 0);
     lines.push(`| ${label} | ${ps.length} | **${med((p) => p.outlineTokens / p.snapshotTokens).toFixed(2)}×** | ${med((p) => p.outlineBytes / p.snapshotBytes).toFixed(2)}× | ` +
