@@ -16,6 +16,7 @@
 #
 # The first read after a load of a large page (bench/MODEL.md):
 #   REAL_MIN_NODES=3000 PAGES=p50k SUBJECTS="pwmcp ours screen" FIRST=5 N=0 LOOP=0 AFTERLOAD=0 bash bench/peers/run.sh
+#   PROVIDER=/path/to/cdpprovider bash ...           # a prebuilt provider (default: built from this checkout)
 #   CHROME=/path/to/chromium bash bench/peers/run.sh
 #
 # Needs Go, Node.js (20.19 or later) with npm, and a Chromium: $CHROME, else
@@ -38,11 +39,17 @@ LOOPS="${LOOPS-1000 100}"        # the loop's pauses, ms: one loop per pause
 AFTERLOAD="${AFTERLOAD:-5}"      # reads after a load per page; 0: none
 REAL_MIN_NODES="${REAL_MIN_NODES:-}" # the saved pages of real-pages.tsv with this many AX nodes or more; empty: none
 FIRST="${FIRST:-1}"              # loads per page, the first call after each timed
+PROVIDER="${PROVIDER:-}"
 TIMEOUT="${TIMEOUT:-3600}" # seconds, for each subject's whole run
 
 npm_ci
 echo "== go build"
-build_provider
+if [ -z "$PROVIDER" ]; then
+  build_provider
+  PROVIDER="$WORK/cdpprovider"
+fi
+[ -x "$PROVIDER" ] && [ -f "$PROVIDER" ] || die "no provider at $PROVIDER"
+PROVIDER="$(cd "$(dirname "$PROVIDER")" && pwd)/$(basename "$PROVIDER")"
 build_pageserver
 real=()
 if [ -n "$REAL_MIN_NODES" ]; then
@@ -64,7 +71,7 @@ for subject in $SUBJECTS; do
   echo "== $subject"
   rc=0
   timeout "$TIMEOUT" node "$HERE/measure.mjs" --subject "$subject" --cdp "$CDP" --pages "$PAGE_URL" "${pages[@]}" "${real[@]}" \
-    --out "$OUT" --work "$WORK" --provider "$WORK/cdpprovider" -n "$N" --first "$FIRST" "${loop[@]}" --afterload "$AFTERLOAD" || rc=$?
+    --out "$OUT" --work "$WORK" --provider "$PROVIDER" -n "$N" --first "$FIRST" "${loop[@]}" --afterload "$AFTERLOAD" || rc=$?
   case "$rc" in
   0) ;;
   3) stale+=("$subject"); echo "bench/peers: $subject gave STALE answers (see $OUT/$subject.json and $OUT/$subject-*-stale.txt)" >&2 ;;
