@@ -13,7 +13,7 @@
 # bench/pages.go. Prints a markdown table; see bench/MODEL.md for what it
 # means.
 #
-#   bash bench/peers/model.sh                        # 30 + 20 pages + p10k p50k (about ten minutes)
+#   bash bench/peers/model.sh                        # 30 + 20 pages + p10k p50k (a few minutes)
 #   PAGES_LIMIT=5 REAL_LIMIT=3 GEN="p10k" bash bench/peers/model.sh   # fewer pages (0: none of that set)
 #   REAL_MANIFEST=other.tsv bash bench/peers/model.sh   # other saved pages (real-pages.tsv's form)
 #   FIND_N=30 bash bench/peers/model.sh              # timed ui_find calls (default 15)
