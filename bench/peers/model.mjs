@@ -483,7 +483,7 @@ function table(r) {
     const l = p.located;
     lines.push(`| ${p.page} | ${p.kind ?? p.set} | ${p.axNodes.toLocaleString('en-US')} | ${p.snapshotTokens.toLocaleString('en-US')} | ${p.outlineTokens.toLocaleString('en-US')} | **${x(p.outlineTokens, p.snapshotTokens)}** | ` +
       `${kb(p.snapshotBytes)} KiB | ${kb(p.outlineBytes)} KiB | ${p.ratio.toFixed(2)}× | ${p.jsonTokens.toLocaleString('en-US')} | ${p.checked} | ${p.misses} | ${l.controls} | ${l.onscreen} |` +
-      (r.screen ? ` ${p.screenTokens.toLocaleString('en-US')} | ${x(p.screenTokens, p.snapshotTokens)} | ${p.screenJsonTokens.toLocaleString('en-US')} | ${l.missing} | ${l.extra} |` : ''));
+      (r.screen ? ` ${p.screenTokens.toLocaleString('en-US')} | ${(p.screenTokens / p.snapshotTokens).toFixed(3)}× | ${p.screenJsonTokens.toLocaleString('en-US')} | ${l.missing} | ${l.extra} |` : ''));
   }
   const big = (ps) => ps.filter((p) => p.snapshotTokens >= 2000);
   const sets = [
