@@ -2,9 +2,10 @@
 // Times one subject's snapshot of each page, on a browser and page server
 // that run.sh started, and writes the numbers as JSON.
 //
-//   node measure.mjs --subject raw|cdmcp|pwmcp|ours --cdp http://127.0.0.1:PORT
+//   node measure.mjs --subject raw|cdmcp|pwmcp|ours|screen --cdp http://127.0.0.1:PORT
 //                    --pages http://127.0.0.1:PORT/ --page p1k [--page p10k ...]
-//                    --out DIR [--provider /path/to/cdpprovider] [--work DIR] [-n 7]
+//                    [--real NAME=URL ...] --out DIR [--provider /path/to/cdpprovider]
+//                    [--work DIR] [-n 7] [--first 1]
 //                    [--loop 15] [--loop-pause 1000 [--loop-pause 100 ...]] [--afterload 5]
 //
 // --loop, --loop-pause and --afterload default to $LOOP, $LOOP_PAUSE and
@@ -16,17 +17,24 @@
 //          script's own websocket (also counts the page's AX nodes);
 //   cdmcp  chrome-devtools-mcp's take_snapshot tool;
 //   pwmcp  Playwright MCP's browser_snapshot tool;
-//   ours   cdpprovider's resources/read of uicontext://current.
+//   ours   cdpprovider's resources/read of uicontext://current;
+//   screen cdpprovider's ui_current {"scope": "screen"} (serve --tools), the
+//          JSON of what is on screen; the run fails at once when the
+//          provider's ui_current takes no "scope".
 // The MCP servers run as a host runs them: spawned, spoken to over stdio by
 // the MCP TypeScript SDK's client. Each is pointed at the same browser.
 //
 // The browser is left with one tab (cdp.mjs oneTab). Per page: the page
 // is loaded (the peers with their own navigation tool, the others over
 // CDP), then after 300 ms the first call is timed on its own, and then n
-// calls in a row. A call's time is the client's round trip: from sending the
-// request to having decoded the answer. Every answer must contain the
-// page's title, or the run fails: a fast answer about the wrong page is no
-// result.
+// calls in a row. With --first K (default 1), the page is loaded K times,
+// the first call after each load timed the same way (no subscription: a
+// host with tools only), and the first call's time is their median (all
+// kept in the JSON). A call's time is the client's round trip: from
+// sending the request to having decoded the answer. Every answer must
+// contain the page's title (a generated page) or its address (a --real
+// page: a saved page served by run.sh, whose title is its own), or the run
+// fails: a fast answer about the wrong page is no result.
 //
 // Then, per page, two more measurements:
 //
@@ -42,6 +50,9 @@
 // answer without the page's title, or still with the text changed before
 // the load, is stale: counted, the first kept in
 // SUBJECT-PAGE-afterload-stale.txt.
+//
+// The agent loop and the reads after a load are not run on --real pages:
+// they change a paragraph of the generated pages' <main>.
 //
 // Stale answers do not stop the run: they are in the JSON and the tables,
 // named on stderr, and the script exits with status 3.
@@ -63,6 +74,9 @@ const SUBJECT = value('--subject');
 const CDP = value('--cdp');
 const PAGES = value('--pages');
 const NAMES = values('--page');
+// REAL are the saved pages, by name and address.
+const REAL = values('--real').map((p) => ({ name: p.slice(0, p.indexOf('=')), url: p.slice(p.indexOf('=') + 1) }));
+const FIRST = Number(value('--first', '1'));
 const OUT = value('--out');
 const WORK = value('--work', OUT);
 const PROVIDER = value('--provider');
@@ -76,7 +90,8 @@ const TIMEOUT_MS = 10 * 60 * 1000; // of one call or one navigation
 const BIN = new URL('./node_modules/.bin/', import.meta.url).pathname;
 
 const count = (x) => Number.isInteger(x) && x >= 0;
-if (!['raw', 'cdmcp', 'pwmcp', 'ours'].includes(SUBJECT) || ![N, LOOP, AFTERLOAD, ...LOOP_PAUSES].every(count) || !CDP || !PAGES || !NAMES.length || !OUT || (SUBJECT === 'ours' && !PROVIDER)) {
+if (!['raw', 'cdmcp', 'pwmcp', 'ours', 'screen'].includes(SUBJECT) || ![N, LOOP, AFTERLOAD, ...LOOP_PAUSES].every(count) || !(FIRST >= 1) || !CDP || !PAGES || !(NAMES.length + REAL.length) ||
+  REAL.some((p) => !p.name || !p.url) || !OUT || (['ours', 'screen'].includes(SUBJECT) && !PROVIDER)) {
   console.error(fs.readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).join('\n'));
   process.exit(2);
 }
@@ -132,6 +147,22 @@ function subjects(b, tab) {
       async ready() { await this.snap(); },
       async load(url) { await navigate(b, tab, url, TIMEOUT_MS); },
       async snap() { return textOf(await this.client.readResource({ uri: 'uicontext://current' }, { timeout: TIMEOUT_MS })); },
+    },
+    screen: {
+      ...mcp('cdpprovider ui_current {"scope": "screen"}', PROVIDER, ['serve', '--connect', CDP, '--tools']),
+      async ready() {
+        const { tools } = await this.client.listTools();
+        if (!tools.find((t) => t.name === 'ui_current')?.inputSchema?.properties?.scope) {
+          throw new Error('the provider\'s ui_current takes no "scope": no screen to time');
+        }
+        await this.snap();
+      },
+      async load(url) { await navigate(b, tab, url, TIMEOUT_MS); },
+      async snap() {
+        const r = await this.client.callTool({ name: 'ui_current', arguments: { scope: 'screen' } }, undefined, { timeout: TIMEOUT_MS });
+        if (r.isError) throw new Error(`ui_current: ${textOf(r).slice(0, 500)}`);
+        return textOf(r);
+      },
     },
     cdmcp: {
       ...mcp('chrome-devtools-mcp take_snapshot', path.join(BIN, 'chrome-devtools-mcp'), ['--browserUrl', CDP, '--no-usage-statistics', '--no-performance-crux']),
@@ -263,7 +294,7 @@ async function main() {
   const s = subjects(b, tab)[SUBJECT];
   const loopPauses = LOOP ? LOOP_PAUSES : [];
   const result = {
-    subject: SUBJECT, label: s.label, browser: b.product, when: new Date().toISOString(), n: N,
+    subject: SUBJECT, label: s.label, browser: b.product, when: new Date().toISOString(), n: N, first: FIRST,
     loop: LOOP, loopPauses, afterLoad: AFTERLOAD, afterLoadWaitMs: AFTERLOAD_WAIT_MS, pages: [],
   };
   let stale = 0;
@@ -272,27 +303,39 @@ async function main() {
     await s.ready?.();
     result.server = s.server;
     console.error(`[${SUBJECT}] ${s.server.name} ${s.server.version}`);
-    for (const name of NAMES) {
-      const url = new URL(`${name}.html`, PAGES).href;
-      const t0 = now();
-      await s.load(url);
-      const navMs = now() - t0;
-      await sleep(SETTLE_MS);
-      const times = [];
-      let firstMs, text;
-      for (let i = 0; i <= N; i++) {
+    const pages = [...NAMES.map((name) => ({ name, url: new URL(`${name}.html`, PAGES).href })), ...REAL.map((p) => ({ ...p, real: true }))];
+    for (const { name, url, real } of pages) {
+      // must is what every answer about the page holds.
+      const must = real ? url : titleOf(name);
+      const check = (text) => {
+        if (!text.includes(must)) throw new Error(`${SUBJECT} ${name}: the answer does not contain "${must}": ${text.slice(0, 300)}`);
+      };
+      const firsts = [];
+      let navMs, text;
+      for (let k = 0; k < FIRST; k++) {
+        const t0 = now();
+        await s.load(url);
+        navMs = now() - t0;
+        await sleep(SETTLE_MS);
         const a = now();
         text = await s.snap();
-        const ms = now() - a;
-        if (!text.includes(titleOf(name))) throw new Error(`${SUBJECT} ${name}: the answer does not contain "${titleOf(name)}": ${text.slice(0, 300)}`);
-        if (i === 0) firstMs = ms;
-        else times.push(ms);
+        firsts.push(now() - a);
+        check(text);
       }
-      const row = { page: name, url, navMs: round(navMs), firstMs: round(firstMs), ...summary(times), textBytes: Buffer.byteLength(text), lines: text.split('\n').length };
+      const times = [];
+      for (let i = 0; i < N; i++) {
+        const a = now();
+        text = await s.snap();
+        times.push(now() - a);
+        check(text);
+      }
+      const firstMs = summary(firsts).median;
+      const row = { page: name, url, real: Boolean(real), navMs: round(navMs), firstMs: round(firstMs), firsts: firsts.map(round), ...(N ? summary(times) : { n: 0 }), textBytes: Buffer.byteLength(text), lines: text.split('\n').length };
       if (SUBJECT === 'raw') Object.assign(row, await axCount(b, tab));
       result.pages.push(row);
       fs.writeFileSync(path.join(OUT, `${SUBJECT}-${name}.txt`), text);
       console.log(`${SUBJECT}\t${name}\tmedian ${row.median} ms\tmin ${row.min}\tmax ${row.max}\tfirst ${row.firstMs} ms\t${row.textBytes} B`);
+      if (real) continue; // the loop and the reads after a load change the generated pages' <main>
       if (loopPauses.length) row.loops = [];
       for (const pauseMs of loopPauses) {
         const l = await agentLoop(b, tab, s, name, url, pauseMs);

@@ -12,10 +12,11 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 WORK="${WORK:-$HERE/.work}"
 OUT="$WORK/out"
 MANIFEST="$HERE/light-pages.tsv"
+REAL_MANIFEST="${REAL_MANIFEST:-$HERE/real-pages.tsv}"
 export PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS=1
 
 die() { echo "bench/peers: $*" >&2; exit 1; }
-for tool in go node npm curl; do command -v "$tool" >/dev/null || die "needs $tool on PATH"; done
+for tool in go node npm curl sha256sum; do command -v "$tool" >/dev/null || die "needs $tool on PATH"; done
 CHROME="${CHROME:-$(command -v chromium || true)}"
 [ -n "$CHROME" ] && [ -x "$CHROME" ] || die "no Chromium: set \$CHROME or put chromium on PATH (it is never downloaded)"
 
@@ -33,6 +34,7 @@ npm_ci() {
 build_pageserver() { (cd "$ROOT" && go build -o "$WORK/pageserver" ./bench/peers/pageserver); }
 build_provider() { (cd "$ROOT" && go build -o "$WORK/cdpprovider" ./cmd/cdpprovider); }
 
+WINDOW="${WINDOW:-1280,800}" # the browser's window, width,height
 STARTED=()   # process ids to stop (each leads a process group of its own)
 PROFILE=""   # the running browser's temporary profile
 CHROME_PID=""
@@ -62,12 +64,17 @@ start_pageserver() {
 
 # start_chrome starts the browser: headless, a temporary profile, a free
 # debugging port on 127.0.0.1 (read from DevToolsActivePort), in a process
-# group of its own. It sets CDP, and prints the browser's version.
+# group of its own. It sets CDP, and prints the browser's version. Its
+# window is 1280×800 (WINDOW; the viewport of what is on screen, the same
+# for every client), and it resolves no host name but localhost: a page
+# that names another site (a saved page's scripts, images and ads) gets
+# no address for it at once, and nothing leaves the machine.
 start_chrome() {
   PROFILE="$(mktemp -d -t cdpprovider-peers-XXXXXX)"
   local flags=(--headless=new --disable-gpu --no-first-run --no-default-browser-check
     --disable-background-networking --disable-component-update --disable-sync --disable-default-apps
-    --password-store=basic --user-data-dir="$PROFILE"
+    --password-store=basic --user-data-dir="$PROFILE" --window-size="$WINDOW"
+    --host-resolver-rules="MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"
     --remote-debugging-address=127.0.0.1 --remote-debugging-port=0)
   [ "$(id -u)" = 0 ] && flags+=(--no-sandbox)
   setsid "$CHROME" "${flags[@]}" about:blank >"$WORK/logs/chromium.log" 2>&1 &
@@ -125,3 +132,40 @@ fetch_pages() {
   done < <(tail -n +2 "$MANIFEST" | grep -v '^#')
   [ "$bad" = 0 ] || die "pages differ from light-pages.tsv: the package's version changed (see $WORK/debs). Choose pages anew and update the manifest (bench/LIGHT.md says how)"
 }
+
+# fetch_realpages brings the saved real-world pages of $REAL_MANIFEST
+# (real-pages.tsv) to $WORK/real once: the Go module its header names, at
+# its version, with `go mod download` (through the machine's Go module
+# proxy, into the Go module cache), its hash checked against the h1: sum
+# the header pins, then each page copied out of the unpacked module and
+# its sha256 checked. The pages are others' content: only their list is
+# in this repository.
+fetch_realpages() {
+  local module version sum
+  read -r module version sum < <(sed -n 's/^# module \([^ ]*\) \([^ ]*\) \(h1:[^ ]*\)$/\1 \2 \3/p' "$REAL_MANIFEST")
+  [ -n "$sum" ] || die "$REAL_MANIFEST has no '# module PATH VERSION h1:SUM' line"
+  local dst="$WORK/real" stamp="$WORK/real/.fetched-$(sha256sum "$REAL_MANIFEST" | cut -c1-16)"
+  [ -f "$stamp" ] && return 0
+  echo "== go mod download $module@$version"
+  local info dir got
+  # From / (no go.mod there), so that this checkout's go.mod and go.sum are
+  # not touched; GOFLAGS from the environment could ask for -mod=vendor.
+  info="$(cd / && GOFLAGS= GOWORK=off go mod download -json "$module@$version")" || die "go mod download $module@$version failed: $info"
+  dir="$(node -e 'const j = JSON.parse(process.argv[1]); if (j.Error) { console.error(j.Error); process.exit(1) } console.log(j.Dir)' "$info")" || die "go mod download $module@$version: no module"
+  got="$(node -e 'console.log(JSON.parse(process.argv[1]).Sum)' "$info")"
+  [ "$got" = "$sum" ] || die "$module@$version: go mod download's hash $got, $REAL_MANIFEST pins $sum"
+  rm -rf "$dst" && mkdir -p "$dst"
+  local name kind path sha rest bad=0
+  while IFS=$'\t' read -r name kind path sha rest; do
+    cp "$dir/$path" "$dst/$name.html" 2>/dev/null || { echo "bench/peers: $module@$version has no $path" >&2; bad=1; continue; }
+    chmod u+w "$dst/$name.html"
+    got="$(sha256sum "$dst/$name.html" | cut -d' ' -f1)"
+    [ "$got" = "$sha" ] || { echo "bench/peers: $path of $module@$version: sha256 $got, $REAL_MANIFEST says $sha" >&2; bad=1; }
+  done < <(real_pages)
+  [ "$bad" = 0 ] || die "pages differ from $REAL_MANIFEST"
+  touch "$stamp"
+}
+
+# real_pages prints the page lines of $REAL_MANIFEST: name, kind, path in
+# the module, sha256, then the rest (the AX nodes, the page's address).
+real_pages() { grep -v '^#' "$REAL_MANIFEST" | tail -n +2; }

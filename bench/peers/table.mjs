@@ -11,7 +11,7 @@ if (!dir) {
   console.error('usage: node table.mjs DIR');
   process.exit(2);
 }
-const order = ['cdmcp', 'pwmcp', 'ours', 'raw'];
+const order = ['cdmcp', 'pwmcp', 'ours', 'screen', 'raw'];
 const runs = order
   .map((s) => path.join(dir, `${s}.json`))
   .filter((f) => fs.existsSync(f))
@@ -50,9 +50,11 @@ const extra = [
 console.log(`${first.browser}, headless; ${first.n} timed calls per cell${extra.map((e) => `; ${e}`).join('')}, ${new Date(first.when).toISOString().slice(0, 16).replace('T', ' ')} UTC.`);
 console.log('Servers: ' + runs.filter((r) => r.server).map((r) => `${r.server.name} ${r.server.version}`).join('; ') + '.');
 console.log();
-console.log(table('Median (min–max) of the timed calls, after the first:', (p) => `${ms(p.median)} ms (${ms(p.min)}–${ms(p.max)})`));
-console.log();
-console.log(table('The first call, 300 ms after the page loaded:', (p) => `${ms(p.firstMs)} ms`));
+if (runs.some((r) => r.n > 0)) {
+  console.log(table('Median (min–max) of the timed calls, after the first:', (p) => (p.n ? `${ms(p.median)} ms (${ms(p.min)}–${ms(p.max)})` : 'n/a')));
+  console.log();
+}
+console.log(table(`The first call, 300 ms after the page loaded${first.first > 1 ? ` (median of ${first.first} loads)` : ''}:`, (p) => `${ms(p.firstMs)} ms`));
 console.log();
 console.log(table('Answer size (text of the result; raw: the JSON of the call):', (p) => size(p.textBytes)));
 
@@ -85,6 +87,42 @@ if (runs.some((r) => r.pages.some((p) => p.afterLoad))) {
   console.log(table(`The first read ${wait} ms after the page loaded again (${plural(reads, 'load')}); median (min–max), × raw:`, measured(pick)));
   for (const r of runs) for (const p of r.pages) if (pick(p)?.stale) stale.push(`${r.subject} ${p.page} after load: ${pick(p).stale} of ${pick(p).n} (turns ${pick(p).staleTurns.join(', ')})`);
 }
+
+// The first read after a load beside Playwright MCP's snapshot of the same
+// page: each provider subject's first call ÷ browser_snapshot's, per page,
+// and the median of those ratios over the saved real pages (the target of
+// bench/MODEL.md is over them and p50k).
+const pw = runs.find((r) => r.subject === 'pwmcp');
+const ourRuns = runs.filter((r) => r.subject === 'ours' || r.subject === 'screen');
+if (pw && ourRuns.length) {
+  const div = (r, name) => {
+    const a = row(r, name), b = row(pw, name);
+    return a && b ? a.firstMs / b.firstMs : undefined;
+  };
+  const spread = (p) => (p.firsts?.length > 1 ? ` (${ms(Math.min(...p.firsts))}–${ms(Math.max(...p.firsts))})` : '');
+  console.log();
+  console.log(`The first call 300 ms after a load${first.first > 1 ? `, median (min–max) of ${first.first} loads` : ''}, beside Playwright MCP's browser_snapshot:`);
+  console.log();
+  console.log(`| page | ${pw.label} | ${ourRuns.map((r) => `${r.label} | ÷ snapshot`).join(' | ')} |`);
+  console.log(`|---|---:|${ourRuns.map(() => '---:|---:').join('|')}|`);
+  for (const name of names) {
+    const b = row(pw, name);
+    if (!b) continue;
+    console.log(`| ${pageCell(name)} | ${ms(b.firstMs)} ms${spread(b)} | ${ourRuns.map((r) => (row(r, name) ? `${ms(row(r, name).firstMs)} ms${spread(row(r, name))} | **${div(r, name).toFixed(2)}×**` : 'n/a | n/a')).join(' | ')} |`);
+  }
+  const real = names.filter((n) => row(pw, n)?.real);
+  if (real.length) {
+    const med = (xs) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    };
+    console.log(`| **median over the ${real.length} saved pages** | | ${ourRuns.map((r) => {
+      const xs = real.map((n) => div(r, n)).filter((x) => x !== undefined);
+      return xs.length ? ` | **${med(xs).toFixed(2)}×**` : ' | n/a';
+    }).join(' | ')} |`);
+  }
+}
+
 if (stale.length) {
   console.log();
   console.log('**STALE ANSWERS** (answers that did not show the page as it was; their times are in the medians above):');
