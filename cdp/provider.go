@@ -110,6 +110,10 @@ type Provider struct {
 	// shifted by the page's scroll, screenReuses the reads that took the
 	// last answer again without running it.
 	screenWalks, screenScrolls, screenReuses atomic.Int64
+	// screenAsked says a host has read the screen: the reads in the
+	// background then find what is on screen too (readBehind), so that
+	// the host's next read of the screen after a load takes their walk.
+	screenAsked atomic.Bool
 	// screenMemo is what the last screen read made of each window's
 	// Document (mapping.Screen); guarded by mu.
 	screenMemo mapping.ScreenMemo
@@ -320,6 +324,7 @@ func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
 func (p *Provider) Screen(ctx context.Context) (*mapping.Current, error) {
 	p.heard()
 	defer p.heard()
+	p.screenAsked.Store(true)
 	return p.current(ctx, readScreen)
 }
 
@@ -342,7 +347,8 @@ func (p *Provider) current(ctx context.Context, how readHow) (*mapping.Current, 
 
 // readBehind reads in the background (readAhead), for no host: it does
 // not wake a resting provider, and reads nothing when the provider went
-// to rest while it waited for the lock.
+// to rest while it waited for the lock. Once a host has read the screen,
+// it finds what is on screen too, for that host's next read.
 func (p *Provider) readBehind(ctx context.Context) error {
 	ctx, c, done, err := p.begin(ctx)
 	defer done()
@@ -353,7 +359,11 @@ func (p *Provider) readBehind(ctx context.Context) error {
 		return nil
 	}
 	defer p.startWalks()
-	_, _, err = p.read(ctx, c, readWarm)
+	how := readWarm
+	if p.screenAsked.Load() {
+		how = readScreen // what the read keeps is the same; its walk is kept too
+	}
+	_, _, err = p.read(ctx, c, how)
 	return err
 }
 

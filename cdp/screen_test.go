@@ -2,6 +2,8 @@ package cdp
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -203,5 +205,49 @@ func TestSetScreenMarksWhatFailed(t *testing.T) {
 		if got := frames[failed]; got.ScreenUnknown != screen || got.OnScreen != nil {
 			t.Errorf("screen %v: the document whose walk failed: unknown %v, OnScreen %v; want unknown %v", screen, got.ScreenUnknown, got.OnScreen, screen)
 		}
+	}
+}
+
+// Once a host has read the screen, the reads in the background after a
+// load find what is on screen too: the host's first read of the screen
+// after the load takes that walk, walking nothing itself, and shows the
+// new document.
+func TestScreenAfterALoadTakesTheWalkAhead(t *testing.T) {
+	path := testChrome(t)
+	var b strings.Builder
+	b.WriteString(`<!doctype html><title>Ahead</title><main>`)
+	for i := range 40 {
+		fmt.Fprintf(&b, `<section><h2>Part %d</h2><p>Text <a href="#%d">link %d</a></p></section>`, i, i, i)
+	}
+	b.WriteString(`</main><script>document.querySelector('h2').textContent += ' at ' + performance.timeOrigin</script>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, b.String()) }))
+	defer srv.Close()
+
+	ctx, p, u := walkedOnLaunch(t, path, srv.URL)
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := u.session(t, u.tabs[0])
+	first := u.eval(t, s, `document.querySelector('h2').textContent`)
+	ahead, _ := p.readsAhead()
+	u.eval(t, s, `location.reload(); ''`)
+	u.waitNewDocument(t, s)
+	u.waitLoaded(t, 0)
+	// Reads in the background: only the provider's state tells when they end.
+	if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > ahead && !running }); err != nil {
+		t.Fatalf("no read in the background after the load: %v", err)
+	}
+	waitQuiet(t, ctx, p)
+	walks, reuses := p.screenWalks.Load(), p.screenReuses.Load()
+	cur, err := p.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, r := p.screenWalks.Load()-walks, p.screenReuses.Load()-reuses; w != 0 || r != 1 {
+		t.Errorf("the first screen read after the load walked %d documents and took %d walks made before, want 0 and 1", w, r)
+	}
+	now := u.eval(t, s, `document.querySelector('h2').textContent`)
+	if now == first || elementsOf(cur.Root, func(e *mapping.Element) bool { return e.Title == now }) == nil {
+		t.Errorf("the screen after the load does not show the new document's heading %q (before: %q)", now, first)
 	}
 }
