@@ -146,15 +146,17 @@
     const at = (c) => c[4] ? c : [c[0] - dx, c[1] - dy, c[2] - dx, c[3] - dy, c[4]];
     const f = k.nums, iframes = new Map();
     for (let i = 0; i < k.iframes.length; i += 5) iframes.set(k.iframes[i], k.iframes.slice(i + 1, i + 5));
-    for (let i = 0; i < k.els.length; i++) {
-      const j = 9 * i, still = f[j + 8];
-      const own = at([f[j + 4], f[j + 5], f[j + 6], f[j + 7], still]);
-      const box = still ? [f[j], f[j + 1], f[j + 2], f[j + 3]] : [f[j] - dx, f[j + 1] - dy, f[j + 2], f[j + 3]];
-      if (!meets(box, cut(own, view))) continue;
+    const vx0 = view[0], vy0 = view[1], vx1 = view[2], vy1 = view[3];
+    for (let i = 0, j = 0; i < k.els.length; i++, j += 9) {
+      // meets(box, cut(own, view)), shifted, without an array made.
+      const sx = f[j + 8] ? 0 : dx, sy = f[j + 8] ? 0 : dy;
+      const x = f[j] - sx, y = f[j + 1] - sy;
+      if (!(Math.min(x + f[j + 2], f[j + 6] - sx, vx1) > Math.max(x, f[j + 4] - sx, vx0) &&
+        Math.min(y + f[j + 3], f[j + 7] - sy, vy1) > Math.max(y, f[j + 5] - sy, vy0))) continue;
       const n = serial(k.els[i]);
       on.push(n);
       const c = iframes.get(i);
-      if (c) frameOf(n, own, still ? c : [c[0] - dx, c[1] - dy, c[2] - dx, c[3] - dy]);
+      if (c) frameOf(n, at([f[j + 4], f[j + 5], f[j + 6], f[j + 7], f[j + 8]]), [c[0] - sx, c[1] - sy, c[2] - sx, c[3] - sy]);
     }
     for (let i = 0; i < k.sticky.length; i += 4) {
       const el = k.sticky[i];
