@@ -452,17 +452,7 @@ func binaryAlone(b *testing.B) string {
 // shared browser.
 func serveAt(b *testing.B, bin, debug string, opts *mcp.ClientOptions) *served {
 	b.Helper()
-	s := &served{cmd: exec.Command(bin, "serve", "--connect", debug, "--log-level", "debug")}
-	s.cmd.Stderr = &s.stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-bench", Version: "0"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd}, nil)
-	if err != nil {
-		b.Fatalf("initialize %s over stdio: %v\nstderr:\n%s", bin, err, s.stderr.String())
-	}
-	s.session = session
-	return s
+	return serveArgs(b, bin, opts, "--connect", debug)
 }
 
 // current reads uicontext://current over MCP.

@@ -85,7 +85,7 @@ func BenchmarkServiceReads(b *testing.B) {
 					time.Sleep(50 * time.Millisecond) // until the service lists it
 				}
 			}
-			a.served = serveArgs(b, bin, "--connect", s.URL+"?token="+s.Token, "--session", id)
+			a.served = serveArgs(b, bin, nil, "--connect", s.URL+"?token="+s.Token, "--session", id)
 		}
 		roundsOf(b, pairs)
 	})
@@ -104,7 +104,7 @@ func BenchmarkServiceReads(b *testing.B) {
 			pairs = pairs[:len(pairs)-1]
 			a.local = br
 			pairs = append(pairs, a)
-			a.served = serveArgs(b, bin, "--connect", br.DebugURL())
+			a.served = serveArgs(b, bin, nil, "--connect", br.DebugURL())
 		}
 		roundsOf(b, pairs)
 	})
@@ -226,12 +226,13 @@ func closePairs(b *testing.B, pairs []*agentAndProvider) {
 	}
 }
 
-// serveArgs starts `cdpprovider serve ARGS...` and its MCP session.
-func serveArgs(b *testing.B, bin string, args ...string) *served {
+// serveArgs starts `cdpprovider serve ARGS...` and its MCP session on
+// its stdin and stdout, with the client options opts.
+func serveArgs(b *testing.B, bin string, opts *mcp.ClientOptions, args ...string) *served {
 	b.Helper()
 	s := &served{cmd: exec.Command(bin, append([]string{"serve", "--log-level", "debug"}, args...)...)}
 	s.cmd.Stderr = &s.stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-bench", Version: "0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "cdpprovider-bench", Version: "0"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd}, nil)

@@ -26,3 +26,16 @@ func testChrome(t testing.TB) string {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// watchTold starts a watch of p whose changes come on told, one kept
+// while none is taken; stop ends it.
+func watchTold(p *Provider) (told <-chan struct{}, stop func()) {
+	ch := make(chan struct{}, 1)
+	stop = p.Watch(func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	})
+	return ch, stop
+}

@@ -78,13 +78,7 @@ func TestWatcherReadsARestartedBrowserAtOnce(t *testing.T) {
 	if _, err := p.Current(ctx); err != nil {
 		t.Fatalf("read with the browser up: %v", err)
 	}
-	told := make(chan struct{}, 1)
-	stop := p.Watch(func() {
-		select {
-		case told <- struct{}{}:
-		default:
-		}
-	})
+	told, stop := watchTold(p)
 	defer stop()
 
 	if err := b.Close(); err != nil {

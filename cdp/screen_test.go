@@ -136,13 +136,7 @@ func TestScreenIsWhatLocateSays(t *testing.T) {
 		t.Errorf("an unchanged screen read walked %d documents and took %d last walks again, want 0 and some", w, r)
 	}
 
-	told := make(chan struct{}, 1)
-	stop := p.Watch(func() {
-		select {
-		case told <- struct{}{}:
-		default:
-		}
-	})
+	told, stop := watchTold(p)
 	defer stop()
 	u.eval(t, s, `scrollBy(0, 300), String(scrollY)`)
 	select {
