@@ -261,7 +261,7 @@ func TestSubscribeOverStdio(t *testing.T) {
 		wantDiscovered(t, h.next(t, "server/discover"))
 
 		h.send(t, `{"jsonrpc":"2.0","id":9,"method":"subscriptions/listen","params":{`+newestMeta+`,"notifications":{"resourceSubscriptions":["uicontext://descriptor"]}}}`)
-		if got, want := h.next(t, "a listen to the descriptor"), `{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"uicontext://descriptor cannot be subscribed to: the descriptor never changes while the provider runs; only uicontext://current sends change notifications","data":{"uri":"uicontext://descriptor","reason":"not-subscribable"}}}`; got != want {
+		if got, want := h.next(t, "a listen to the descriptor"), `{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"uicontext://descriptor cannot be subscribed to: the descriptor never changes while the provider runs; only uicontext://current and uicontext://current?scope=screen send change notifications","data":{"uri":"uicontext://descriptor","reason":"not-subscribable"}}}`; got != want {
 			t.Errorf("a listen to the descriptor answered\n%s\nwant\n%s", got, want)
 		}
 
