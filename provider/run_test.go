@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,20 +18,25 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp"
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
+	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // fakeSource answers with a fixed tree, and records how it was opened.
 type fakeSource struct {
-	opts   cdp.Options
-	closed bool
+	opts    cdp.Options
+	closed  bool
+	screens atomic.Int64 // the reads of Screen
 	// onCurrent runs at each read of current, for checks against the
 	// launched browser while it runs.
 	onCurrent func() error
 }
 
-// Screen answers as Current: the fake's page is all on screen.
-func (f *fakeSource) Screen(ctx context.Context) (*mapping.Current, error) { return f.Current(ctx) }
+// Screen answers as Current (the fake's page is all on screen), counted.
+func (f *fakeSource) Screen(ctx context.Context) (*mapping.Current, error) {
+	f.screens.Add(1)
+	return f.Current(ctx)
+}
 
 func (f *fakeSource) Current(ctx context.Context) (*mapping.Current, error) {
 	if f.onCurrent != nil {
@@ -133,6 +139,43 @@ func TestRunCurrentOutline(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("outline lacks %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// --screen makes current and watch read the screen, not the page.
+func TestRunScreen(t *testing.T) {
+	for _, screen := range []bool{false, true} {
+		var stdout, stderr bytes.Buffer
+		f := &fakeSource{}
+		if err := run(context.Background(), Config{Command: Current, Connect: "127.0.0.1:9222", Screen: screen}, nil, &stdout, &stderr, opener(f)); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.screens.Load() > 0; got != screen || !strings.Contains(stdout.String(), "Harbor Books: checkout") {
+			t.Errorf("current, Screen %v: read the screen %d times, printed:\n%s", screen, f.screens.Load(), stdout.String())
+		}
+	}
+	f := &fakeSource{}
+	out := &signalWriter{written: make(chan struct{})}
+	var stderr syncbuf.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, Config{Command: Watch, Connect: "127.0.0.1:9222", Screen: true}, nil, out, &stderr, opener(f))
+	}()
+	select {
+	case <-out.written:
+	case err := <-done:
+		t.Fatalf("watch ended before printing: %v\n%s", err, stderr.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("watch ended with %v, want nil", err)
+	}
+	if f.screens.Load() == 0 {
+		t.Error("watch --screen printed without reading the screen")
+	}
+	if err := (Config{Command: Find, Text: "x", Screen: true}).Validate(); err == nil || !strings.Contains(err.Error(), "--screen is for current and watch only") {
+		t.Errorf("find --screen: %v, want refused", err)
 	}
 }
 
