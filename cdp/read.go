@@ -72,33 +72,24 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	// Documents; the answer, cut to the budgets (budget.go).
 	b, frames := p.browserOf(wins, focused, shown, focus, pointer, reused)
 	root := mapping.Build(b, p.ids, p.opts.Budget)
+	var whole mapping.Element
+	cut := false
 	if how == readScreen {
 		setScreen(<-onScreen, frames, true)
-		if !cold {
-			p.keepMapped(root, fingerprints, false)
-			p.keepScans(reads)
-			p.rememberShown(root, topDocs)
-			p.restUnshown(reads)
-		}
-		// The screen, cut to the budgets in reading order: all of it is
-		// on screen.
-		root = mapping.Screen(root, b, &p.screenMemo)
-		cp := *root // the cut changes the root in place
-		root = &cp
-		if mapping.OverBudget(root, p.opts.Budget) {
-			mapping.ApplyBudgetOnScreen(root, p.opts.Budget, nil, p.ids)
-		}
-		cur := &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}
-		return cur, &sight{wins: wins, shown: shown, stack: stackWindows(wins, recent, len(pages))}, nil
+	} else {
+		whole = *root // the cut changes the root in place and no element below it
+		cut = p.applyBudget(ctx, root, b, topDocs, frames, cold)
 	}
-	whole := *root // the cut changes the root in place and no element below it
-	cut := p.applyBudget(ctx, root, b, topDocs, frames, cold)
-	// What the next read needs: the elements mapped, the Documents shown.
+	// What the next read needs: the elements mapped, the Documents shown
+	// (of the whole page, for a read of the screen too).
 	if !cold {
 		p.keepMapped(root, fingerprints, cut)
 		p.keepScans(reads)
 		p.rememberShown(root, topDocs)
 		p.restUnshown(reads)
+	}
+	if how == readScreen {
+		root = p.screenAnswer(root, b)
 	}
 	cur := &mapping.Current{Protocol: mapping.Protocol, Instance: p.ids.Instance(), Root: root}
 	seen := &sight{wins: wins, shown: shown, stack: stackWindows(wins, recent, len(pages))}
@@ -106,6 +97,16 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 		seen.whole = &whole
 	}
 	return cur, seen, nil
+}
+
+// screenAnswer is the screen of the answer root of b (mapping.Screen),
+// cut to the budgets in reading order: all of it is on screen.
+func (p *Provider) screenAnswer(root *mapping.Element, b *mapping.Browser) *mapping.Element {
+	cp := *mapping.Screen(root, b, &p.screenMemo) // the cut changes the root in place
+	if mapping.OverBudget(&cp, p.opts.Budget) {
+		mapping.ApplyBudgetOnScreen(&cp, p.opts.Budget, nil, p.ids)
+	}
+	return &cp
 }
 
 // readHow is how a read reads: warm (the kept trees), cold (every

@@ -29,7 +29,7 @@ const screenKept = 20000
 
 // docScreen is what the provider keeps of a document's screen (in its
 // docInfo): the backend ids of the elements the script has numbered in
-// its world (so that an element on screen in two reads is described once),
+// its world (so that an element on screen in two reads is serialized once),
 // and the last answer with what it was found under: a read whose
 // document has not changed, scrolled or moved since (the watchers say,
 // pageState), with the same clip, takes it again without a walk.
@@ -143,7 +143,12 @@ func (p *Provider) screenOf(ctx context.Context, d *doc, clip *[4]float64) (*scr
 	if clip != nil {
 		under.clip = *clip
 	}
-	if st := d.state; st.ok && st.moves >= 0 { // (-1: watchers of an older provider, which count no scroll)
+	// The watchers tell what moved; those of an older provider (moves -1)
+	// count no scroll, and a page whose script did not answer tells
+	// nothing: then the walk is not kept.
+	st := d.state
+	known := st.ok && st.moves >= 0
+	if known {
 		under.watcher, under.mutations, under.interactions, under.moves, under.scroll = st.watcher, st.mutations, st.interactions, st.moves, st.scroll
 		if ks.last != nil && ks.under == under {
 			p.screenReuses.Add(1)
@@ -151,15 +156,16 @@ func (p *Provider) screenOf(ctx context.Context, d *doc, clip *[4]float64) (*scr
 		}
 	}
 	found, err := p.walkScreen(ctx, d, clip)
-	ks.last, ks.under = found, under
-	if err != nil || !d.state.ok || d.state.moves < 0 {
-		ks.last = nil // nothing to tell a later read it is unchanged
+	ks.last, ks.under = nil, under
+	if err == nil && known {
+		ks.last = found
 	}
 	return found, err
 }
 
-// walkScreen runs screen.js in d's isolated world and describes the
-// elements it has not numbered before.
+// walkScreen runs screen.js in d's isolated world and keeps the DOM ids
+// of the elements it numbered for the first time (its answer carries
+// them).
 func (p *Provider) walkScreen(ctx context.Context, d *doc, clip *[4]float64) (*screenFound, error) {
 	p.screenWalks.Add(1)
 	ks := &d.info.screen

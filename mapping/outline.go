@@ -379,22 +379,13 @@ func appendParts(b []byte, e *Element, title, u string, base *url.URL) []byte {
 		b = strconv.AppendQuote(b, e.Description)
 		b = append(b, ')')
 	}
-	if n := e.Omitted - offCount(e); n > 0 {
+	if n := e.Omitted - e.Off.total(); n > 0 {
 		b = append(b, " (+"...)
 		b = strconv.AppendInt(b, int64(n), 10)
 		b = append(b, " omitted)"...)
 	}
 	b = append(b, " #"...)
 	return append(b, e.ID...)
-}
-
-// offCount is how many of e's omitted elements its Off says where they
-// are: the outline has lines for them.
-func offCount(e *Element) int {
-	if e.Off == nil {
-		return 0
-	}
-	return e.Off.Above + e.Off.Below + e.Off.Aside
 }
 
 // parseBase returns the url of a Document as the base of the urls below

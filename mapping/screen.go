@@ -20,6 +20,15 @@ type Off struct {
 	Above, Below, Aside int
 }
 
+// total is how many elements o says where they are; 0 for nil (the
+// outline's (+N omitted) says the rest).
+func (o *Off) total() int {
+	if o == nil {
+		return 0
+	}
+	return o.Above + o.Below + o.Aside
+}
+
 // Screen returns the part of the tree under root (Build's tree of br)
 // that is on screen: the Application, the windows, their tab lists and
 // tabs, and their dialogs as they are; in each window's Document, the
@@ -170,6 +179,12 @@ func (s *screener) keep(e *Element, on bool) *Element {
 
 // keepNew is keep without the memo.
 func (s *screener) keepNew(e *Element, on bool) *Element {
+	if len(e.Children) == 0 { // most elements: nothing to look at below
+		if on {
+			return e
+		}
+		return nil
+	}
 	var off Off
 	first, last := -1, -1
 	changed := false
@@ -193,14 +208,12 @@ func (s *screener) keepNew(e *Element, on bool) *Element {
 		return e
 	}
 	kept := make([]*Element, 0, len(e.Children))
-	left := false
 	for i, c := range e.Children {
 		if outs[i] != nil {
 			kept = append(kept, outs[i])
 			continue
 		}
 		n := 1 + count(c)
-		left = true
 		switch {
 		case first >= 0 && i < first:
 			off.Above += n
@@ -212,8 +225,8 @@ func (s *screener) keepNew(e *Element, on bool) *Element {
 	}
 	cp := *e
 	cp.Children = kept
-	if left {
-		cp.Omitted += off.Above + off.Below + off.Aside
+	if n := off.total(); n > 0 {
+		cp.Omitted += n
 		cp.Off = &off
 	}
 	return &cp

@@ -18,7 +18,6 @@ import (
 
 	"github.com/cdpprovider/cdpprovider/cdp"
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
-	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -155,22 +154,7 @@ func TestRunScreen(t *testing.T) {
 		}
 	}
 	f := &fakeSource{}
-	out := &signalWriter{written: make(chan struct{})}
-	var stderr syncbuf.Buffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, Config{Command: Watch, Connect: "127.0.0.1:9222", Screen: true}, nil, out, &stderr, opener(f))
-	}()
-	select {
-	case <-out.written:
-	case err := <-done:
-		t.Fatalf("watch ended before printing: %v\n%s", err, stderr.String())
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("watch ended with %v, want nil", err)
-	}
+	runWatchOnce(t, Config{Command: Watch, Connect: "127.0.0.1:9222", Screen: true}, f)
 	if f.screens.Load() == 0 {
 		t.Error("watch --screen printed without reading the screen")
 	}

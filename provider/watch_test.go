@@ -442,12 +442,25 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 // on Ctrl-C), then nil and the source closed.
 func TestRunWatch(t *testing.T) {
 	f := &fakeSource{}
+	out := runWatchOnce(t, Config{Command: Watch, Connect: "127.0.0.1:9222"}, f)
+	if !strings.HasPrefix(out.String(), separator+"\n") || !strings.Contains(out.String(), `Window "Harbor Books: checkout"`) {
+		t.Errorf("watch printed:\n%s", out.String())
+	}
+	if !f.closed {
+		t.Error("source not closed")
+	}
+}
+
+// runWatchOnce runs watch with cfg on f until it has printed, then ends
+// it as Ctrl-C does, and returns what it printed.
+func runWatchOnce(t *testing.T, cfg Config, f *fakeSource) *signalWriter {
+	t.Helper()
 	out := &signalWriter{written: make(chan struct{})}
 	var stderr syncbuf.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, Config{Command: Watch, Connect: "127.0.0.1:9222"}, nil, out, &stderr, opener(f))
+		done <- run(ctx, cfg, nil, out, &stderr, opener(f))
 	}()
 	select {
 	case <-out.written:
@@ -458,12 +471,7 @@ func TestRunWatch(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("watch ended with %v, want nil", err)
 	}
-	if !strings.HasPrefix(out.String(), separator+"\n") || !strings.Contains(out.String(), `Window "Harbor Books: checkout"`) {
-		t.Errorf("watch printed:\n%s", out.String())
-	}
-	if !f.closed {
-		t.Error("source not closed")
-	}
+	return out
 }
 
 // With --depth watch prints the outline cut to that depth, what was cut
