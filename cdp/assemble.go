@@ -43,6 +43,10 @@ type docInfo struct {
 	// the next read when it is unchanged (keepMapped, reuseMapped);
 	// zero when none.
 	mapped memo
+	// partial is the last screen read of it made from the nodes on
+	// screen alone (partialFetch), for the next while nothing moved;
+	// nil when none.
+	partial *partialScreen
 	// shown is its Document element in the last answer, for a read when
 	// its page cannot be asked (rememberShown, readDown); held says the
 	// last read answered that (cleared at each read's start, listPages).
@@ -95,7 +99,10 @@ type doc struct {
 	// focus and hover are the element chains the fetch phase read ahead;
 	// nil when it did not.
 	focus, hover *chainRead
-	children     map[cdproto.BackendNodeID]*doc
+	// partial says nodes are only those that place what is on screen
+	// (partialFetch).
+	partial  bool
+	children map[cdproto.BackendNodeID]*doc
 }
 
 // readDocument reads a tab's document with all its frames.
@@ -156,6 +163,12 @@ func (p *Provider) assemble(ctx context.Context, c *wire.Conn, r *tabRead, ff *f
 		focus:     ff.focus,
 		hover:     ff.hover,
 		children:  map[cdproto.BackendNodeID]*doc{},
+		partial:   ff.partial != nil,
+	}
+	if ff.partial != nil {
+		keepPartial(info, ff.partial)
+	} else {
+		info.partial = nil
 	}
 	for _, el := range ff.scan.owners {
 		id := r.ownedFrame(ctx, ff, el)

@@ -50,7 +50,9 @@
 //     which after a change makes sure Chrome's events for it came, told
 //     by the watchers' signals in watch.go, and while the document's walk
 //     runs reads it whole or waits for the walk, whichever should be
-//     sooner), value texts, frame owners, focus and hover chains read
+//     sooner; or, for a screen read of a large page whose walk at its
+//     load is not done, the nodes on screen alone: partialFetch in
+//     screen.go), value texts, frame owners, focus and hover chains read
 //     ahead, or taken from the last read when the page state found them
 //     the same elements: chainFor in pointer.go).
 //  4. the assembly (assemble.go, down.go): assembleTabs makes what each

@@ -45,6 +45,7 @@ type tabRead struct {
 	top     pageState  // the top document's, already read with the tab's state
 	frames  framesWait // the tab's frame tree, sent with its state (sendAhead); nil when not
 	cold    bool       // bypass the warm trees
+	screen  bool       // a read of the screen: partialFetch may answer
 	focused bool       // the tab of the focused window: its focus is read
 	live    map[target.ID]*target.Info
 	ax      *warm.Trees // the tab's warm trees
@@ -89,14 +90,17 @@ type frameFetch struct {
 	// focus and hover are the element chains read ahead, when the
 	// document may need them (nil when not read).
 	focus, hover *chainRead
+	// partial, when set, says nodes are only those that place what is
+	// on screen (partialFetch), and holds what the screen script found.
+	partial *partialScreen
 }
 
 // planTab prepares the read of a tab's document: it attaches to the tab's
 // out-of-process iframes. It touches the provider's state, so the reads
 // of several tabs are planned one after another; their fetches then run
 // side by side.
-func (p *Provider) planTab(ctx context.Context, c *wire.Conn, t *tabState, live map[target.ID]*target.Info, cold, focused bool) *tabRead {
-	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, frames: t.frames, cold: cold, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
+func (p *Provider) planTab(ctx context.Context, c *wire.Conn, t *tabState, live map[target.ID]*target.Info, how readHow, focused bool) *tabRead {
+	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, frames: t.frames, cold: how == readCold, screen: how == readScreen, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
 	r.ax = p.axOf(r.sess)
 	for _, ti := range live {
 		if ti.Type != "iframe" || !underTab(ti, r.tab, live) {
@@ -153,7 +157,11 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 			// Those out of process are targets of their own, new ones.
 			go p.readIfNewIframes(p.life, s)
 		}
-		return f.LoaderID, readPageState(ctx, s, frame).activity(), nil
+		seen := readPageState(ctx, s, frame).activity()
+		if f.ParentID == "" && seen.OK && p.screenAsked.Load() && p.opts.ScreenFirstFrom > 0 {
+			seen.ScreenFirst = largeDocument(ctx, s, frame, p.opts.ScreenFirstFrom)
+		}
+		return f.LoaderID, seen, nil
 	}
 	// The new document's fetch is in: read it now, so that the host's
 	// next read finds it mapped.
@@ -307,9 +315,23 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	if g.asked != nil {
 		g.asked()
 	}
-	if r.cold {
+	switch {
+	case r.cold:
 		ff.nodes, ff.err = warm.FullAXTree(ctx, o.sess, accessibility.GetFullAXTreeParams{FrameID: f.ID})
-	} else {
+	case r.screen && isTop && ff.state.ok && ff.state.visible && o.ax.LoadWalking(f.ID, f.LoaderID):
+		// A large page just loaded, its tree not kept yet: what is on
+		// screen alone (screen.go), rather than wait for all of it. (A
+		// focused or hovered element off screen need not be among it:
+		// the mapping marks its first ancestor there, and those above,
+		// as it marks them for it.)
+		ff.nodes, ff.partial, ff.err = p.partialFetch(ctx, o, f, ff.state)
+		if ff.err == nil {
+			break
+		}
+		p.log.Debug("the screen of a page could not be read alone; its whole tree is", "url", f.URL, "err", ff.err)
+		ff.partial = nil
+		fallthrough
+	default:
 		ff.nodes, ff.version, ff.err = o.ax.Nodes(ctx, f.ID, f.LoaderID, ff.state.activity())
 	}
 	if ff.err == nil {
@@ -533,4 +555,19 @@ func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID)
 		}
 	}
 	return out, all
+}
+
+// DefaultScreenFirstFrom is Options.ScreenFirstFrom's default: Chrome's
+// first getFullAXTree of a page after its load takes about 0.2 ms an
+// element and holds every other call of the page meanwhile (4.0–4.6 s
+// for p50k's 18,781 elements on Chromium 156), where a read of its
+// screen alone took 0.23 s (bench/MODEL.md).
+const DefaultScreenFirstFrom = 8000
+
+// largeDocument reports whether a frame's document has from elements or
+// more (1–4 ms at 18,781, asked once a load).
+func largeDocument(ctx context.Context, s *session, frame cdproto.FrameID, from int) bool {
+	var n int
+	err := evalIn(ctx, s, frame, `document.getElementsByTagName("*").length`, &n)
+	return err == nil && n >= from
 }

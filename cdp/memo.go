@@ -133,6 +133,9 @@ func (p *Provider) rememberShown(root *mapping.Element, topDocs []*doc) {
 		}
 	}
 	for _, d := range topDocs {
+		if d.partial { // only what was on screen: not the page as shown
+			continue
+		}
 		id := p.ids.Document(d.n)
 		for _, w := range root.Children {
 			for _, el := range w.Children {

@@ -65,6 +65,13 @@ type Options struct {
 	// DefaultWalkFrom; a negative value walks every document (tests of
 	// the walk use it on small pages).
 	WalkFrom int
+	// ScreenFirstFrom is the fewest elements a page that loads after a
+	// host has read the screen must have for its first reads of the
+	// screen to ask Chrome for what is on screen alone, while its whole
+	// tree is walked in the background, rather than fetch the whole tree
+	// at its load (warm.Activity's ScreenFirst). 0 means
+	// DefaultScreenFirstFrom; a negative value, never.
+	ScreenFirstFrom int
 }
 
 // readTimeout bounds one read of the browser: a huge page's tree takes
@@ -108,8 +115,11 @@ type Provider struct {
 	// screenWalks counts the runs of the screen script in a document
 	// (screen.go), screenScrolls those of them that took the last walk
 	// shifted by the page's scroll, screenReuses the reads that took the
-	// last answer again without running it.
-	screenWalks, screenScrolls, screenReuses atomic.Int64
+	// last answer again without running it; screenPartials counts the
+	// documents whose screen was read before their whole tree, from the
+	// nodes on screen alone (partialFetch), partialReuses the reads that
+	// took those nodes again.
+	screenWalks, screenScrolls, screenReuses, screenPartials, partialReuses atomic.Int64
 	// screenAsked says a host has read the screen: the reads in the
 	// background then find what is on screen too (readBehind), so that
 	// the host's next read of the screen after a load takes their walk.
@@ -295,6 +305,9 @@ func NewProvider(opts Options) (*Provider, error) {
 		opts.WalkFrom = DefaultWalkFrom
 	case opts.WalkFrom < 0:
 		opts.WalkFrom = 0
+	}
+	if opts.ScreenFirstFrom == 0 {
+		opts.ScreenFirstFrom = DefaultScreenFirstFrom
 	}
 	log := opts.Logger
 	if log == nil {

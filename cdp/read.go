@@ -41,7 +41,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	// (fetch.go), then assembled into its document (assemble.go); or,
 	// for a page that cannot answer, its Document as last shown
 	// (down.go).
-	reads := p.fetchTabs(ctx, c, wins, focused, live, cold)
+	reads := p.fetchTabs(ctx, c, wins, focused, live, how)
 	shown := p.assembleTabs(ctx, c, wins, focused, reads)
 	// The tabs or pages that could not be read are in the answer,
 	// marked; the log says so once for each.
@@ -148,12 +148,12 @@ type shownTab struct {
 // window's tabRead, nil for a window whose tab is not read: minimised,
 // none active, or one whose page cannot answer. The tabs it reads are
 // the next read's to ask first (readLast, readTabs).
-func (p *Provider) fetchTabs(ctx context.Context, c *wire.Conn, wins []window, focused int, live map[target.ID]*target.Info, cold bool) []*tabRead {
+func (p *Provider) fetchTabs(ctx context.Context, c *wire.Conn, wins []window, focused int, live map[target.ID]*target.Info, how readHow) []*tabRead {
 	reads := make([]*tabRead, len(wins))
 	p.state.readLast = p.state.readLast[:0]
 	for i, w := range wins {
 		if a := w.active; a != nil && !w.minimized && a.down == nil {
-			reads[i] = p.planTab(ctx, c, a, live, cold, i == focused)
+			reads[i] = p.planTab(ctx, c, a, live, how, i == focused)
 			p.state.readLast = append(p.state.readLast, a.info.TargetID)
 		}
 	}
@@ -247,7 +247,7 @@ func (p *Provider) browserOf(wins []window, focused int, shown []shownTab, focus
 // frameOf is the mapping's frame of a document and, in its Frames, of the
 // documents its <iframe> elements hold; it records each in frames.
 func frameOf(d *doc, focus focusPath, pointer pointerAt, frames map[*doc]*mapping.Frame) *mapping.Frame {
-	f := &mapping.Frame{Doc: d.n, URL: d.url, Nodes: d.nodes, ValueText: d.valueText, NodeBase: d.base}
+	f := &mapping.Frame{Doc: d.n, URL: d.url, Nodes: d.nodes, ValueText: d.valueText, NodeBase: d.base, Partial: d.partial}
 	if focus.has(d) {
 		f.HasFocus, f.FocusLive, f.Focus = true, true, focus.chainIn(d)
 	}

@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -139,21 +141,10 @@ func (p *Provider) screenOf(ctx context.Context, d *doc, clip *[4]float64) (*scr
 		return nil, fmt.Errorf("document %d is not numbered", d.n)
 	}
 	ks := &d.info.screen
-	under := screenUnder{top: clip == nil}
-	if clip != nil {
-		under.clip = *clip
-	}
-	// The watchers tell what moved; those of an older provider (moves -1)
-	// count no scroll, and a page whose script did not answer tells
-	// nothing: then the walk is not kept.
-	st := d.state
-	known := st.ok && st.moves >= 0
-	if known {
-		under.watcher, under.mutations, under.interactions, under.moves, under.scroll = st.watcher, st.mutations, st.interactions, st.moves, st.scroll
-		if ks.last != nil && ks.under == under {
-			p.screenReuses.Add(1)
-			return ks.last, nil
-		}
+	under, known := screenUnderOf(d.state, clip)
+	if known && ks.last != nil && ks.under == under {
+		p.screenReuses.Add(1)
+		return ks.last, nil
 	}
 	found, err := p.walkScreen(ctx, d, clip)
 	ks.last, ks.under = nil, under
@@ -163,12 +154,33 @@ func (p *Provider) screenOf(ctx context.Context, d *doc, clip *[4]float64) (*scr
 	return found, err
 }
 
-// walkScreen runs screen.js in d's isolated world and keeps the DOM ids
-// of the elements it numbered for the first time (its answer carries
-// them).
+// screenUnderOf is what a document's screen is found under, by its page
+// state, within clip (nil: its whole viewport); known says the watchers
+// tell what moved: those of an older provider (moves -1) count no scroll,
+// and a page whose script did not answer tells nothing, and then what
+// is found is not kept.
+func screenUnderOf(st pageState, clip *[4]float64) (under screenUnder, known bool) {
+	under.top = clip == nil
+	if clip != nil {
+		under.clip = *clip
+	}
+	if !st.ok || st.moves < 0 {
+		return under, false
+	}
+	under.watcher, under.mutations, under.interactions, under.moves, under.scroll = st.watcher, st.mutations, st.interactions, st.moves, st.scroll
+	return under, true
+}
+
+// walkScreen runs screen.js in d's isolated world (walkScreenIn).
 func (p *Provider) walkScreen(ctx context.Context, d *doc, clip *[4]float64) (*screenFound, error) {
+	return p.walkScreenIn(ctx, d.sess, d.frameID, &d.info.screen, clip)
+}
+
+// walkScreenIn runs screen.js in a frame's isolated world and keeps in ks
+// the DOM ids of the elements it numbered for the first time (its answer
+// carries them).
+func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdproto.FrameID, ks *docScreen, clip *[4]float64) (*screenFound, error) {
 	p.screenWalks.Add(1)
-	ks := &d.info.screen
 	if len(ks.ids) > screenKept {
 		ks.world, ks.ids = "", nil
 	}
@@ -177,7 +189,7 @@ func (p *Provider) walkScreen(ctx context.Context, d *doc, clip *[4]float64) (*s
 		clipJS = fmt.Sprintf("[%g,%g,%g,%g]", clip[0], clip[1], clip[2], clip[3])
 	}
 	expr := fill(screenScript, "clip", clipJS, "world", strconv.Quote(ks.world))
-	items, err := evalItems(ctx, d.sess, d.frameID, expr)
+	items, err := evalItems(ctx, sess, frame, expr)
 	if err != nil {
 		return nil, err
 	}
@@ -218,4 +230,66 @@ func (p *Provider) walkScreen(ctx context.Context, d *doc, clip *[4]float64) (*s
 		}
 	}
 	return found, nil
+}
+
+// partialScreen is what partialFetch found of a document's screen: the
+// screen script's numbering (the document's docScreen, for assemble to
+// keep), its answer, and the nodes Chrome gave for it, with what they
+// were found under.
+type partialScreen struct {
+	screen docScreen
+	found  *screenFound
+	nodes  []*accessibility.Node
+	under  screenUnder
+	known  bool
+}
+
+// partialFetch reads the top document of a tab whose tree is not kept
+// yet, its load walked rather than fetched (warm.Activity.ScreenFirst),
+// for a read of the screen: the screen script finds the elements on
+// screen, and Chrome is asked for their nodes alone with what places
+// them (warm.PartialNodes), a few milliseconds where the whole tree of a
+// large page holds it for seconds. A read with nothing moved since the
+// last one (the read in the background that a load starts, then the
+// host's) takes its nodes again (counted: partialReuses). The nodes have
+// no version: nothing made of them is kept as the page's (the memo, the
+// Document last shown), and the mapping counts what was not asked for
+// (mapping.Frame.Partial).
+func (p *Provider) partialFetch(ctx context.Context, o tabSession, f *cdproto.Frame, st pageState) ([]*accessibility.Node, *partialScreen, error) {
+	ps := &partialScreen{}
+	ps.under, ps.known = screenUnderOf(st, nil)
+	if info := p.state.docNumbered(docKey{o.target, f.ID, f.LoaderID}); info != nil {
+		if last := info.partial; last != nil && ps.known && last.known && last.under == ps.under {
+			p.partialReuses.Add(1)
+			return last.nodes, last, nil
+		}
+		ps.screen = info.screen // its numbering; assemble puts it back
+	}
+	found, err := p.walkScreenIn(ctx, o.sess, f.ID, &ps.screen, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(found.on) == 0 {
+		return nil, nil, fmt.Errorf("nothing of the page is on screen")
+	}
+	nodes, err := warm.PartialNodes(ctx, o.sess, f.ID, found.on)
+	if err != nil {
+		return nil, nil, err
+	}
+	ps.found, ps.nodes = found, nodes
+	p.screenPartials.Add(1)
+	return nodes, ps, nil
+}
+
+// keepPartial keeps in a document's docInfo what partialFetch found of
+// its screen, as a walk of screenOf would have: the read's findScreen
+// then takes it, and so does the next read while nothing moves.
+func keepPartial(info *docInfo, ps *partialScreen) {
+	ks := &info.screen
+	ks.world, ks.ids, ks.last = ps.screen.world, ps.screen.ids, nil
+	info.partial = nil
+	if ps.known {
+		ks.last, ks.under = ps.found, ps.under
+		info.partial = ps
+	}
 }

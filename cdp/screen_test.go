@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -243,5 +244,126 @@ func TestScreenAfterALoadTakesTheWalkAhead(t *testing.T) {
 	now := u.eval(t, s, `document.querySelector('h2').textContent`)
 	if now == first || elementsOf(cur.Root, func(e *mapping.Element) bool { return e.Title == now }) == nil {
 		t.Errorf("the screen after the load does not show the new document's heading %q (before: %q)", now, first)
+	}
+}
+
+// A large page that loads after a host has read the screen is walked at
+// its load, not fetched whole, and its screen is read meanwhile from
+// what Chrome gives of the elements on screen alone: by the read in the
+// background that the load starts, then by the host's, which takes
+// those nodes again (counted) as nothing moved. It shows the same
+// elements as the screen read of the whole tree once the walk is kept
+// (the focus, off screen, marked as there), and it says more is below
+// without a number. A read of the whole page meanwhile is not partial.
+func TestScreenFirstOfALargePage(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><title>Large</title><main><h1>Large page</h1><ul>`)
+	for i := range 2500 {
+		fmt.Fprintf(&b, `<li><h2>Part %d</h2><p>Text of part %d with <a href="#%d">link %d</a>.</p></li>`, i, i, i, i)
+	}
+	// The focus is on a link far below the screen.
+	b.WriteString(`</ul></main><script>window.__reloaded = false; document.querySelector('a[href="#2400"]').focus({preventScroll: true})</script>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, b.String()) }))
+	defer srv.Close()
+
+	ctx, p, u := launchFor(t, srv.URL, Options{WalkFrom: -1, RestAfter: -1, ScreenFirstFrom: 1000})
+	waitWalked(t, ctx, p)
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := u.session(t, u.tabs[0])
+	p.mu.Lock()
+	a := p.state.sessions[u.tabs[0]].ax.Load()
+	p.mu.Unlock()
+	var partial *mapping.Current
+	var frame cdproto.FrameID
+	var loader cdproto.LoaderID
+	// The walk runs on its own: when it has ended before the host reads,
+	// the page is loaded again.
+	for attempt := 0; attempt < 5 && partial == nil; attempt++ {
+		ahead, _ := p.readsAhead()
+		made := p.screenPartials.Load()
+		u.eval(t, s, `window.__reloaded = true; location.reload(); ''`)
+		u.waitNewDocument(t, s)
+		u.waitLoaded(t, 0)
+		tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, loader = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+		// Reads in the background: only the provider's state tells when they end.
+		if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > ahead && !running }); err != nil {
+			t.Fatalf("no read in the background after the load: %v", err)
+		}
+		if !a.LoadWalking(frame, loader) {
+			continue
+		}
+		if p.screenPartials.Load() == made {
+			t.Fatal("the read in the background after the load did not read the screen from what is on it alone")
+		}
+		partials, reuses := p.screenPartials.Load(), p.partialReuses.Load()
+		cur, err := p.Screen(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.partialReuses.Load() == reuses+1 && p.screenPartials.Load() == partials {
+			partial = cur
+		}
+	}
+	if partial == nil {
+		t.Fatal("no read of the screen took the nodes the read in the background had read of what is on screen, while the page's walk went on")
+	}
+	if p.answers.AtLoad.Load() == 0 {
+		t.Error("the large page was not walked at its load")
+	}
+	var out strings.Builder
+	if err := mapping.Outline(&out, partial.Root); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "… more below") || !strings.Contains(out.String(), `"Part 0"`) || strings.Contains(out.String(), `"Part 2499"`) {
+		t.Errorf("the partial screen's outline:\n%s", out.String())
+	}
+	// The page meanwhile: whole.
+	all, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elementsOf(all.Root, func(e *mapping.Element) bool { return e.Title == "link 2499" }) == nil {
+		t.Error("a read of the page after the partial screen read is not the whole page")
+	}
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
+		t.Fatalf("the page was not walked: %v", err)
+	}
+	partials := p.screenPartials.Load()
+	whole, err := p.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.screenPartials.Load() != partials {
+		t.Error("a read of the screen after the walk was kept asked for what is on screen alone")
+	}
+	shape := func(root *mapping.Element) []string {
+		var lines []string
+		walkTree(root, func(e *mapping.Element) {
+			lines = append(lines, fmt.Sprintf("%s %s %q %q %v", e.ID, e.Role, e.Title, e.URL, e.States))
+		})
+		return lines
+	}
+	if got, want := shape(partial.Root), shape(whole.Root); !slices.Equal(got, want) {
+		t.Errorf("the partial screen holds other elements than the screen of the whole tree:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// It says more is off screen where the whole tree's screen counts
+	// some, and only there, in the same directions.
+	offs := func(root *mapping.Element) []string {
+		var lines []string
+		walkTree(root, func(e *mapping.Element) {
+			if e.Off != nil {
+				lines = append(lines, fmt.Sprintf("%s above %v below %v aside %v", e.ID, e.Off.Above > 0, e.Off.Below > 0, e.Off.Aside > 0))
+			}
+		})
+		return lines
+	}
+	if got, want := offs(partial.Root), offs(whole.Root); !slices.Equal(got, want) {
+		t.Errorf("the partial screen says more is off screen at\n%s\nwant (the whole tree's screen):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

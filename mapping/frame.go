@@ -156,6 +156,11 @@ func (m *mapper) children(n *accessibility.Node, listDepth int, seen map[accessi
 	var out []*Element
 	for _, id := range n.ChildIDs {
 		c := m.nodes[id]
+		if c == nil && m.f.Partial && !seen[id] {
+			seen[id] = true
+			out = append(out, &Element{Unfetched: true})
+			continue
+		}
 		if c == nil || seen[id] {
 			continue
 		}

@@ -110,17 +110,17 @@ func (o *outliner) tree(e, parent *Element, depth int, base *url.URL) {
 		o.win.tabs = false
 	}
 	if e.Off != nil && e.Off.Above > 0 {
-		o.offLine(depth+1, e.Off.Above, "above")
+		o.offLine(depth+1, e.Off, e.Off.Above, "above")
 	}
 	o.children(e, e.Children, depth+1, base)
 	o.win = win
 	o.endRun()
 	if e.Off != nil {
 		if e.Off.Below > 0 {
-			o.offLine(depth+1, e.Off.Below, "below")
+			o.offLine(depth+1, e.Off, e.Off.Below, "below")
 		}
 		if e.Off.Aside > 0 {
-			o.offLine(depth+1, e.Off.Aside, "off screen")
+			o.offLine(depth+1, e.Off, e.Off.Aside, "off screen")
 		}
 	}
 }
@@ -134,10 +134,14 @@ func (o *outliner) hint() {
 }
 
 // offLine writes the line of n elements a screen answer left out, where.
-func (o *outliner) offLine(depth, n int, where string) {
+func (o *outliner) offLine(depth int, off *Off, n int, where string) {
 	o.endRun()
 	o.indent(depth)
-	o.scratch = append(strconv.AppendInt(append(o.scratch[:0], "… "...), int64(n), 10), ' ')
+	if off.Unknown { // not all of it read: how much is not known
+		o.scratch = append(o.scratch[:0], "… more "...)
+	} else {
+		o.scratch = append(strconv.AppendInt(append(o.scratch[:0], "… "...), int64(n), 10), ' ')
+	}
 	o.scratch = append(o.scratch, where...)
 	o.w.Write(o.scratch)
 	o.w.WriteByte('\n')

@@ -18,6 +18,10 @@ import (
 // JSON has only their sum, in Omitted.
 type Off struct {
 	Above, Below, Aside int
+	// Unknown says some of what was left out was never read (a stand-in
+	// of Frame.Partial, counted as one element, may hold many or none):
+	// the outline says there is more, without a number.
+	Unknown bool
 }
 
 // total is how many elements o says where they are; 0 for nil (the
@@ -139,6 +143,9 @@ func (s *screener) addFrame(f *Frame, sig *[]onScreenKey) {
 // own reports whether e itself is on screen, its parent being (parentOn)
 // or not.
 func (s *screener) own(e *Element, parentOn bool) bool {
+	if e.Unfetched {
+		return false
+	}
 	r, ok := Peek(e.ID)
 	if !ok {
 		return parentOn
@@ -214,6 +221,9 @@ func (s *screener) keepNew(e *Element, on bool) *Element {
 			continue
 		}
 		n := 1 + count(c)
+		if !off.Unknown && hasUnfetched(c) {
+			off.Unknown = true
+		}
 		switch {
 		case first >= 0 && i < first:
 			off.Above += n
@@ -230,4 +240,18 @@ func (s *screener) keepNew(e *Element, on bool) *Element {
 		cp.Off = &off
 	}
 	return &cp
+}
+
+// hasUnfetched reports whether e is or holds a stand-in for a node not
+// read (Frame.Partial).
+func hasUnfetched(e *Element) bool {
+	if e.Unfetched {
+		return true
+	}
+	for _, c := range e.Children {
+		if hasUnfetched(c) {
+			return true
+		}
+	}
+	return false
 }

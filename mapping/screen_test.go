@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
@@ -121,5 +122,72 @@ func TestScreen(t *testing.T) {
 	cut := Cut(Screen(root, br, nil), 3)
 	if out := outlineOf(t, cut); !strings.Contains(out, "List (+18 omitted)") || strings.Contains(out, "… 6") {
 		t.Errorf("the screen cut at depth 3:\n%s\nwant the List with (+18 omitted) and no … line of it", out)
+	}
+}
+
+// A partial tree (the nodes that place what is on screen, before the
+// whole tree is read) says that more is off screen where a node names a
+// child it does not hold, without a number, and counts each such child
+// as one element in omitted; the same nodes as a whole tree would leave
+// them out with nothing said.
+func TestScreenOfAPartialTree(t *testing.T) {
+	// On screen: the heading and the first item's link. The second item
+	// is held without its link (its child not read), and the list names
+	// a third item it does not hold.
+	heading := leaf(1001, "heading", "Top", "level", 1)
+	first := el(ax(1010, "listitem", ""), el(ax(1011, "link", "one"), leaf(1012, "StaticText", "one")))
+	second := el(ax(1020, "listitem", ""), el(ax(1021, "link", "two"), leaf(1022, "StaticText", "two")))
+	third := el(ax(1030, "listitem", ""), leaf(1031, "link", "three"))
+	list := el(ax(1002, "list", ""), first, second, third)
+	f := page(1, el(ax(1003, "main", ""), heading, list))
+	var nodes []*accessibility.Node
+	for _, n := range f.Nodes {
+		switch n.NodeID {
+		case "1021", "1022", "1030", "1031": // not read
+		default:
+			nodes = append(nodes, n)
+		}
+	}
+	for _, partial := range []bool{true, false} {
+		ids := NewIDs()
+		fr := &Frame{Doc: 1, URL: f.URL, Nodes: nodes, Partial: partial, OnScreen: []cdproto.BackendNodeID{1003, 1001, 1002, 1010, 1011}}
+		br := &Browser{Windows: []*Window{{Key: 1, Tabs: []*Tab{{Key: 2, Active: true, Doc: fr}}}}}
+		got := Screen(Build(br, ids, DefaultBudget), br, nil)
+		out := outlineOf(t, got)
+		var listEl *Element
+		var find func(e *Element)
+		find = func(e *Element) {
+			if e.Role == "List" {
+				listEl = e
+			}
+			for _, c := range e.Children {
+				find(c)
+			}
+		}
+		find(got)
+		if listEl == nil {
+			t.Fatalf("partial %v: no list in\n%s", partial, out)
+		}
+		if !partial {
+			// Read as a whole tree, the second item is left out, and
+			// what was not read is not there to count.
+			if strings.Contains(out, "more") || listEl.Omitted != 1 {
+				t.Errorf("a whole tree: omitted %d, outline\n%s", listEl.Omitted, out)
+			}
+			continue
+		}
+		// The second item (its link not read: one) and the third (one).
+		if listEl.Omitted != 3 || listEl.Off == nil || !listEl.Off.Unknown || listEl.Off.Below != 3 {
+			t.Errorf("a partial tree: the list's omitted %d, off %+v", listEl.Omitted, listEl.Off)
+		}
+		if !strings.Contains(out, " … more below\n") || strings.Contains(out, "… 3 below") {
+			t.Errorf("a partial tree's outline does not say more is below without a number:\n%s", out)
+		}
+		if strings.Contains(out, `"two"`) || strings.Contains(out, `"three"`) {
+			t.Errorf("a partial tree's screen shows what is not on screen:\n%s", out)
+		}
+		if !strings.Contains(out, `Link "one"`) && !strings.Contains(out, `"one"`) {
+			t.Errorf("the link on screen is missing:\n%s", out)
+		}
 	}
 }

@@ -32,6 +32,11 @@ type Element struct {
 	// one are (Screen); nil in other answers. Not in the JSON, whose
 	// Omitted counts them; the outline writes a line for each way.
 	Off *Off `json:"-"`
+	// Unfetched marks the stand-in for a node of a partial tree
+	// (Frame.Partial) that was not asked for: never on screen, one
+	// element where a screen answer counts what it left out. Not in the
+	// JSON: no answer holds one.
+	Unfetched bool `json:"-"`
 }
 
 // Location is the answer of the locate operation (section 6).
@@ -222,6 +227,13 @@ type Frame struct {
 	// found: Screen keeps it whole rather than leave out what may be
 	// there.
 	ScreenUnknown bool
+	// Partial says Nodes are only the part of the document's tree that
+	// places its elements on screen (the provider's first read of a large
+	// page's screen, before it holds the whole tree): a child a node
+	// names that is not in Nodes stands in the answer as one element
+	// not on screen, which Screen counts in Omitted as one, and its Off
+	// says the counts are not known (Off.Unknown).
+	Partial bool
 }
 
 // App is what the descriptor says of the browser (section 8).

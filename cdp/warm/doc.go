@@ -30,8 +30,10 @@
 // after a change, or the document fetched whole); walk.go walks a
 // document node by node, at a pace that keeps out of the reads' way, and
 // keeps what it walked; apply.go applies Chrome's events to the kept
-// trees, with the refetch rules; slim.go decodes nodes; counts.go counts
-// how reads were answered.
+// trees, with the refetch rules; partial.go answers the nodes that place
+// a few elements (PartialNodes: a read of the screen of a large page
+// whose walk at its load, LoadWalking, is not done), kept nowhere;
+// slim.go decodes nodes; counts.go counts how reads were answered.
 //
 // What it must not touch: it must not import its parent package cdp (the
 // provider) nor cdp/wire (the connection: a cdp/wire session is the

@@ -354,6 +354,7 @@ var (
 	fullAXTree   = cdproto.Command[accessibility.GetFullAXTreeParams, slimNodes]{Method: accessibility.CommandGetFullAXTree}
 	childAXNodes = cdproto.Command[accessibility.GetChildAXNodesParams, slimNodes]{Method: accessibility.CommandGetChildAXNodes}
 	axAncestors  = cdproto.Command[accessibility.GetAXNodeAndAncestorsParams, slimNodes]{Method: accessibility.CommandGetAXNodeAndAncestors}
+	partialTree  = cdproto.Command[accessibility.GetPartialAXTreeParams, slimNodes]{Method: accessibility.CommandGetPartialAXTree}
 	rootAXNode   = cdproto.Command[accessibility.GetRootAXNodeParams, slimRoot]{Method: accessibility.CommandGetRootAXNode}
 )
 

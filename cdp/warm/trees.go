@@ -126,6 +126,13 @@ type Activity struct {
 	// Watcher names the document's watchers in the signals they send
 	// (OnSignal); 0 when unknown.
 	Watcher int64
+	// ScreenFirst, told by Loaded, says the caller will read what is on
+	// screen of the document before its whole tree (a large document,
+	// whose full fetch would hold every other call of its page for
+	// seconds): it is walked at its load, not fetched, and a read of
+	// its screen meanwhile asks Chrome for the nodes on screen alone
+	// (LoadWalking, PartialNodes).
+	ScreenFirst bool
 }
 
 // Trees keeps the accessibility trees of the documents of one target
@@ -171,8 +178,11 @@ type Trees struct {
 	// loadComplete was read whole in the background (Loaded), and its
 	// walk is starting: the caller may read the browser then, so that
 	// what it makes of the fetch is ready for the next read (the fetch's
-	// version, from Nodes, names it). It runs on a goroutine of its own
-	// per load. Set it before the first event.
+	// version, from Nodes, names it). A document walked at its load is
+	// told of once its walk is kept; one read screen first
+	// (Activity.ScreenFirst) as its walk begins too: its screen can be
+	// read then. It runs on a goroutine of its own per load. Set it before
+	// the first event.
 	OnLoadFetched func(frame cdproto.FrameID)
 	// OnWalked, when set, is told of each walk that ended and was kept.
 	// It runs on the walk's goroutine and must return at once. Set it

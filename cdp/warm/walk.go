@@ -77,19 +77,24 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 	if t := fr.tree; t != nil && t.since <= fr.loaded {
 		fr.tree = nil // the document before
 	}
-	if seen.OK && a.walkOnly(frame, loader) {
-		// Reads follow this frame's changes: the walk alone, no fetch;
-		// a read meanwhile waits for it (untilWalked).
+	if seen.OK && (seen.ScreenFirst || a.walkOnly(frame, loader)) {
+		// Reads follow this frame's changes, or the caller reads its
+		// screen first: the walk alone, no fetch; a read meanwhile waits
+		// for it (untilWalked), or asks for what is on screen alone.
 		w := fr.walk
 		a.mu.Unlock()
 		if Tracing() {
-			Tracef("[%p] frame %s document %s walked at its load, not fetched: reads followed the document before", a, frame, loader)
+			Tracef("[%p] frame %s document %s walked at its load, not fetched (screen first %v)", a, frame, loader, seen.ScreenFirst)
 		}
 		a.counts.AtLoad.Add(1)
 		if w != nil {
 			<-w.done
 		}
 		a.beginWalk(frame, loader, seen, true, loaded)
+		if seen.ScreenFirst && loaded && a.OnLoadFetched != nil && a.LoadWalking(frame, loader) {
+			// Its screen can be read now, without the walk (PartialNodes).
+			a.OnLoadFetched(frame)
+		}
 		return
 	}
 	if seen.OK && fr.fetching == nil {
@@ -577,6 +582,17 @@ func (t *tree) ordered() []*accessibility.Node {
 	}
 	t.orderedNodes, t.orderedVersion = out, t.version
 	return out
+}
+
+// LoadWalking reports whether the document of a frame is being walked at
+// its load without a fetch (walkOnly, or Activity.ScreenFirst), no tree
+// of it kept yet: a read of its whole tree waits for the walk, and one
+// of what is on screen may ask for those nodes alone (PartialNodes).
+func (a *Trees) LoadWalking(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f := a.frames[frame]
+	return f != nil && f.tree == nil && f.walk != nil && f.walk.atLoad && f.walk.loader == loader
 }
 
 // Walking reports whether a walk of one of the session's documents is

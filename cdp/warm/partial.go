@@ -1,0 +1,170 @@
+package warm
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/chromedp/cdproto/accessibility"
+	cdproto "github.com/chromedp/cdproto/cdp"
+)
+
+// partialWidth bounds the getPartialAXTree calls PartialNodes has under
+// way at once: Chrome answers them one after another, and a few in
+// flight keep it busy without a round trip between them.
+const partialWidth = 8
+
+// PartialNodes returns the part of a document's accessibility tree that
+// places the given DOM elements: for each, its node, its ancestors up to
+// the document's, its siblings and its children
+// (Accessibility.getPartialAXTree with fetchRelatives), and the children
+// of what is on screen with its parent (boxless), merged, the
+// document's node first and the rest in tree order. It is what a read of
+// a document's screen asks for before the document's tree is kept
+// (Activity.ScreenFirst): a few calls of a fraction of a millisecond
+// each, where a getFullAXTree of a large page holds the page for
+// seconds. A node's children that are not among the nodes were not asked
+// for. An element with no node (removed meanwhile) is left out; it fails
+// only when no element answers. The nodes are not kept, and Chrome sends
+// no event for them.
+func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements []cdproto.BackendNodeID) ([]*accessibility.Node, error) {
+	if len(elements) == 0 {
+		return nil, errors.New("no element to ask for")
+	}
+	var (
+		mu       sync.Mutex
+		byID     = map[accessibility.NodeID]*accessibility.Node{}
+		answered int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	next := make(chan cdproto.BackendNodeID)
+	for range min(partialWidth, len(elements)) {
+		wg.Go(func() {
+			for id := range next {
+				r, err := call(ctx, c, partialTree, accessibility.GetPartialAXTreeParams{BackendNodeID: id, FetchRelatives: ptr(true)})
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+					}
+				} else {
+					answered++
+					for _, n := range r.nodes() {
+						if n != nil {
+							byID[n.NodeID] = n
+						}
+					}
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, id := range elements {
+		next <- id
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if answered == 0 {
+		return nil, firstErr
+	}
+	// What has no box of its own (a list item's marker, a text, a node
+	// with no DOM element) is on screen when its parent is: its children
+	// are asked for too, a level at a time.
+	on := make(map[cdproto.BackendNodeID]bool, len(elements))
+	for _, id := range elements {
+		on[id] = true
+	}
+	for range 4 {
+		var more []accessibility.NodeID
+		for _, n := range byID {
+			if boxless(n) && n.ParentID != "" && shown(byID, on, byID[n.ParentID]) && missingChildren(byID, n) {
+				more = append(more, n.NodeID)
+			}
+		}
+		if len(more) == 0 {
+			break
+		}
+		for _, id := range more {
+			r, err := call(ctx, c, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: frame})
+			if err != nil {
+				continue // gone meanwhile: counted as not read
+			}
+			for _, n := range r.nodes() {
+				if n != nil {
+					byID[n.NodeID] = n
+				}
+			}
+		}
+	}
+	var root *accessibility.Node
+	for _, n := range byID {
+		if n.ParentID == "" && (root == nil || n.NodeID < root.NodeID) {
+			root = n
+		}
+	}
+	if root == nil {
+		return nil, errors.New("the nodes asked for have no root")
+	}
+	// In tree order from the root, as a whole tree is given.
+	out := make([]*accessibility.Node, 0, len(byID))
+	seen := make(map[accessibility.NodeID]bool, len(byID))
+	var walk func(n *accessibility.Node)
+	walk = func(n *accessibility.Node) {
+		seen[n.NodeID] = true
+		out = append(out, n)
+		for _, id := range n.ChildIDs {
+			if ch := byID[id]; ch != nil && !seen[id] {
+				walk(ch)
+			}
+		}
+	}
+	walk(root)
+	return out, nil
+}
+
+// boxless reports whether a node has no box the screen script could find
+// (it walks elements): a text, a list item's marker, or a node with no
+// DOM node of its own. It is on screen when its parent is.
+func boxless(n *accessibility.Node) bool {
+	if n.BackendDOMNodeID == 0 {
+		return true
+	}
+	switch Role(n) {
+	case "StaticText", "ListMarker", "LineBreak":
+		return true
+	}
+	return false
+}
+
+// shown reports whether n is on screen: its DOM element is one of on, or
+// it is boxless below one that is.
+func shown(byID map[accessibility.NodeID]*accessibility.Node, on map[cdproto.BackendNodeID]bool, n *accessibility.Node) bool {
+	for range 64 {
+		if n == nil {
+			return false
+		}
+		if on[n.BackendDOMNodeID] && n.BackendDOMNodeID != 0 {
+			return true
+		}
+		if !boxless(n) {
+			return false
+		}
+		n = byID[n.ParentID]
+	}
+	return false
+}
+
+// missingChildren reports whether a node names a child not among the
+// nodes.
+func missingChildren(byID map[accessibility.NodeID]*accessibility.Node, n *accessibility.Node) bool {
+	for _, id := range n.ChildIDs {
+		if byID[id] == nil {
+			return true
+		}
+	}
+	return false
+}
