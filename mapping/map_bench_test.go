@@ -3,6 +3,8 @@ package mapping
 import (
 	"fmt"
 	"testing"
+
+	cdproto "github.com/chromedp/cdproto/cdp"
 )
 
 // BenchmarkMapFrame maps generated documents of about 1,000 and 10,000
@@ -56,6 +58,40 @@ func BenchmarkOverBudget(b *testing.B) {
 		b.Run(fmt.Sprintf("%dnodes", len(generatedFrame(sections).Nodes)), func(b *testing.B) {
 			for b.Loop() {
 				OverBudget(doc, DefaultBudget)
+			}
+		})
+	}
+}
+
+// BenchmarkScreen cuts generated documents of about 10,000 and 50,000
+// accessibility nodes to the elements of two sections on screen, a new
+// screen each time (no memo): what a read of the screen right after a
+// scroll pays in the mapping.
+func BenchmarkScreen(b *testing.B) {
+	for _, sections := range []int{300, 1500} {
+		f := generatedFrame(sections)
+		ids := NewIDs()
+		br := &Browser{Windows: []*Window{{Key: 1, Tabs: []*Tab{{Key: 2, Active: true, Doc: f}}}}}
+		root := Build(br, ids, DefaultBudget)
+		// The DOM elements of each section: 33 accessibility nodes a
+		// section, in order (generatedFrame).
+		var nodes []int64
+		for _, n := range f.Nodes {
+			if n.BackendDOMNodeID > 0 {
+				nodes = append(nodes, int64(n.BackendDOMNodeID))
+			}
+		}
+		b.Run(fmt.Sprintf("%dnodes", len(f.Nodes)), func(b *testing.B) {
+			k := 0
+			for b.Loop() {
+				k = (k + 1) % (sections - 2)
+				f.OnScreen = nil
+				for _, id := range nodes[k*30 : k*30+60] {
+					f.OnScreen = append(f.OnScreen, cdproto.BackendNodeID(id))
+				}
+				if Screen(root, br, nil) == nil {
+					b.Fatal("no screen")
+				}
 			}
 		})
 	}
