@@ -563,6 +563,22 @@ func (u *user) navigate(tb testing.TB, s *wire.Session, i int, url string) {
 	u.waitLoaded(tb, i)
 }
 
+// reload loads the page of tab i again, as the person would (its page
+// sets window.__reloaded = false), waits until the new document has
+// loaded, and returns its top frame and document.
+func (u *user) reload(t testing.TB, i int) (cdproto.FrameID, cdproto.LoaderID) {
+	t.Helper()
+	s := u.session(t, u.tabs[i])
+	u.eval(t, s, `window.__reloaded = true; location.reload(); ''`)
+	u.waitNewDocument(t, s)
+	u.waitLoaded(t, i)
+	tree, err := cdproto.Call(u.ctx, s, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+}
+
 // waitNewDocument waits until the document that set window.__reloaded has
 // been replaced: until then the old document, complete, would pass for
 // the new one loaded. Evaluations failing while the navigation commits

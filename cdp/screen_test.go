@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -271,7 +270,6 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	if _, err := p.Screen(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s := u.session(t, u.tabs[0])
 	p.mu.Lock()
 	a := p.state.sessions[u.tabs[0]].ax.Load()
 	p.mu.Unlock()
@@ -283,14 +281,7 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	for attempt := 0; attempt < 5 && partial == nil; attempt++ {
 		ahead, _ := p.readsAhead()
 		made := p.screenPartials.Load()
-		u.eval(t, s, `window.__reloaded = true; location.reload(); ''`)
-		u.waitNewDocument(t, s)
-		u.waitLoaded(t, 0)
-		tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame, loader = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+		frame, loader = u.reload(t, 0)
 		// Reads in the background: only the provider's state tells when they end.
 		if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > ahead && !running }); err != nil {
 			t.Fatalf("no read in the background after the load: %v", err)

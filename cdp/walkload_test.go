@@ -43,15 +43,12 @@ func TestWalkAfterLoad(t *testing.T) {
 	ahead, _ := p.readsAhead()
 
 	// The person loads the page again; the provider is not asked.
+	frame, loader := u.reload(t, 0)
 	s := u.session(t, u.tabs[0])
-	u.eval(t, s, `window.__reloaded = true; location.reload(); ''`)
-	u.waitNewDocument(t, s)
-	u.waitLoaded(t, 0)
 	tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
 	if len(tree.FrameTree.ChildFrames) != 1 {
 		t.Fatalf("the page has %d iframes, want 1", len(tree.FrameTree.ChildFrames))
 	}
