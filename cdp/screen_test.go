@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -247,13 +249,14 @@ func TestScreenAfterALoadTakesTheWalkAhead(t *testing.T) {
 }
 
 // A large page that loads after a host has read the screen is walked at
-// its load, not fetched whole, and its screen is read meanwhile from
-// what Chrome gives of the elements on screen alone: by the read in the
-// background that the load starts, then by the host's, which takes
-// those nodes again (counted) as nothing moved. It shows the same
-// elements as the screen read of the whole tree once the walk is kept
-// (the focus, off screen, marked as there), and it says more is below
-// without a number. A read of the whole page meanwhile is not partial.
+// its load, not fetched whole, though the page before it was small, and
+// its screen is read meanwhile from what Chrome gives of the elements on
+// screen alone: by the read in the background that the load starts, then
+// by the host's, which takes those nodes again (counted) as nothing
+// moved. It shows the same elements as the screen read of the whole tree
+// once the walk is kept (the focus, off screen, marked as there), and it
+// says more is below without a number. A read of the whole page
+// meanwhile is not partial.
 func TestScreenFirstOfALargePage(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<!doctype html><title>Large</title><main><h1>Large page</h1><ul>`)
@@ -262,26 +265,43 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	}
 	// The focus is on a link far below the screen.
 	b.WriteString(`</ul></main><script>window.__reloaded = false; document.querySelector('a[href="#2400"]').focus({preventScroll: true})</script>`)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, b.String()) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/small" {
+			fmt.Fprint(w, `<!doctype html><title>Small</title><p>A small page <a href="/">to the large one</a></p><script>window.__reloaded = false</script>`)
+			return
+		}
+		fmt.Fprint(w, b.String())
+	}))
 	defer srv.Close()
 
-	ctx, p, u := launchFor(t, srv.URL, Options{WalkFrom: -1, RestAfter: -1, ScreenFirstFrom: 1000})
-	waitWalked(t, ctx, p)
-	if _, err := p.Screen(ctx); err != nil {
-		t.Fatal(err)
-	}
-	p.mu.Lock()
-	a := p.state.sessions[u.tabs[0]].ax.Load()
-	p.mu.Unlock()
+	// WalkFrom as a user has it: the small page is read whole, not walked.
+	ctx, p, u := launchFor(t, srv.URL+"/small", Options{RestAfter: -1, ScreenFirstFrom: 1000})
+	s := u.session(t, u.tabs[0])
 	var partial *mapping.Current
 	var frame cdproto.FrameID
 	var loader cdproto.LoaderID
+	var a *warm.Trees
 	// The walk runs on its own: when it has ended before the host reads,
-	// the page is loaded again.
+	// the person goes back to the small page and loads the large one again.
 	for attempt := 0; attempt < 5 && partial == nil; attempt++ {
+		if attempt > 0 {
+			u.navigate(t, s, 0, srv.URL+"/small")
+		}
+		if _, err := p.Screen(ctx); err != nil { // the page before, read as a host reads it
+			t.Fatal(err)
+		}
+		waitQuiet(t, ctx, p)
 		ahead, _ := p.readsAhead()
 		made := p.screenPartials.Load()
-		frame, loader = u.reload(t, 0)
+		u.navigate(t, s, 0, srv.URL+"/")
+		tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, loader = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+		p.mu.Lock()
+		a = p.state.sessions[u.tabs[0]].ax.Load()
+		p.mu.Unlock()
 		// Reads in the background: only the provider's state tells when they end.
 		if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > ahead && !running }); err != nil {
 			t.Fatalf("no read in the background after the load: %v", err)

@@ -269,7 +269,7 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen A
 		}
 		return
 	}
-	if a.smallUnwalked(frame, loader) {
+	if !seen.ScreenFirst && a.smallUnwalked(frame, loader) { // (one read screen first is large)
 		a.counts.Small.Add(1)
 		if Tracing() {
 			Tracef("[%p] frame %s not walked: %d nodes, fewer than %d", a, frame, f.size, a.WalkFrom)
