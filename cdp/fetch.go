@@ -318,7 +318,7 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	switch {
 	case r.cold:
 		ff.nodes, ff.err = warm.FullAXTree(ctx, o.sess, accessibility.GetFullAXTreeParams{FrameID: f.ID})
-	case r.screen && isTop && ff.state.ok && ff.state.visible && o.ax.LoadWalking(f.ID, f.LoaderID):
+	case r.screen && isTop && ff.state.ok && ff.state.visible && p.screenFirst(ctx, o, f, ff.state):
 		// A large page just loaded, its tree not kept yet: what is on
 		// screen alone (screen.go), rather than wait for all of it. (A
 		// focused or hovered element off screen need not be among it:
@@ -555,6 +555,22 @@ func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID)
 		}
 	}
 	return out, all
+}
+
+// screenFirst reports whether a screen read reads the top document of a
+// tab, f, from what is on screen alone (partialFetch): its load was walked
+// screen first and that walk goes on, or nothing answers its whole tree
+// now (a provider's first read, or its first after a rest) and it is
+// large, and its walk begins.
+func (p *Provider) screenFirst(ctx context.Context, o tabSession, f *cdproto.Frame, st pageState) bool {
+	if o.ax.LoadWalking(f.ID, f.LoaderID) {
+		return true
+	}
+	seen := st.activity()
+	if p.opts.ScreenFirstFrom <= 0 || !o.ax.Unkept(f.ID, f.LoaderID, seen) || !largeDocument(ctx, o.sess, f.ID, p.opts.ScreenFirstFrom) {
+		return false
+	}
+	return o.ax.WalkScreenFirst(f.ID, f.LoaderID, seen)
 }
 
 // DefaultScreenFirstFrom is Options.ScreenFirstFrom's default: Chrome's

@@ -269,6 +269,9 @@ func (p *Provider) partialFetch(ctx context.Context, o tabSession, f *cdproto.Fr
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := o.ax.Enable(ctx); err != nil { // (sent by the read meanwhile)
+		return nil, nil, err
+	}
 	if len(found.on) == 0 {
 		return nil, nil, fmt.Errorf("nothing of the page is on screen")
 	}

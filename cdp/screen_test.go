@@ -1,6 +1,7 @@
 package cdp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -258,19 +259,13 @@ func TestScreenAfterALoadTakesTheWalkAhead(t *testing.T) {
 // says more is below without a number. A read of the whole page
 // meanwhile is not partial.
 func TestScreenFirstOfALargePage(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`<!doctype html><title>Large</title><main><h1>Large page</h1><ul>`)
-	for i := range 2500 {
-		fmt.Fprintf(&b, `<li><h2>Part %d</h2><p>Text of part %d with <a href="#%d">link %d</a>.</p></li>`, i, i, i, i)
-	}
-	// The focus is on a link far below the screen.
-	b.WriteString(`</ul></main><script>window.__reloaded = false; document.querySelector('a[href="#2400"]').focus({preventScroll: true})</script>`)
+	large := largePage()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/small" {
 			fmt.Fprint(w, `<!doctype html><title>Small</title><p>A small page <a href="/">to the large one</a></p><script>window.__reloaded = false</script>`)
 			return
 		}
-		fmt.Fprint(w, b.String())
+		fmt.Fprint(w, large)
 	}))
 	defer srv.Close()
 
@@ -327,6 +322,28 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	if p.answers.AtLoad.Load() == 0 {
 		t.Error("the large page was not walked at its load")
 	}
+	checkPartialScreen(t, ctx, p, a, frame, loader, partial)
+}
+
+// largePage is a page of 2,500 list items, the focus on a link far below
+// the screen; its script sets window.__reloaded = false (user.navigate).
+func largePage() string {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><title>Large</title><main><h1>Large page</h1><ul>`)
+	for i := range 2500 {
+		fmt.Fprintf(&b, `<li><h2>Part %d</h2><p>Text of part %d with <a href="#%d">link %d</a>.</p></li>`, i, i, i, i)
+	}
+	b.WriteString(`</ul></main><script>window.__reloaded = false; document.querySelector('a[href="#2400"]').focus({preventScroll: true})</script>`)
+	return b.String()
+}
+
+// checkPartialScreen checks a screen of largePage read from what is on
+// screen alone while the document's walk went on: it says more is below
+// without a number; a read of the page meanwhile is whole; and once the
+// walk is kept, the screen read is not partial and holds the same
+// elements, saying more is off screen on the same ones, the same ways.
+func checkPartialScreen(t *testing.T, ctx context.Context, p *Provider, a *warm.Trees, frame cdproto.FrameID, loader cdproto.LoaderID, partial *mapping.Current) {
+	t.Helper()
 	var out strings.Builder
 	if err := mapping.Outline(&out, partial.Root); err != nil {
 		t.Fatal(err)
@@ -377,4 +394,59 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	if got, want := offs(partial.Root), offs(whole.Root); !slices.Equal(got, want) {
 		t.Errorf("the partial screen says more is off screen at\n%s\nwant (the whole tree's screen):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// A provider's first read of a large page, when it is of the screen,
+// reads what is on screen alone and asks for the page's walk, which
+// reads of the whole page then wait for; a provider whose first read is
+// of the page reads it whole, and its screen reads after are not partial.
+func TestScreenFirstOfALargePageOnTheFirstRead(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, largePage()) }))
+	defer srv.Close()
+	ctx, p, u := launchFor(t, srv.URL, Options{RestAfter: -1, ScreenFirstFrom: 1000})
+	s := u.session(t, u.tabs[0])
+	u.waitLoaded(t, 0)
+	tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+
+	// A second provider of the same browser, whose first read is the page's.
+	pageFirst, err := NewProvider(Options{Connect: p.opts.Connect, RestAfter: -1, ScreenFirstFrom: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pageFirst.Close()
+	if _, err := pageFirst.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pageFirst.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := pageFirst.screenPartials.Load(); n != 0 {
+		t.Errorf("a provider whose first read was the page's read the screen alone %d times after", n)
+	}
+
+	partial, err := p.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p.screenPartials.Load(); n != 1 {
+		t.Fatalf("the first read, of the screen, of a large page read what is on screen alone %d times, want 1", n)
+	}
+	p.mu.Lock()
+	a := p.state.sessions[u.tabs[0]].ax.Load()
+	p.mu.Unlock()
+	// While the walk that read asked for goes on, the next read of the
+	// screen takes the nodes on screen again (nothing moved); unless the
+	// walk ended first, and the read had the tree.
+	reuses := p.partialReuses.Load()
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if p.partialReuses.Load() != reuses+1 && a.WalkedDocument(frame) != loader {
+		t.Error("a read of the screen while the walk the first read asked for went on did not take the nodes on screen again")
+	}
+	checkPartialScreen(t, ctx, p, a, frame, loader, partial)
 }

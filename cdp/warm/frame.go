@@ -220,7 +220,18 @@ func (a *Trees) Forget(id cdproto.FrameID) {
 		delete(a.signals, f.watcher)
 	}
 	delete(a.frames, id)
+	// A loadComplete of it still on its way must not make it again
+	// (onLoad): its id never comes back, so the last ones are remembered.
+	if len(a.gone) >= keptGone {
+		clear(a.gone)
+	}
+	a.gone[id] = true
 }
+
+// keptGone bounds the frames forgotten that the trees remember (gone):
+// an event of a frame comes within moments of its end, not after a
+// thousand others have ended.
+const keptGone = 1024
 
 // Kept is how much the trees keep: of how many frames anything (a tree,
 // a fetch, a walk asked for or under way, a fetch's cost or size, a

@@ -154,6 +154,7 @@ type Trees struct {
 	enabling chan struct{}              // closed when the enable under way ends; guarded by mu
 	sent     bool                       // an Accessibility.enable was sent (Rest); guarded by mu
 	frames   map[cdproto.FrameID]*frame // what is kept of each frame (frameOf, Forget); guarded by mu
+	gone     map[cdproto.FrameID]bool   // the frames forgotten last (Forget, keptGone); guarded by mu
 	events   []event                    // guarded by mu
 	queued   int                        // the bytes of the events' parameters; guarded by mu
 	orphans  []orphan                   // nodes of applied events no tree held (apply); guarded by mu
@@ -229,7 +230,7 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 		counts = new(Counts)
 	}
 	life, rest := context.WithCancel(context.Background())
-	return &Trees{c: c, life: life, rest: rest, busy: busy, counts: counts, frames: map[cdproto.FrameID]*frame{},
+	return &Trees{c: c, life: life, rest: rest, busy: busy, counts: counts, frames: map[cdproto.FrameID]*frame{}, gone: map[cdproto.FrameID]bool{},
 		signals: map[int64][]signal{}, arrived: make(chan struct{})}
 }
 
@@ -308,6 +309,9 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 		return
 	}
 	frame := e.Root.FrameID
+	if a.gone[frame] { // forgotten: its event came late
+		return
+	}
 	a.frameOf(frame).loaded = a.seq
 	if a.resting {
 		return

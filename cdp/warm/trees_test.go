@@ -1221,3 +1221,23 @@ func TestNothingOfAFrameGoneIsKept(t *testing.T) {
 		t.Errorf("after %d frames came and went: the trees keep %+v, want %+v", frames, got, want)
 	}
 }
+
+// A frame forgotten (Forget) is not made again by a loadComplete of it
+// that comes after: its id never comes back, and what is kept stays
+// bounded by the frames alive.
+func TestALateLoadOfAFrameForgottenKeepsNothing(t *testing.T) {
+	a := New(noCalls{t}, nil, nil)
+	a.Loaded = func(context.Context, cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
+		return "", Activity{}, errors.New("not asked: the session was never read")
+	}
+	load := jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`)
+	a.OnEvent(accessibility.LoadComplete.Method, load)
+	if n := a.Held().Frames; n != 1 {
+		t.Fatalf("a loadComplete kept %d frames, want 1", n)
+	}
+	a.Forget("F")
+	a.OnEvent(accessibility.LoadComplete.Method, load)
+	if n := a.Held().Frames; n != 0 {
+		t.Errorf("a loadComplete of a frame forgotten kept %d frames, want 0", n)
+	}
+}

@@ -223,7 +223,7 @@ func (a *Trees) StartWalks() {
 	}
 	a.mu.Unlock()
 	for frame, w := range d {
-		a.beginWalk(frame, w.loader, w.seen, false, false)
+		a.beginWalk(frame, w.loader, w.seen, w.seen.ScreenFirst, false)
 	}
 }
 
@@ -593,6 +593,53 @@ func (a *Trees) LoadWalking(frame cdproto.FrameID, loader cdproto.LoaderID) bool
 	defer a.mu.Unlock()
 	f := a.frames[frame]
 	return f != nil && f.tree == nil && f.walk != nil && f.walk.atLoad && f.walk.loader == loader
+}
+
+// Unkept reports whether nothing answers a frame's document's whole
+// tree now: no tree of it kept, no walk of it under way, no fetch of it
+// under way, and no full fetch of it that the page's watchers have seen
+// nothing since (seen, as untilWalked asks). A read of it would fetch it
+// whole.
+func (a *Trees) Unkept(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.unkept(frame, loader, seen)
+}
+
+// unkept is Unkept holding mu.
+func (a *Trees) unkept(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) bool {
+	f := a.frames[frame]
+	if f == nil {
+		return true
+	}
+	if (f.tree != nil && f.tree.loader == loader) || f.walk != nil || f.fetching != nil {
+		return false
+	}
+	fe := f.fetched
+	return fe == nil || fe.loader != loader || fe.load != f.loaded || fe.mutations != seen.Mutations || fe.interactions != seen.Interactions
+}
+
+// WalkScreenFirst asks for the walk of a frame's document that nothing
+// answers (Unkept) and whose screen the caller reads first, from the
+// nodes on screen alone (PartialNodes): once the read is over
+// (StartWalks), it is walked as a document read screen first at its
+// load is, which reads of the whole tree wait for (LoadWalking). A
+// provider's first read of a large page, or its first after a rest, is
+// such a read. It reports whether the walk was asked for; never while the
+// trees rest.
+func (a *Trees) WalkScreenFirst(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.resting || !seen.OK || !a.unkept(frame, loader, seen) {
+		return false
+	}
+	f := a.frameOf(frame)
+	if f.tree != nil { // of the document before
+		f.tree = nil
+	}
+	seen.ScreenFirst = true
+	f.asked = &asked{loader, seen}
+	return true
 }
 
 // Walking reports whether a walk of one of the session's documents is
