@@ -319,8 +319,9 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	case r.cold:
 		ff.nodes, ff.err = warm.FullAXTree(ctx, o.sess, accessibility.GetFullAXTreeParams{FrameID: f.ID})
 	case r.screen && isTop && ff.state.ok && ff.state.visible && p.screenFirst(ctx, o, f, ff.state):
-		// A large page just loaded, its tree not kept yet: what is on
-		// screen alone (screen.go), rather than wait for all of it. (A
+		// A large page whose tree is not kept yet (just loaded, or
+		// never read): what is on screen alone (screen.go), rather than
+		// wait for all of it. (A
 		// focused or hovered element off screen need not be among it:
 		// the mapping marks its first ancestor there, and those above,
 		// as it marks them for it.)
@@ -581,7 +582,8 @@ func (p *Provider) screenFirst(ctx context.Context, o tabSession, f *cdproto.Fra
 const DefaultScreenFirstFrom = 8000
 
 // largeDocument reports whether a frame's document has from elements or
-// more (1–4 ms at 18,781, asked once a load).
+// more (1–4 ms at 18,781; asked at a load, and by a screen read that
+// has nothing of the document).
 func largeDocument(ctx context.Context, s *session, frame cdproto.FrameID, from int) bool {
 	var n int
 	err := evalIn(ctx, s, frame, `document.getElementsByTagName("*").length`, &n)

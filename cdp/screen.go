@@ -245,8 +245,8 @@ type partialScreen struct {
 }
 
 // partialFetch reads the top document of a tab whose tree is not kept
-// yet, its load walked rather than fetched (warm.Activity.ScreenFirst),
-// for a read of the screen: the screen script finds the elements on
+// yet (its load walked rather than fetched, warm.Activity.ScreenFirst,
+// or nothing of it read: screenFirst), for a read of the screen: the screen script finds the elements on
 // screen, and Chrome is asked for their nodes alone with what places
 // them (warm.PartialNodes), a few milliseconds where the whole tree of a
 // large page holds it for seconds. A read with nothing moved since the
