@@ -146,7 +146,12 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 	p.mu.Unlock()
 	got := p.sizes()
 	t.Logf("after %d loops: %+v; %d frames alive", loops, got, frames)
-	want := stateSizes{Windows: 1, Tabs: 1, Sessions: 2, Docs: frames, Mapped: 1, Shown: 1, Held: 0, Scans: frames, ReadLast: 1, Worlds: frames, Chains: 2 * frames, Warm: frames, Signals: frames}
+	// The signals: an iframe's document replaced before any read (cycle)
+	// is not known to the trees by its watchers, and its last signal,
+	// sent as it ended, is kept until keptWatchers newer ones push it out
+	// (warm.Trees.OnSignal): one more than the frames alive, under load.
+	// A leak would add one a loop.
+	want := stateSizes{Windows: 1, Tabs: 1, Sessions: 2, Docs: frames, Mapped: 1, Shown: 1, Held: 0, Scans: frames, ReadLast: 1, Worlds: frames, Chains: 2 * frames, Warm: frames, Signals: frames + 1}
 	for _, c := range []struct {
 		what      string
 		got, want int

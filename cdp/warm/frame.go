@@ -44,11 +44,17 @@ type frame struct {
 }
 
 // frameOf returns what is kept of a frame, made empty the first time;
-// holding mu. It is the one place a frame is made.
+// holding mu. It is the one place a frame is made. A frame forgotten
+// (Forget) is not made again: what comes of it after its end (a
+// loadComplete on its way, a walk of the iframes a load listed, a read
+// that listed it) gets an empty frame that is not kept.
 func (a *Trees) frameOf(id cdproto.FrameID) *frame {
 	f := a.frames[id]
 	if f == nil {
 		f = &frame{}
+		if a.gone[id] {
+			return f
+		}
 		a.frames[id] = f
 	}
 	return f
@@ -205,6 +211,14 @@ func (a *Trees) smallUnwalked(frame cdproto.FrameID, loader cdproto.LoaderID) bo
 func (a *Trees) Forget(id cdproto.FrameID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	// What comes of it after its end must not make it again (frameOf),
+	// though nothing of it is kept yet (a walk of the iframes a load
+	// listed may ask for it after): its id never comes back, so the last
+	// ones are remembered.
+	if len(a.gone) >= keptGone {
+		clear(a.gone)
+	}
+	a.gone[id] = true
 	f := a.frames[id]
 	if f == nil {
 		return
@@ -220,12 +234,6 @@ func (a *Trees) Forget(id cdproto.FrameID) {
 		delete(a.signals, f.watcher)
 	}
 	delete(a.frames, id)
-	// A loadComplete of it still on its way must not make it again
-	// (onLoad): its id never comes back, so the last ones are remembered.
-	if len(a.gone) >= keptGone {
-		clear(a.gone)
-	}
-	a.gone[id] = true
 }
 
 // keptGone bounds the frames forgotten that the trees remember (gone):

@@ -309,7 +309,7 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 		return
 	}
 	frame := e.Root.FrameID
-	if a.gone[frame] { // forgotten: its event came late
+	if a.gone[frame] { // forgotten: its event came late (frameOf)
 		return
 	}
 	a.frameOf(frame).loaded = a.seq

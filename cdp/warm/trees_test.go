@@ -1223,8 +1223,8 @@ func TestNothingOfAFrameGoneIsKept(t *testing.T) {
 }
 
 // A frame forgotten (Forget) is not made again by a loadComplete of it
-// that comes after: its id never comes back, and what is kept stays
-// bounded by the frames alive.
+// that comes after, nor by a walk of it asked for after: its id never
+// comes back, and what is kept stays bounded by the frames alive.
 func TestALateLoadOfAFrameForgottenKeepsNothing(t *testing.T) {
 	a := New(noCalls{t}, nil, nil)
 	a.Loaded = func(context.Context, cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
@@ -1239,5 +1239,13 @@ func TestALateLoadOfAFrameForgottenKeepsNothing(t *testing.T) {
 	a.OnEvent(accessibility.LoadComplete.Method, load)
 	if n := a.Held().Frames; n != 0 {
 		t.Errorf("a loadComplete of a frame forgotten kept %d frames, want 0", n)
+	}
+	// Nor by the walk of the iframes a load listed before the frame ended.
+	a.WalkLoaded("F")
+	if err := a.AwaitBackground(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := a.Held().Frames; n != 0 {
+		t.Errorf("a walk asked for a frame forgotten kept %d frames, want 0", n)
 	}
 }
