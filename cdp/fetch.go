@@ -158,8 +158,8 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 			go p.readIfNewIframes(p.life, s)
 		}
 		seen := readPageState(ctx, s, frame).activity()
-		if f.ParentID == "" && seen.OK && p.screenAsked.Load() && p.opts.ScreenFirstFrom > 0 {
-			seen.ScreenFirst = largeDocument(ctx, s, frame, p.opts.ScreenFirstFrom)
+		if f.ParentID == "" && seen.OK && p.screenAsked.Load() {
+			seen.ScreenFirst = p.largeDocument(ctx, s, frame)
 		}
 		return f.LoaderID, seen, nil
 	}
@@ -568,7 +568,7 @@ func (p *Provider) screenFirst(ctx context.Context, o tabSession, f *cdproto.Fra
 		return true
 	}
 	seen := st.activity()
-	if p.opts.ScreenFirstFrom <= 0 || !o.ax.Unkept(f.ID, f.LoaderID, seen) || !largeDocument(ctx, o.sess, f.ID, p.opts.ScreenFirstFrom) {
+	if !o.ax.Unkept(f.ID, f.LoaderID, seen) || !p.largeDocument(ctx, o.sess, f.ID) {
 		return false
 	}
 	return o.ax.WalkScreenFirst(f.ID, f.LoaderID, seen)
@@ -581,11 +581,15 @@ func (p *Provider) screenFirst(ctx context.Context, o tabSession, f *cdproto.Fra
 // screen alone took 0.23 s (bench/MODEL.md).
 const DefaultScreenFirstFrom = 8000
 
-// largeDocument reports whether a frame's document has from elements or
-// more (1–4 ms at 18,781; asked at a load, and by a screen read that
-// has nothing of the document).
-func largeDocument(ctx context.Context, s *session, frame cdproto.FrameID, from int) bool {
+// largeDocument reports whether a frame's document has
+// Options.ScreenFirstFrom elements or more, never when that is negative
+// (1–4 ms at 18,781; asked at a load, and by a screen read that has
+// nothing of the document).
+func (p *Provider) largeDocument(ctx context.Context, s *session, frame cdproto.FrameID) bool {
+	if p.opts.ScreenFirstFrom <= 0 {
+		return false
+	}
 	var n int
 	err := evalIn(ctx, s, frame, `document.getElementsByTagName("*").length`, &n)
-	return err == nil && n >= from
+	return err == nil && n >= p.opts.ScreenFirstFrom
 }

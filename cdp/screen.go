@@ -246,10 +246,11 @@ type partialScreen struct {
 
 // partialFetch reads the top document of a tab whose tree is not kept
 // yet (its load walked rather than fetched, warm.Activity.ScreenFirst,
-// or nothing of it read: screenFirst), for a read of the screen: the screen script finds the elements on
-// screen, and Chrome is asked for their nodes alone with what places
-// them (warm.PartialNodes), a few milliseconds where the whole tree of a
-// large page holds it for seconds. A read with nothing moved since the
+// or nothing of it read: screenFirst), for a read of the screen: the
+// screen script finds the elements on screen, and Chrome is asked for
+// their nodes alone with what places them (warm.PartialNodes), a few
+// milliseconds where the whole tree of a large page holds it for
+// seconds. A read with nothing moved since the
 // last one (the read in the background that a load starts, then the
 // host's) takes its nodes again (counted: partialReuses). The nodes have
 // no version: nothing made of them is kept as the page's (the memo, the
@@ -259,7 +260,7 @@ func (p *Provider) partialFetch(ctx context.Context, o tabSession, f *cdproto.Fr
 	ps := &partialScreen{}
 	ps.under, ps.known = screenUnderOf(st, nil)
 	if info := p.state.docNumbered(docKey{o.target, f.ID, f.LoaderID}); info != nil {
-		if last := info.partial; last != nil && ps.known && last.known && last.under == ps.under {
+		if last := info.partial; last != nil && ps.known && last.under == ps.under { // (kept only when known)
 			p.partialReuses.Add(1)
 			return last.nodes, last, nil
 		}

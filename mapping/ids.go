@@ -109,7 +109,11 @@ func (ids *IDs) Instance() string { return ids.instance }
 
 // Make returns the id of ref.
 func (ids *IDs) Make(r Ref) string {
-	b := make([]byte, 0, 24)
+	return string(ids.appendMAC(appendPayload(make([]byte, 0, 24), r)))
+}
+
+// appendPayload appends the id of r without its authenticator.
+func appendPayload(b []byte, r Ref) []byte {
 	switch r.Kind {
 	case KindNode, KindAXOnly:
 		if r.Kind == KindAXOnly {
@@ -123,7 +127,7 @@ func (ids *IDs) Make(r Ref) string {
 		b = append(b, kindPrefix, r.Kind)
 		b = appendNum(b, r.A)
 	}
-	return string(ids.appendMAC(b))
+	return b
 }
 
 // appendDoc appends a document number in its self-ending form (docBase).

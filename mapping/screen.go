@@ -140,7 +140,7 @@ func (s *screener) addFrame(f *Frame, sig *[]onScreenKey) {
 	}
 	var b []byte
 	for _, id := range f.OnScreen {
-		b = appendNum(appendDoc(b[:0], f.Doc), int64(id-f.NodeBase))
+		b = appendPayload(b[:0], Ref{Kind: KindNode, A: int64(f.Doc), B: int64(id - f.NodeBase)})
 		s.on[string(b)] = true
 	}
 	for _, c := range f.Frames {

@@ -38,6 +38,13 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 		firstErr error
 		wg       sync.WaitGroup
 	)
+	add := func(r slimNodes) {
+		for _, n := range r.nodes() {
+			if n != nil {
+				byID[n.NodeID] = n
+			}
+		}
+	}
 	next := make(chan cdproto.BackendNodeID)
 	for range min(partialWidth, len(elements)) {
 		wg.Go(func() {
@@ -50,11 +57,7 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 					}
 				} else {
 					answered++
-					for _, n := range r.nodes() {
-						if n != nil {
-							byID[n.NodeID] = n
-						}
-					}
+					add(r)
 				}
 				mu.Unlock()
 			}
@@ -90,13 +93,8 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 		}
 		for _, id := range more {
 			r, err := call(ctx, c, childAXNodes, accessibility.GetChildAXNodesParams{ID: id, FrameID: frame})
-			if err != nil {
-				continue // gone meanwhile: counted as not read
-			}
-			for _, n := range r.nodes() {
-				if n != nil {
-					byID[n.NodeID] = n
-				}
+			if err == nil { // (else gone meanwhile: counted as not read)
+				add(r)
 			}
 		}
 	}
@@ -110,20 +108,7 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 		return nil, errors.New("the nodes asked for have no root")
 	}
 	// In tree order from the root, as a whole tree is given.
-	out := make([]*accessibility.Node, 0, len(byID))
-	seen := make(map[accessibility.NodeID]bool, len(byID))
-	var walk func(n *accessibility.Node)
-	walk = func(n *accessibility.Node) {
-		seen[n.NodeID] = true
-		out = append(out, n)
-		for _, id := range n.ChildIDs {
-			if ch := byID[id]; ch != nil && !seen[id] {
-				walk(ch)
-			}
-		}
-	}
-	walk(root)
-	return out, nil
+	return (&tree{root: root.NodeID, nodes: byID}).ordered(), nil
 }
 
 // boxless reports whether a node has no box the screen script could find

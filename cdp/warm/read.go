@@ -446,7 +446,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	if unwalked {
 		a.counts.Unwalked.Add(1)
 	}
-	if f != nil && seen.OK && f.loader == loader && f.load == load && f.mutations == seen.Mutations && f.interactions == seen.Interactions {
+	if f.answers(loader, load, seen) {
 		if Tracing() {
 			Tracef("[%p] read of frame %s: the last full fetch again; watchers %d saw %d", a, frame, seen.Watcher, seen.Mutations)
 		}
@@ -591,6 +591,14 @@ type fetched struct {
 	load                    uint64
 	mutations, interactions int64
 	version                 uint64
+}
+
+// answers reports whether f, a frame's last full fetch (nil: none),
+// answers a read of its document now: the same document (loader), asked
+// for after its last loadComplete (load), the page's watchers having
+// seen nothing since (seen).
+func (f *fetched) answers(loader cdproto.LoaderID, load uint64, seen Activity) bool {
+	return f != nil && seen.OK && f.loader == loader && f.load == load && f.mutations == seen.Mutations && f.interactions == seen.Interactions
 }
 
 // barrier returns once Chrome has sent every nodesUpdated event for what

@@ -312,14 +312,15 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 	if a.gone[frame] { // forgotten: its event came late (frameOf)
 		return
 	}
-	a.frameOf(frame).loaded = a.seq
+	f := a.frameOf(frame)
+	f.loaded = a.seq
 	if a.resting {
 		return
 	}
 	if !a.everRead() {
 		return // the session was never read: walked when a read asks
 	}
-	if w := a.frames[frame].walk; w != nil {
+	if w := f.walk; w != nil {
 		w.stop() // of the document before: its calls would only delay the new one's
 	}
 	a.goBackground(func() { a.walkLoaded(frame, true) })

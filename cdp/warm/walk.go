@@ -612,11 +612,8 @@ func (a *Trees) unkept(frame cdproto.FrameID, loader cdproto.LoaderID, seen Acti
 	if f == nil {
 		return true
 	}
-	if (f.tree != nil && f.tree.loader == loader) || f.walk != nil || f.fetching != nil {
-		return false
-	}
-	fe := f.fetched
-	return fe == nil || fe.loader != loader || fe.load != f.loaded || fe.mutations != seen.Mutations || fe.interactions != seen.Interactions
+	kept := f.tree != nil && f.tree.loader == loader
+	return !kept && f.walk == nil && f.fetching == nil && !f.fetched.answers(loader, f.loaded, seen)
 }
 
 // WalkScreenFirst asks for the walk of a frame's document that nothing
@@ -634,9 +631,7 @@ func (a *Trees) WalkScreenFirst(frame cdproto.FrameID, loader cdproto.LoaderID, 
 		return false
 	}
 	f := a.frameOf(frame)
-	if f.tree != nil { // of the document before
-		f.tree = nil
-	}
+	f.tree = nil // none, or the document before's
 	seen.ScreenFirst = true
 	f.asked = &asked{loader, seen}
 	return true
