@@ -81,6 +81,25 @@ func (st *connState) docNumbered(key docKey) *docInfo {
 	return nil
 }
 
+// topScreen returns what the provider keeps of the screen of a tab's top
+// document, the one numbered last (a tab's top frame's id is its
+// target's); an empty one when none. A read sends the screen script with
+// it before it knows the document (sendScreen): when that is another
+// one, the script's numbering is another too, and the answer starts a
+// new one (takeScreen).
+func (st *connState) topScreen(tab target.ID) *docScreen {
+	var top *docInfo
+	for _, d := range st.docs {
+		if d.key.target == tab && d.key.frame == cdproto.FrameID(tab) && (top == nil || d.n > top.n) {
+			top = d
+		}
+	}
+	if top == nil {
+		return &docScreen{}
+	}
+	return &top.screen
+}
+
 // doc is a document read: what its frame is made of (frameOf), and how
 // to reach it.
 type doc struct {

@@ -23,6 +23,6 @@ func (p *Provider) applyBudget(ctx context.Context, root *mapping.Element, b *ma
 	if !over(root, p.opts.Budget) {
 		return false
 	}
-	setScreen(p.findScreen(ctx, topDocs), frames, false)
+	setScreen(p.findScreen(ctx, topDocs, nil), frames, false)
 	return mapping.ApplyBudgetOnScreen(root, p.opts.Budget, b, p.ids)
 }

@@ -163,7 +163,7 @@ func (p *Provider) attach(ctx context.Context, c *wire.Conn, st *connState, id t
 	if err != nil {
 		return nil, err
 	}
-	s := &session{}
+	s := &session{watchID: p.watchID, stateJS: stateScriptFor(p.watchID)}
 	s.Session = c.Session(r.SessionID, p.pages, s.fetchingLoaded)
 	st.sessions[id] = s
 	s.Handle(func(method string, params jsonv2.Value) { p.onSessionEvent(s, method, params) })

@@ -2,6 +2,8 @@ package cdp
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -46,6 +48,12 @@ import (
 // chain of other elements, and it is read again.
 var stateScript = fill(jsTemplate("state.js"), "bindingName", bindingName, "focus", focusScript, "hover", hoverScript, "store", chainStore)
 
+// stateScriptFor is stateScript for the provider whose id in the
+// watchers is me (session.watchID).
+func stateScriptFor(me int64) string {
+	return strings.Replace(stateScript, "/*me*/0", strconv.FormatInt(me, 10), 1)
+}
+
 // pageState is what stateScript returns for one document.
 type pageState struct {
 	pointer   float64       // when the pointer last moved here
@@ -86,7 +94,7 @@ func readPageState(ctx context.Context, s *session, frame cdproto.FrameID) pageS
 // script is sent (evalObjectThen).
 func readPageStateThen(ctx context.Context, s *session, frame cdproto.FrameID, then func()) pageState {
 	var v [12]float64
-	if err := evalInThen(ctx, s, frame, stateScript, &v, then); err != nil {
+	if err := evalInThen(ctx, s, frame, s.stateJS, &v, then); err != nil {
 		return pageState{err: err}
 	}
 	return pageState{

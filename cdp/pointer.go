@@ -139,8 +139,20 @@ var (
 	hoverChain = newChainScript(hoverScript, "hover")
 )
 
-// chainTokens numbers the chains the provider keeps in isolated worlds.
+// chainTokens numbers the chains the providers of this process keep in
+// isolated worlds. A token is that number under the provider's watchID
+// (chainToken): the world, and the chains kept in it, are shared with
+// the other providers attached to the browser, whose numbers are their
+// own, and a chain another provider kept under a token must never be
+// taken for the one this provider kept under the same number.
 var chainTokens atomic.Uint64
+
+// chainToken returns a new token for a chain the provider of watchID
+// keeps: the low 20 bits of watchID over a 32-bit number, at most 2^52,
+// which a script's number holds exactly.
+func chainToken(watchID int64) uint64 {
+	return uint64(watchID&(1<<20-1))<<32 | chainTokens.Add(1)&(1<<32-1)
+}
 
 // chainFor returns the chain of a frame: none when the page state read
 // in this read says there is none (kept is noChain: pageState.focusKept
@@ -172,7 +184,7 @@ func readChain(ctx context.Context, s *session, frame cdproto.FrameID, cs chainS
 	// Released even when the read ended first (a call whose context ended
 	// is not sent).
 	defer s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
-	token := chainTokens.Add(1)
+	token := chainToken(s.watchID)
 	el, err := evalObject(ctx, s, frame, strings.Replace(cs.keep, "/*token*/0", strconv.FormatUint(token, 10), 1), group, false)
 	if err != nil {
 		return &chainRead{}

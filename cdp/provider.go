@@ -3,6 +3,7 @@ package cdp
 import (
 	"context"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -112,18 +113,26 @@ type Provider struct {
 	// reused counts the tabs' documents answered with the element a read
 	// before had mapped (memo.go).
 	reused atomic.Int64
-	// screenWalks counts the runs of the screen script in a document
-	// (screen.go), screenScrolls those of them that took the last walk
-	// shifted by the page's scroll, screenReuses the reads that took the
-	// last answer again without running it; screenPartials counts the
+	// screenWalks counts the answers of the screen script in a document
+	// that looked at its elements (screen.go), screenScrolls those of
+	// them that took the last walk shifted by the page's scroll,
+	// screenReuses the reads that took the last answer again (without
+	// running the script, or as the script sent ahead said: "same");
+	// screenAheads counts the answers of the script sent ahead that a
+	// read took (sendScreen); screenPartials counts the
 	// documents whose screen was read before their whole tree, from the
 	// nodes on screen alone (partialFetch), partialReuses the reads that
 	// took those nodes again.
-	screenWalks, screenScrolls, screenReuses, screenPartials, partialReuses atomic.Int64
+	screenWalks, screenScrolls, screenReuses, screenPartials, partialReuses, screenAheads atomic.Int64
 	// screenAsked says a host has read the screen: the reads in the
 	// background then find what is on screen too (readBehind), so that
 	// the host's next read of the screen after a load takes their walk.
 	screenAsked atomic.Bool
+	// watchID names the provider in the page watchers, which the
+	// providers attached to one browser share (state.js), and in the
+	// tokens of the chains it keeps there (readChain): random, so that
+	// two providers, in two processes, tell themselves apart.
+	watchID int64
 	// screenMemo is what the last screen read made of each window's
 	// Document (mapping.Screen); guarded by mu.
 	screenMemo mapping.ScreenMemo
@@ -314,11 +323,15 @@ func NewProvider(opts Options) (*Provider, error) {
 		log = slog.Default()
 	}
 	life, stop := context.WithCancel(context.Background())
-	p := &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop}
+	p := &Provider{opts: opts, ep: ep, ids: mapping.NewIDs(), log: log, life: life, stop: stop, watchID: newWatchID()}
 	p.rest.after = opts.RestAfter
 	p.pages = &wire.Owner{Life: life, Log: log, Changed: p.changed}
 	return p, nil
 }
+
+// newWatchID returns a provider's watchID: at most 2^52, which a
+// script's number holds exactly.
+func newWatchID() int64 { return 1 + rand.Int64N(1<<52-1) }
 
 // Instance returns the instance string of this run.
 func (p *Provider) Instance() string { return p.ids.Instance() }
@@ -470,6 +483,15 @@ func (p *Provider) Close() error {
 		p.dialing = nil
 	}
 	if p.conn != nil {
+		// The page watchers it shares with other providers no longer
+		// stay awake for it (state.js); sent, not waited for.
+		if p.state != nil && !p.resting() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			for _, s := range p.state.sessions {
+				s.tellWatchers(ctx, quietWatchers)
+			}
+			cancel()
+		}
 		p.conn.Close()
 		p.conn, p.state = nil, nil
 	}

@@ -29,9 +29,18 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	cold := how == readCold
 	// The tabs (tabs.go): the page targets and every live target, what
 	// each tab says of itself, and which was activated last.
-	pages, live, tabs, recent, err := p.readTabs(ctx, c, cold)
+	pages, live, tabs, recent, err := p.readTabs(ctx, c, how)
 	if err != nil {
 		return nil, nil, p.failure("read the browser's windows and pages", err)
+	}
+	// A screen script sent ahead for a tab and not taken (the tab not
+	// shown after all, the read failed) is dropped.
+	ahead := map[*session]*aheadScreen{}
+	for _, t := range tabs {
+		if t.screen != nil {
+			ahead[t.sess] = t.screen
+			defer t.screen.drop(ctx)
+		}
 	}
 	// The windows: their tabs, numbered, each one's active tab, and the
 	// focused window (-1: none).
@@ -52,7 +61,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	var onScreen chan screenFinds
 	if how == readScreen {
 		onScreen = make(chan screenFinds, 1)
-		go func() { onScreen <- p.findScreen(ctx, topDocs) }()
+		go func() { onScreen <- p.findScreen(ctx, topDocs, ahead) }()
 	}
 	// The keyboard focus (focus.go) and the pointer (pointer.go), read
 	// live.

@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -27,7 +28,8 @@ import (
 //     none started, no fetch at a load), and Accessibility.disable, so
 //     that Chrome drops the trees and stops keeping them current;
 //   - the page watchers stop their MutationObserver and their calls to
-//     the binding (state.js: rest);
+//     the binding (state.js: rest), unless another provider attached to
+//     the browser, which shares them, is awake;
 //   - no background read (readAhead), and the elements kept for the
 //     next read are forgotten (their fingerprints would not see a change
 //     made while the watchers rest).
@@ -227,16 +229,21 @@ func (p *Provider) wake(ctx context.Context) {
 	}
 }
 
-// The expressions that rest and wake a document's watchers (state.js).
+// What a provider tells a document's watchers (state.js): that it rests
+// (or closes), or is awake again. The watchers are shared by the
+// providers attached to the browser, and stop when none is awake.
 const (
-	quietWatchers = "globalThis.__cdpprovider && globalThis.__cdpprovider.rest && globalThis.__cdpprovider.rest()"
-	wakeWatchers  = "globalThis.__cdpprovider && globalThis.__cdpprovider.wake && globalThis.__cdpprovider.wake()"
+	quietWatchers = "rest"
+	wakeWatchers  = "wake"
 )
 
-// tellWatchers runs expr in the provider's isolated world of each frame
-// of the session it has one in, without waiting for the answers. A world
-// its document navigated away from is gone, and the call with it.
-func (s *session) tellWatchers(ctx context.Context, expr string) {
+// tellWatchers calls the watchers' rest or wake (quietWatchers,
+// wakeWatchers), for the session's provider, in the provider's isolated
+// world of each frame of the session it has one in, without waiting for
+// the answers. A world its document navigated away from is gone, and the
+// call with it.
+func (s *session) tellWatchers(ctx context.Context, what string) {
+	expr := fmt.Sprintf("globalThis.__cdpprovider && globalThis.__cdpprovider.%[1]s && globalThis.__cdpprovider.%[1]s(%[2]d)", what, s.watchID)
 	s.worldsMu.Lock()
 	worlds := make([]runtime.ExecutionContextID, 0, len(s.worlds))
 	for _, w := range s.worlds {

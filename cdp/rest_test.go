@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/cdpprovider/cdpprovider/cdp/browsers"
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/internal/syncbuf"
+	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
 // sectionsPage is a page of n sections, each a heading, a paragraph with
@@ -474,5 +477,105 @@ sampling:
 	warmIsCold(t, ctx, p, "the read after a minute unread", false)
 	if got := p.Answers().Minus(answers); got.Kept() != 0 {
 		t.Errorf("the read after a minute unread: %v, want it read whole", got)
+	}
+}
+
+// Every DevTools client that names the provider's isolated world gets
+// the same one: two providers attached to one browser (two hosts, or a
+// host and the command line) share the page watchers in it. One that
+// rests, and one that closes, no longer keep them awake, but they must
+// not silence them for another: a provider still awake keeps being told
+// of a change by the page. (The watchers stopping once every provider
+// rests is TestRest's.)
+func TestProvidersShareThePageWatchers(t *testing.T) {
+	url := serve(t, map[string]string{"/": sectionsPage("Shared", 10)})
+	ctx, awake, u := launchFor(t, url+"/", Options{RestAfter: time.Hour, WalkFrom: -1})
+	if _, err := awake.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	resting, err := NewProvider(Options{Connect: awake.opts.Connect, RestAfter: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resting.Close()
+	closing, err := NewProvider(Options{Connect: awake.opts.Connect, RestAfter: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*Provider{resting, closing} {
+		if _, err := p.Current(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitResting(t, ctx, resting, true)
+	closing.Close()
+
+	// The watchers are awake for the awake provider alone: the closing
+	// one told them as it closed (its last message), the resting one
+	// when it rested.
+	s := sessionOf(t, awake, u.tabs[0])
+	frame := cdproto.FrameID(u.tabs[0])
+	var ids string
+	if err := waitFor(ctx, func() bool {
+		return evalIn(ctx, s, frame, `[...globalThis.__cdpprovider.awake].join(' ')`, &ids) == nil && ids == strconv.FormatInt(awake.watchID, 10)
+	}); err != nil {
+		t.Fatalf("the page watchers are awake for %q, want the awake provider's %d alone: %v", ids, awake.watchID, err)
+	}
+
+	awake.mu.Lock()
+	conn := awake.conn
+	awake.mu.Unlock()
+	called := conn.Traffic().Events["Runtime.bindingCalled"]
+	us := u.session(t, u.tabs[0])
+	u.eval(t, us, `document.querySelector('h2').textContent = 'Changed'; ''`)
+	tctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if err := waitFor(tctx, func() bool { return conn.Traffic().Events["Runtime.bindingCalled"] > called }); err != nil {
+		t.Fatalf("the page's watchers did not tell the awake provider of a change after another provider rested and another closed: %v", err)
+	}
+}
+
+// The focus and hover chains a provider keeps in the shared world carry
+// its token; another provider (another process, which numbers its
+// chains from 1 as well) keeps its own chain there under the same
+// number. The first must not take the other's chain, found the same
+// elements, for its own: it reads the chain again, and says what is
+// focused now.
+func TestAnotherProvidersChainIsNotTaken(t *testing.T) {
+	url := serve(t, map[string]string{"/": `<!doctype html><title>Chains</title><input aria-label="First"><input aria-label="Second">`})
+	ctx, first, u := launchFor(t, url+"/", Options{RestAfter: time.Hour, WalkFrom: -1})
+	us := u.session(t, u.tabs[0])
+	focused := func(cur *mapping.Current) []string {
+		return elementsOf(cur.Root, func(e *mapping.Element) bool { return e.Role == "TextField" && slices.Contains(e.States, "focused") })
+	}
+	u.eval(t, us, `document.querySelector('input').focus(); ''`)
+	start := chainTokens.Load()
+	cur, err := first.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := focused(cur); !slices.Equal(got, []string{"TextField First"}) {
+		t.Fatalf("focused: %q, want the first field", got)
+	}
+
+	// Another process's provider: its numbers start where this one's did.
+	u.eval(t, us, `document.querySelectorAll('input')[1].focus(); ''`)
+	other, err := NewProvider(Options{Connect: first.opts.Connect, RestAfter: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	chainTokens.Store(start)
+	if cur, err = other.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := focused(cur); !slices.Equal(got, []string{"TextField Second"}) {
+		t.Fatalf("the other provider: focused %q, want the second field", got)
+	}
+	if cur, err = first.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := focused(cur); !slices.Equal(got, []string{"TextField Second"}) {
+		t.Errorf("the first provider after the other read: focused %q, want the second field", got)
 	}
 }

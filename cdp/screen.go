@@ -3,14 +3,18 @@ package cdp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -52,10 +56,12 @@ type screenUnder struct {
 
 // screenFound is one document's screen: the backend ids of its elements
 // on screen, in the flat tree's order, and for each <iframe> on screen the
-// part of its document's viewport it shows.
+// part of its document's viewport it shows; n is the screen script's
+// number of the answer it was made of (0: none, as of a page hidden).
 type screenFound struct {
 	on     []cdproto.BackendNodeID
 	frames map[cdproto.BackendNodeID][4]float64
+	n      int
 }
 
 // screenReport is the first item of screen.js's answer.
@@ -65,7 +71,15 @@ type screenReport struct {
 	On     []int       `json:"on"`
 	Frames [][]float64 `json:"frames"`
 	Fresh  []int       `json:"fresh"`
+	N      int         `json:"n"`
 }
+
+// errNumberingLost: the screen script named an element on screen whose
+// DOM id the provider does not have: an answer that numbered it was
+// never taken (a read that ended first, an answer sent ahead for a tab
+// not shown after all). The numbering starts again, and the document is
+// walked again.
+var errNumberingLost = errors.New("the screen script named an element the provider has no id of")
 
 // findScreen returns, for each document shown (topDocs, and the
 // documents of the iframes on screen in them), the backend ids of its
@@ -73,13 +87,17 @@ type screenReport struct {
 // logged: a screen read then keeps it whole (setScreen), the budget cuts
 // it in reading order. Called with p.mu held; each document's docInfo is
 // touched by one goroutine.
-func (p *Provider) findScreen(ctx context.Context, topDocs []*doc) screenFinds {
+func (p *Provider) findScreen(ctx context.Context, topDocs []*doc, ahead map[*session]*aheadScreen) screenFinds {
 	var mu sync.Mutex
 	out := screenFinds{on: map[*doc][]cdproto.BackendNodeID{}, failed: map[*doc]bool{}}
 	var wg sync.WaitGroup
 	var visit func(d *doc, clip *[4]float64)
 	visit = func(d *doc, clip *[4]float64) {
-		found, err := p.screenOf(ctx, d, clip)
+		var a *aheadScreen
+		if clip == nil {
+			a = ahead[d.sess]
+		}
+		found, err := p.screenOf(ctx, d, clip, a)
 		if err != nil {
 			if ctx.Err() == nil {
 				p.log.Info("what is on screen of a page could not be found; a read of the screen answers it whole", "url", d.url, "err", err)
@@ -135,22 +153,39 @@ type screenFinds struct {
 }
 
 // screenOf returns what of d is on screen within clip (nil: its whole
-// viewport): the last answer when nothing has changed since, else a walk.
-func (p *Provider) screenOf(ctx context.Context, d *doc, clip *[4]float64) (*screenFound, error) {
+// viewport): the answer of the script sent ahead for it (a tab's top
+// document in a read of the screen, sendScreen), else the last answer
+// when nothing has changed since, else a walk.
+func (p *Provider) screenOf(ctx context.Context, d *doc, clip *[4]float64, ahead *aheadScreen) (*screenFound, error) {
 	if d.info == nil {
+		ahead.drop(ctx)
 		return nil, fmt.Errorf("document %d is not numbered", d.n)
 	}
 	ks := &d.info.screen
 	under, known := screenUnderOf(d.state, clip)
+	keep := func(found *screenFound) { // (not an answer of a page hidden: n 0)
+		ks.last, ks.under = nil, under
+		if known && found != nil && found.n != 0 {
+			ks.last = found
+		}
+	}
+	if ahead.take() {
+		found, err := p.takeAhead(ctx, ks, ahead)
+		if err == nil {
+			keep(found)
+			return found, nil
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		p.log.Debug("the screen script sent ahead did not answer; walking again", "url", d.url, "err", err)
+	}
 	if known && ks.last != nil && ks.under == under {
 		p.screenReuses.Add(1)
 		return ks.last, nil
 	}
 	found, err := p.walkScreen(ctx, d, clip)
-	ks.last, ks.under = nil, under
-	if err == nil && known {
-		ks.last = found
-	}
+	keep(found)
 	return found, err
 }
 
@@ -180,19 +215,49 @@ func (p *Provider) walkScreen(ctx context.Context, d *doc, clip *[4]float64) (*s
 // the DOM ids of the elements it numbered for the first time (its answer
 // carries them).
 func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdproto.FrameID, ks *docScreen, clip *[4]float64) (*screenFound, error) {
-	p.screenWalks.Add(1)
+	for try := 0; ; try++ {
+		items, err := evalItems(ctx, sess, frame, screenExpr(ks, clip))
+		if err != nil {
+			return nil, err
+		}
+		found, err := p.takeScreen(ks, items)
+		if errors.Is(err, errNumberingLost) && try == 0 {
+			ks.forget()
+			continue
+		}
+		return found, err
+	}
+}
+
+// screenExpr is screen.js for a document whose numbering is ks, within
+// clip (nil: a top document's whole viewport). A numbering grown past
+// screenKept starts again.
+func screenExpr(ks *docScreen, clip *[4]float64) string {
 	if len(ks.ids) > screenKept {
-		ks.world, ks.ids = "", nil
+		ks.forget()
 	}
 	clipJS := "null"
 	if clip != nil {
 		clipJS = fmt.Sprintf("[%g,%g,%g,%g]", clip[0], clip[1], clip[2], clip[3])
 	}
-	expr := fill(screenScript, "clip", clipJS, "world", strconv.Quote(ks.world))
-	items, err := evalItems(ctx, sess, frame, expr)
-	if err != nil {
-		return nil, err
+	last := 0
+	if ks.last != nil {
+		last = ks.last.n
 	}
+	return fill(screenScript, "clip", clipJS, "world", strconv.Quote(ks.world), "last", strconv.Itoa(last))
+}
+
+// forget drops a document's numbering and its last answer: the next
+// screen script starts a new one, and returns every element it finds.
+func (ks *docScreen) forget() { ks.world, ks.ids, ks.last = "", nil, nil }
+
+// takeScreen takes the screen script's answer for the document whose
+// numbering is ks: the DOM ids of the elements it numbered for the first
+// time are kept, and what is on screen returned; an answer "same" is the
+// last one kept (counted as taken again: screenReuses), "hidden" is
+// nothing on screen. It fails with errNumberingLost when the answer
+// names an element it has no id of.
+func (p *Provider) takeScreen(ks *docScreen, items []item) (*screenFound, error) {
 	if len(items) == 0 {
 		return nil, fmt.Errorf("the screen script returned nothing")
 	}
@@ -200,11 +265,21 @@ func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdprot
 	if err := json.Unmarshal([]byte(items[0].text()), &report); err != nil {
 		return nil, fmt.Errorf("the screen script's report: %w", err)
 	}
+	switch report.How {
+	case "same":
+		if ks.last == nil || report.World != ks.world || report.N != ks.last.n {
+			return nil, fmt.Errorf("the screen script answered its answer %d again, which the provider does not keep", report.N)
+		}
+		p.screenReuses.Add(1)
+		return ks.last, nil
+	case "hidden":
+		return &screenFound{}, nil
+	case "scroll":
+		p.screenScrolls.Add(1)
+	}
+	p.screenWalks.Add(1)
 	if len(report.Fresh) != len(items)-1 {
 		return nil, fmt.Errorf("the screen script numbered %d elements and returned %d", len(report.Fresh), len(items)-1)
-	}
-	if report.How == "scroll" {
-		p.screenScrolls.Add(1)
 	}
 	if report.World != ks.world || ks.ids == nil {
 		ks.world, ks.ids = report.World, map[int]cdproto.BackendNodeID{}
@@ -212,9 +287,20 @@ func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdprot
 	for i, n := range report.Fresh {
 		ks.ids[n] = items[i+1].node()
 	}
-	found := &screenFound{on: make([]cdproto.BackendNodeID, 0, len(report.On))}
+	idOf := func(n int) (cdproto.BackendNodeID, error) {
+		id, ok := ks.ids[n]
+		if !ok {
+			return 0, errNumberingLost
+		}
+		return id, nil
+	}
+	found := &screenFound{on: make([]cdproto.BackendNodeID, 0, len(report.On)), n: report.N}
 	for _, n := range report.On {
-		if id := ks.ids[n]; id != 0 {
+		id, err := idOf(n)
+		if err != nil {
+			return nil, err
+		}
+		if id != 0 {
 			found.on = append(found.on, id)
 		}
 	}
@@ -222,7 +308,11 @@ func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdprot
 		if len(f) != 5 {
 			continue
 		}
-		if id := ks.ids[int(f[0])]; id != 0 {
+		id, err := idOf(int(f[0]))
+		if err != nil {
+			return nil, err
+		}
+		if id != 0 {
 			if found.frames == nil {
 				found.frames = map[cdproto.BackendNodeID][4]float64{}
 			}
@@ -230,6 +320,80 @@ func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdprot
 		}
 	}
 	return found, nil
+}
+
+// aheadScreen is the screen script sent right behind a tab's state
+// script in a read of the screen (sendScreen), for the tab's top
+// document, with the numbering the provider kept of it: its answer is
+// the read's to take (screenOf, partialFetch) once, or to drop.
+type aheadScreen struct {
+	sess  *session
+	reply *wire.Reply
+	group string
+	taken atomic.Bool
+}
+
+// sendScreen sends screen.js, as expr, to the provider's isolated world
+// in a frame, without waiting for its answer; nil when the frame has no
+// world known (the state script just sent makes one first).
+func sendScreen(ctx context.Context, s *session, frame cdproto.FrameID, expr string) *aheadScreen {
+	w, ok := s.knownWorld(frame)
+	if !ok {
+		return nil
+	}
+	a := &aheadScreen{sess: s, group: newObjectGroup()}
+	a.reply = s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
+		Expression:           expr,
+		ContextID:            w,
+		ReturnByValue:        ptr(false),
+		ObjectGroup:          a.group,
+		Silent:               ptr(true),
+		SerializationOptions: deepItems,
+	})
+	return a
+}
+
+// take reports whether a is there and not taken yet, and takes it.
+func (a *aheadScreen) take() bool { return a != nil && a.taken.CompareAndSwap(false, true) }
+
+// drop lets go of an answer nobody takes: the remote objects Chrome
+// keeps of it are released. The elements it numbered for the first time
+// are lost to the provider: the next screen script that names one of
+// them starts a new numbering (errNumberingLost).
+func (a *aheadScreen) drop(ctx context.Context) {
+	if a.take() {
+		a.release(ctx)
+	}
+}
+
+func (a *aheadScreen) release(ctx context.Context) {
+	a.sess.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: a.group})
+}
+
+// takeAhead waits for the answer of the screen script sent ahead, taken
+// by its caller, and takes it for the numbering ks (takeScreen); when
+// that names an element it has no id of, the numbering is forgotten.
+func (p *Provider) takeAhead(ctx context.Context, ks *docScreen, a *aheadScreen) (*screenFound, error) {
+	defer a.release(ctx)
+	r := new(runtime.EvaluateResult)
+	if err := a.reply.Wait(ctx, r); err != nil {
+		return nil, err
+	}
+	if r.ExceptionDetails != nil {
+		return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
+	}
+	items, err := itemsOf(r.Result)
+	if err != nil {
+		return nil, err
+	}
+	found, err := p.takeScreen(ks, items)
+	if errors.Is(err, errNumberingLost) {
+		ks.forget()
+	}
+	if err == nil {
+		p.screenAheads.Add(1)
+	}
+	return found, err
 }
 
 // partialScreen is what partialFetch found of a document's screen: the
@@ -256,19 +420,32 @@ type partialScreen struct {
 // no version: nothing made of them is kept as the page's (the memo, the
 // Document last shown), and the mapping counts what was not asked for
 // (mapping.Frame.Partial).
-func (p *Provider) partialFetch(ctx context.Context, o tabSession, f *cdproto.Frame, st pageState) ([]*accessibility.Node, *partialScreen, error) {
+func (p *Provider) partialFetch(ctx context.Context, o tabSession, f *cdproto.Frame, st pageState, ahead *aheadScreen) ([]*accessibility.Node, *partialScreen, error) {
 	ps := &partialScreen{}
 	ps.under, ps.known = screenUnderOf(st, nil)
+	var last *partialScreen
 	if info := p.state.docNumbered(docKey{o.target, f.ID, f.LoaderID}); info != nil {
-		if last := info.partial; last != nil && ps.known && last.under == ps.under { // (kept only when known)
-			p.partialReuses.Add(1)
-			return last.nodes, last, nil
-		}
+		last = info.partial     // (kept only when known)
 		ps.screen = info.screen // its numbering; assemble puts it back
 	}
-	found, err := p.walkScreenIn(ctx, o.sess, f.ID, &ps.screen, nil)
-	if err != nil {
-		return nil, nil, err
+	// The script sent ahead answers first; "same" is the last answer,
+	// whose nodes are taken again, as they are when nothing moved.
+	var found *screenFound
+	if ahead.take() {
+		var err error
+		if found, err = p.takeAhead(ctx, &ps.screen, ahead); err != nil && ctx.Err() != nil {
+			return nil, nil, err
+		}
+	}
+	if last != nil && ps.known && (found == last.found || found == nil && last.under == ps.under) {
+		p.partialReuses.Add(1)
+		return last.nodes, last, nil
+	}
+	if found == nil {
+		var err error
+		if found, err = p.walkScreenIn(ctx, o.sess, f.ID, &ps.screen, nil); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := o.ax.Enable(ctx); err != nil { // (sent by the read meanwhile)
 		return nil, nil, err

@@ -11,6 +11,7 @@ import (
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -130,13 +131,17 @@ func TestScreenIsWhatLocateSays(t *testing.T) {
 		}
 	}
 
-	// Nothing changed: the last walk answers, counted.
-	walks, reuses := p.screenWalks.Load(), p.screenReuses.Load()
+	// Nothing changed: the last walk answers, counted; the script sent
+	// ahead for the tab said so ("same").
+	walks, reuses, aheads := p.screenWalks.Load(), p.screenReuses.Load(), p.screenAheads.Load()
 	if _, err := p.Screen(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if w, r := p.screenWalks.Load()-walks, p.screenReuses.Load()-reuses; w != 0 || r == 0 {
 		t.Errorf("an unchanged screen read walked %d documents and took %d last walks again, want 0 and some", w, r)
+	}
+	if p.screenAheads.Load() == aheads {
+		t.Error("an unchanged screen read did not take the screen script sent ahead with the tab's state")
 	}
 
 	told, stop := watchTold(p)
@@ -147,13 +152,16 @@ func TestScreenIsWhatLocateSays(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the watcher was not told of the scroll")
 	}
-	walks, scrolls := p.screenWalks.Load(), p.screenScrolls.Load()
+	walks, scrolls, aheads := p.screenWalks.Load(), p.screenScrolls.Load(), p.screenAheads.Load()
 	on = check("scrolled by 300")
 	if p.screenWalks.Load() == walks {
 		t.Error("the screen read after a scroll took the last answer again")
 	}
 	if p.screenScrolls.Load() == scrolls {
 		t.Error("the screen read after the page's scroll walked the page again, want the last walk shifted by the scroll")
+	}
+	if p.screenAheads.Load() == aheads {
+		t.Error("the screen read after a scroll did not take the screen script sent ahead with the tab's state")
 	}
 	if slices.Contains(on, "d0-0") || !slices.Contains(on, "Home") || !slices.Contains(on, "Inner bottom") {
 		t.Errorf("scrolled by 300: on screen %q, want the sticky Home and the iframe's bottom, not the grid's first dot", on)
@@ -177,6 +185,68 @@ func TestScreenIsWhatLocateSays(t *testing.T) {
 	u.eval(t, s, `document.getElementById('dlg').showModal(), 'open'`)
 	if on = check("a modal dialog open"); !slices.Contains(on, "Confirm") {
 		t.Errorf("a modal dialog open: on screen %q, want its Confirm button", on)
+	}
+}
+
+// An answer of the screen script that nobody took (sent ahead for a
+// read that ended first) numbered the elements it found new on screen:
+// the script does not return them again, and the provider has no id of
+// them. The next screen read must still show them: it starts a new
+// numbering and walks again.
+func TestScreenAfterAnAnswerLostShowsAll(t *testing.T) {
+	t.Parallel()
+	url := serve(t, map[string]string{"/": samplerPage("/frame.html"), "/frame.html": samplerFrame})
+	ctx, u, p := browserWith(t, url)
+	s := u.session(t, u.tabs[0])
+	waitEval(t, u, s, `document.getElementById('frame').contentDocument?.readyState ?? 'cross'`, "complete")
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u.eval(t, s, `document.querySelector('.below').scrollIntoView(), String(scrollY)`)
+
+	// The answer lost: sent as a read sends it, its elements numbered in
+	// the page, then dropped.
+	tab := u.tabs[0]
+	p.mu.Lock()
+	sess, expr := p.state.sessions[tab], screenExpr(p.state.topScreen(tab), nil)
+	p.mu.Unlock()
+	a := sendScreen(ctx, sess, cdproto.FrameID(tab), expr)
+	if a == nil {
+		t.Fatal("no world known in the tab after a read")
+	}
+	var r runtime.EvaluateResult
+	if err := a.reply.Wait(ctx, &r); err != nil {
+		t.Fatal(err)
+	}
+	a.drop(ctx)
+	items, err := itemsOf(r.Result)
+	if err != nil || len(items) < 2 {
+		t.Fatalf("the answer dropped numbered no element: %v, %d items: %s", err, len(items), items[0].text())
+	}
+
+	page, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr, err := p.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	walkTree(page.Root, func(e *mapping.Element) {
+		if e.Role != "Link" || !strings.HasPrefix(e.Title, "Below ") {
+			return
+		}
+		loc, err := p.Locate(ctx, e.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if loc.State == mapping.OnScreen && elementsOf(scr.Root, func(s *mapping.Element) bool { return s.ID == e.ID }) == nil {
+			missing = append(missing, e.Title)
+		}
+	})
+	if len(missing) > 0 {
+		t.Errorf("the screen read after an answer was lost leaves out %q, which locate says are on screen", missing)
 	}
 }
 

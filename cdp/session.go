@@ -17,6 +17,11 @@ import (
 type session struct {
 	*wire.Session
 
+	// watchID is its provider's id in the page watchers it shares with
+	// other providers (state.js), and stateJS the state script with it.
+	watchID int64
+	stateJS string
+
 	worldsMu sync.Mutex
 	worlds   map[cdproto.FrameID]runtime.ExecutionContextID // isolated worlds by frame; guarded by worldsMu
 
@@ -30,6 +35,15 @@ type session struct {
 	// once a read has asked for them (axOf); the read loop hands it the
 	// session's Accessibility events (onSessionEvent).
 	ax atomic.Pointer[warm.Trees]
+}
+
+// knownWorld returns the context id of the provider's isolated world in
+// a frame, when one is known (world).
+func (s *session) knownWorld(frame cdproto.FrameID) (runtime.ExecutionContextID, bool) {
+	s.worldsMu.Lock()
+	defer s.worldsMu.Unlock()
+	w, ok := s.worlds[frame]
+	return w, ok
 }
 
 // forgetWorld forgets the provider's isolated world in a frame whose

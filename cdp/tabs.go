@@ -75,6 +75,9 @@ type tabState struct {
 	// frames waits for the frame tree sent right behind the state script
 	// (sendAhead); nil when none was.
 	frames framesWait
+	// screen is the screen script sent right behind the state script in
+	// a read of the screen (sendScreen); nil when none was.
+	screen *aheadScreen
 	// down says why the tab's page cannot be read now (wire.ErrCrashed,
 	// wire.ErrDialogOpen, wire.ErrNotResponding; errNoState, errNoDocument
 	// when the page answers and the provider's read of it failed); the
@@ -99,7 +102,8 @@ type tabState struct {
 // minimised window, nor one whose page could not answer: no read of
 // theirs follows.) The other tabs are attached to serially (it touches
 // the session map) once listed, then asked.
-func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages []*target.Info, live map[target.ID]*target.Info, tabs []*tabState, recent func(target.ID) int, err error) {
+func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, how readHow) (pages []*target.Info, live map[target.ID]*target.Info, tabs []*tabState, recent func(target.ID) int, err error) {
+	cold := how == readCold
 	var wg sync.WaitGroup
 	wg.Go(func() { recent = p.recency(ctx) })
 	early := map[target.ID]*tabState{}
@@ -107,7 +111,11 @@ func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages
 		if s := p.state.sessions[id]; s != nil && early[id] == nil {
 			t := &tabState{info: &target.Info{TargetID: id}, sess: s} // its info once listed
 			early[id] = t
-			wg.Go(func() { t.err = p.readTabState(ctx, c, t, true, cold) })
+			screen := ""
+			if how == readScreen {
+				screen = screenExpr(p.state.topScreen(id), nil)
+			}
+			wg.Go(func() { t.err = p.readTabState(ctx, c, t, true, cold, screen) })
 		}
 	}
 	pages, live, err = p.listPages(ctx, c)
@@ -129,7 +137,7 @@ func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages
 			t.err = fmt.Errorf("%w: %w", errNoAttach, err)
 			continue
 		}
-		wg.Go(func() { t.err = p.readTabState(ctx, c, t, false, cold) })
+		wg.Go(func() { t.err = p.readTabState(ctx, c, t, false, cold, "") })
 	}
 	wg.Wait()
 	for i, ti := range pages {
@@ -145,14 +153,23 @@ func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, cold bool) (pages
 // failed: the tab is reported all the same. It fails (errNoWindow) only
 // when the browser does not say the tab's window. With ahead, what the
 // read of its document asks first is sent right behind the state script
-// (sendAhead).
-func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, ahead, cold bool) error {
+// (sendAhead), and, given screen (the screen script for its top
+// document), that script too (sendScreen): a read of the screen after a
+// scroll then finds the screen before Chrome's main thread is busy
+// painting the new one, and one round trip sooner.
+func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, ahead, cold bool, screen string) error {
 	// The window (the browser's) and the page state (the page's) are
 	// asked at once: a round trip less before the document is read.
 	var state sync.WaitGroup
 	var then func()
 	if ahead {
-		then = func() { t.frames = p.sendAhead(ctx, t.sess, cold) }
+		then = func() {
+			t.frames = p.sendAhead(ctx, t.sess, cold)
+			if screen != "" {
+				t.screen.drop(ctx) // of a try in a world gone
+				t.screen = sendScreen(ctx, t.sess, cdproto.FrameID(t.info.TargetID), screen)
+			}
+		}
 	}
 	if t.down = t.sess.Unavailable(); t.down == nil {
 		state.Go(func() {

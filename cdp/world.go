@@ -148,6 +148,12 @@ func evalItems(ctx context.Context, s *session, frame cdproto.FrameID, expr stri
 	if err != nil {
 		return nil, err
 	}
+	return itemsOf(r)
+}
+
+// itemsOf returns the items of an array a script returned, serialized
+// as deepItems says.
+func itemsOf(r *runtime.RemoteObject) ([]item, error) {
 	if r.DeepSerializedValue == nil || r.DeepSerializedValue.Type != "array" {
 		return nil, fmt.Errorf("the script returned no array")
 	}
@@ -162,9 +168,7 @@ func evalItems(ctx context.Context, s *session, frame cdproto.FrameID, expr stri
 // frame, making the world (Page.createIsolatedWorld returns the existing
 // one of that name) when it is not known or fresh is set.
 func (s *session) world(ctx context.Context, frame cdproto.FrameID, fresh bool) (runtime.ExecutionContextID, error) {
-	s.worldsMu.Lock()
-	id, ok := s.worlds[frame]
-	s.worldsMu.Unlock()
+	id, ok := s.knownWorld(frame)
 	if ok && !fresh {
 		return id, nil
 	}

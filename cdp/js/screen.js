@@ -6,7 +6,7 @@
 // <iframe> shows ([x, y, width, height] in this frame's CSS pixels, or
 // null for a top frame). Returns an array: its first item a JSON string
 // {world, how, on: [serial…], frames: [[serial, x, y, w, h]…],
-// fresh: [serial…]}, then the elements the provider has not seen before,
+// fresh: [serial…], n}, then the elements the provider has not seen before,
 // in the order of fresh. Each element the script has returned keeps a
 // serial number in this world (a WeakMap), so a later read returns only
 // the elements new on screen; world names this numbering, and a
@@ -20,10 +20,18 @@
 // page scrolled takes them shifted by the scroll instead of walking
 // again ("scroll"). What is inside a sticky element moves on its own: it
 // is walked again each time.
+//
+// Each answer but "same" is numbered (n): {{last}} is the number of the
+// answer the provider keeps (0: none). When that is the last answer the
+// script gave, and the watchers and the scroll are as they were then,
+// the script answers how "same" at once, with no element: the provider
+// takes its kept answer again. A page not shown has nothing on screen:
+// a top frame hidden answers how "hidden", numbering nothing.
 (() => {
   const clipArg = {{clip}};
   let st = globalThis.__cdpproviderScreen;
-  if (!st || st.world !== {{world}}) st = globalThis.__cdpproviderScreen = {world: Math.random().toString(36).slice(2), next: 1, serials: new WeakMap(), kept: null};
+  if (!st || st.world !== {{world}}) st = globalThis.__cdpproviderScreen = {world: Math.random().toString(36).slice(2), next: 1, serials: new WeakMap(), kept: null, said: null, answers: 0};
+  if (!clipArg && document.visibilityState !== 'visible') return [JSON.stringify({world: st.world, how: 'hidden', on: [], frames: [], fresh: [], n: 0})];
   const px = (v) => parseFloat(v) || 0;
   const vv = visualViewport, root = document.documentElement;
   const cut = (a, b) => [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3]), a[4]];
@@ -32,6 +40,10 @@
   const w = globalThis.__cdpprovider;
   const marks = w && !w.rests && w.v !== undefined ? [w.id, w.m, w.i, w.v, innerWidth, innerHeight, String(clipArg)].join(' ') : '';
   const sx = scrollX, sy = scrollY;
+  const said = st.said;
+  if (said && marks && said.n === {{last}} && said.marks === marks && said.sx === sx && said.sy === sy) {
+    return [JSON.stringify({world: st.world, how: 'same', on: [], frames: [], fresh: [], n: said.n})];
+  }
   const on = [], frames = [], fresh = [], out = [null];
   const serial = (el) => {
     let n = st.serials.get(el);
@@ -166,6 +178,8 @@
     visit(root, all, all, allFixed, true);
     st.kept = kept;
   }
-  out[0] = JSON.stringify({world: st.world, how, on, frames, fresh});
+  const n = ++st.answers;
+  st.said = marks ? {marks, sx, sy, n} : null;
+  out[0] = JSON.stringify({world: st.world, how, on, frames, fresh, n});
   return out;
 })()
