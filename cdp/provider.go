@@ -124,6 +124,10 @@ type Provider struct {
 	// nodes on screen alone (partialFetch), partialReuses the reads that
 	// took those nodes again.
 	screenWalks, screenScrolls, screenReuses, screenPartials, partialReuses, screenAheads atomic.Int64
+	// screenFresh counts the elements the screen script's answers
+	// numbered (returned with their DOM ids), screenNear those its near
+	// numbered after a read (sendNear).
+	screenFresh, screenNear atomic.Int64
 	// screenAsked says a host has read the screen: the reads in the
 	// background then find what is on screen too (readBehind), so that
 	// the host's next read of the screen after a load takes their walk.

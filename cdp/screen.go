@@ -44,6 +44,10 @@ type docScreen struct {
 	ids   map[int]cdproto.BackendNodeID
 	last  *screenFound
 	under screenUnder
+	// near is the script sent after a read that found elements new on
+	// screen, which numbers those near it (sendNear); its answer is
+	// taken before the document's next one (takeNear). nil: none.
+	near *aheadScreen
 }
 
 // screenUnder is what a document's screen was found under.
@@ -62,6 +66,7 @@ type screenFound struct {
 	on     []cdproto.BackendNodeID
 	frames map[cdproto.BackendNodeID][4]float64
 	n      int
+	fresh  int // the elements the answer numbered for the first time
 }
 
 // screenReport is the first item of screen.js's answer.
@@ -97,7 +102,14 @@ func (p *Provider) findScreen(ctx context.Context, topDocs []*doc, ahead map[*se
 		if clip == nil {
 			a = ahead[d.sess]
 		}
+		var before *screenFound
+		if d.info != nil {
+			before = d.info.screen.last
+		}
 		found, err := p.screenOf(ctx, d, clip, a)
+		if err == nil && clip == nil && found != before && found.fresh > 0 {
+			p.sendNear(ctx, d)
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				p.log.Info("what is on screen of a page could not be found; a read of the screen answers it whole", "url", d.url, "err", err)
@@ -220,7 +232,7 @@ func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdprot
 		if err != nil {
 			return nil, err
 		}
-		found, err := p.takeScreen(ks, items)
+		found, err := p.takeScreen(ctx, ks, items)
 		if errors.Is(err, errNumberingLost) && try == 0 {
 			ks.forget()
 			continue
@@ -244,7 +256,75 @@ func screenExpr(ks *docScreen, clip *[4]float64) string {
 	if ks.last != nil {
 		last = ks.last.n
 	}
-	return fill(screenScript, "clip", clipJS, "world", strconv.Quote(ks.world), "last", strconv.Itoa(last))
+	return fill(screenScript, "clip", clipJS, "world", strconv.Quote(ks.world), "last", strconv.Itoa(last), "near", "0")
+}
+
+// nearScreens is how far from the screen, in screens above and below,
+// sendNear numbers the elements of the last walk.
+const nearScreens = 2
+
+// sendNear sends a top document the screen script's near (js/screen.js)
+// after a read that found elements new on screen: it numbers those of
+// the last walk within nearScreens of the screen, whose DOM ids then
+// come back while the page is idle rather than in the answer of the
+// read after the next scroll. Its answer is not waited for: the next
+// screen answer of the document takes it first (takeNear).
+func (p *Provider) sendNear(ctx context.Context, d *doc) {
+	ks := &d.info.screen
+	if ks.near != nil || ks.world == "" {
+		return
+	}
+	expr := fill(screenScript, "clip", "null", "world", strconv.Quote(ks.world), "last", "0", "near", strconv.Itoa(nearScreens))
+	ks.near = sendScreen(context.WithoutCancel(ctx), d.sess, d.frameID, expr)
+}
+
+// TakeNear waits for the answers of the near scripts the last screen
+// read sent (sendNear), and takes them, as the next read would: for a
+// benchmark that times reads as a person makes them, whose page has
+// done that work by the next one, seconds later.
+func (p *Provider) TakeNear(ctx context.Context) error {
+	if err := p.mu.lockContext(ctx); err != nil {
+		return err
+	}
+	defer p.mu.Unlock()
+	if p.state == nil {
+		return nil
+	}
+	for _, d := range p.state.docs {
+		p.takeNear(ctx, &d.screen)
+	}
+	return ctx.Err()
+}
+
+// takeNear takes the answer of the near script sent for a document
+// (sendNear), when there is one, into its numbering ks: it came before
+// any later answer of the document's, which may name what it numbered.
+// One that failed, or is of another numbering, is dropped: a later
+// answer naming what it numbered starts a new numbering
+// (errNumberingLost).
+func (p *Provider) takeNear(ctx context.Context, ks *docScreen) {
+	a := ks.near
+	ks.near = nil
+	if !a.take() {
+		return
+	}
+	defer a.release(ctx)
+	r := new(runtime.EvaluateResult)
+	if a.reply.Wait(ctx, r) != nil || r.ExceptionDetails != nil {
+		return
+	}
+	items, err := itemsOf(r.Result)
+	if err != nil || len(items) == 0 {
+		return
+	}
+	var report screenReport
+	if json.Unmarshal([]byte(items[0].text()), &report) != nil || report.How != "near" || report.World != ks.world || ks.ids == nil || len(report.Fresh) != len(items)-1 {
+		return
+	}
+	for i, n := range report.Fresh {
+		ks.ids[n] = items[i+1].node()
+	}
+	p.screenNear.Add(int64(len(report.Fresh)))
 }
 
 // forget drops a document's numbering and its last answer: the next
@@ -257,7 +337,8 @@ func (ks *docScreen) forget() { ks.world, ks.ids, ks.last = "", nil, nil }
 // last one kept (counted as taken again: screenReuses), "hidden" is
 // nothing on screen. It fails with errNumberingLost when the answer
 // names an element it has no id of.
-func (p *Provider) takeScreen(ks *docScreen, items []item) (*screenFound, error) {
+func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, items []item) (*screenFound, error) {
+	p.takeNear(ctx, ks)
 	if len(items) == 0 {
 		return nil, fmt.Errorf("the screen script returned nothing")
 	}
@@ -287,6 +368,7 @@ func (p *Provider) takeScreen(ks *docScreen, items []item) (*screenFound, error)
 	for i, n := range report.Fresh {
 		ks.ids[n] = items[i+1].node()
 	}
+	p.screenFresh.Add(int64(len(report.Fresh)))
 	idOf := func(n int) (cdproto.BackendNodeID, error) {
 		id, ok := ks.ids[n]
 		if !ok {
@@ -294,7 +376,7 @@ func (p *Provider) takeScreen(ks *docScreen, items []item) (*screenFound, error)
 		}
 		return id, nil
 	}
-	found := &screenFound{on: make([]cdproto.BackendNodeID, 0, len(report.On)), n: report.N}
+	found := &screenFound{on: make([]cdproto.BackendNodeID, 0, len(report.On)), n: report.N, fresh: len(report.Fresh)}
 	for _, n := range report.On {
 		id, err := idOf(n)
 		if err != nil {
@@ -386,7 +468,7 @@ func (p *Provider) takeAhead(ctx context.Context, ks *docScreen, a *aheadScreen)
 	if err != nil {
 		return nil, err
 	}
-	found, err := p.takeScreen(ks, items)
+	found, err := p.takeScreen(ctx, ks, items)
 	if errors.Is(err, errNumberingLost) {
 		ks.forget()
 	}

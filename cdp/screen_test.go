@@ -520,3 +520,81 @@ func TestScreenFirstOfALargePageOnTheFirstRead(t *testing.T) {
 	}
 	checkPartialScreen(t, ctx, p, a, frame, loader, partial)
 }
+
+// After a read that found elements new on screen, the elements near the
+// screen are numbered while the page is idle (near): a read after a
+// scroll within that reach returns no element with its DOM id (counted),
+// and still shows what is on screen exactly as locate says. A read of a
+// walked page with nothing changed sends the first call of its barrier
+// with the page's state (counted).
+func TestScreenNumbersWhatIsNearAhead(t *testing.T) {
+	t.Parallel()
+	url := serve(t, map[string]string{"/": sectionsPage("Near", 80)})
+	ctx, u, p := browserWith(t, url)
+	s := u.session(t, u.tabs[0])
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.TakeNear(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if p.screenNear.Load() == 0 {
+		t.Fatal("nothing near the screen was numbered after the first read")
+	}
+	before, err := p.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onBefore := map[string]bool{}
+	walkTree(before.Root, func(e *mapping.Element) { onBefore[e.Title] = true })
+
+	u.eval(t, s, `scrollBy(0, innerHeight), String(scrollY)`)
+	fresh := p.screenFresh.Load()
+	page, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr, err := p.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p.screenFresh.Load() - fresh; n != 0 {
+		t.Errorf("the screen read after a scroll of one screen returned %d elements with their DOM ids, want none: those near were numbered ahead", n)
+	}
+	inScreen := map[string]bool{}
+	walkTree(scr.Root, func(e *mapping.Element) { inScreen[e.ID] = true })
+	newOn := 0
+	walkTree(page.Root, func(e *mapping.Element) {
+		if e.Role != "Link" && e.Role != "Button" {
+			return
+		}
+		loc, err := p.Locate(ctx, e.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if on := loc.State == mapping.OnScreen; on != inScreen[e.ID] {
+			t.Errorf("%s %q: locate says %s, in the screen answer: %v", e.Role, e.Title, loc.State, inScreen[e.ID])
+		} else if on && !onBefore[e.Title] {
+			newOn++
+		}
+	})
+	if newOn == 0 {
+		t.Error("the scroll brought no link or button on screen: the test shows nothing")
+	}
+
+	// The page unchanged: the barrier's first call went with its state.
+	a := sessionOf(t, p, u.tabs[0]).ax.Load()
+	if err := waitFor(ctx, func() bool { return a.WalkedDocument(cdproto.FrameID(u.tabs[0])) != "" }); err != nil {
+		t.Fatalf("the page was not walked: %v", err)
+	}
+	if _, err := p.Current(ctx); err != nil { // the first read of the walked tree
+		t.Fatal(err)
+	}
+	ahead := p.answers.BarriersAhead.Load()
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if p.answers.BarriersAhead.Load() == ahead {
+		t.Error("a read of the walked page, unchanged, did not take the barrier's call sent with the page's state")
+	}
+}

@@ -164,7 +164,7 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, 
 	var then func()
 	if ahead {
 		then = func() {
-			t.frames = p.sendAhead(ctx, t.sess, cold)
+			t.frames = p.sendAhead(ctx, t.sess, cdproto.FrameID(t.info.TargetID), cold)
 			if screen != "" {
 				t.screen.drop(ctx) // of a try in a world gone
 				t.screen = sendScreen(ctx, t.sess, cdproto.FrameID(t.info.TargetID), screen)
@@ -267,17 +267,25 @@ func (p *Provider) noteUnread(tabs []*tabState) {
 
 // sendAhead sends a tab's page what the read of its document asks first,
 // without waiting: its frame tree and, for a warm read, Accessibility.enable
-// when the domain is not on (warm.Trees.SendEnable). Sent right behind
-// the state script, Chrome runs them right after it, and the read finds
-// their answers come, a round trip sooner than asking when the state
-// script has answered. It returns what waits for the frame tree; when
-// the tab is not shown after all, nobody waits, and the answer is
-// dropped.
-func (p *Provider) sendAhead(ctx context.Context, s *session, cold bool) framesWait {
+// when the domain is not on (warm.Trees.SendEnable), and the first call
+// of the barrier of its top frame's kept tree (warm.Trees.SendBarrier).
+// Sent right behind the state script, Chrome runs them right after it,
+// and the read finds their answers come, a round trip sooner than asking
+// when the state script has answered; right after a scroll, the page's
+// work for the read is then more often done before Chrome paints the
+// new screen, which holds the page's calls for milliseconds. It returns
+// what waits for the frame tree; when the tab is not shown after all,
+// nobody waits, and the answers are dropped.
+func (p *Provider) sendAhead(ctx context.Context, s *session, top cdproto.FrameID, cold bool) framesWait {
 	frames := sendFrameTree(ctx, s)
 	if !cold {
-		p.axOf(s).SendEnable(ctx, func() func(context.Context) error {
+		a := p.axOf(s)
+		a.SendEnable(ctx, func() func(context.Context) error {
 			r := s.Send(ctx, accessibility.CommandEnable, cdproto.Empty{})
+			return func(ctx context.Context) error { return r.Wait(ctx, nil) }
+		})
+		a.SendBarrier(top, func(q accessibility.GetPartialAXTreeParams) func(context.Context) error {
+			r := s.Send(ctx, accessibility.CommandGetPartialAXTree, q)
 			return func(ctx context.Context) error { return r.Wait(ctx, nil) }
 		})
 	}

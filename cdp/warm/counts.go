@@ -53,6 +53,10 @@ type Counts struct {
 	// AtLoad counts the walks begun at a document's load instead of its
 	// fetch (walkOnly).
 	AtLoad atomic.Int64
+	// BarriersAhead counts the barriers (of reads of a kept tree with no
+	// change) whose first call was sent with the page's state
+	// (SendBarrier), before the read knew it would need one.
+	BarriersAhead atomic.Int64
 	// Overflows counts the times a session's events queued for its kept
 	// trees passed their bound (no read applied them) and the trees were
 	// dropped.

@@ -606,16 +606,88 @@ func (f *fetched) answers(loader cdproto.LoaderID, load uint64, seen Activity) b
 // accessibility tree up to date, and the second call answers after the
 // events that update caused. (queryAXTree would serve too, but it never
 // answers in an out-of-process iframe; getPartialAXTree does.)
+//
+// The first call may have been sent already, right behind the page's
+// state script (SendBarrier): it is waited for, and the second sent once
+// it has answered, not with it (the events the first's update causes
+// may be sent after a call already queued behind it).
 func (a *Trees) barrier(ctx context.Context, t *tree) error {
-	root := t.nodes[t.root]
-	if root == nil || root.BackendDOMNodeID == 0 {
+	a.mu.Lock()
+	var ahead *aheadBarrier
+	if f := a.frames[t.frame]; f != nil {
+		ahead, f.ahead = f.ahead, nil
+	}
+	a.mu.Unlock()
+	q, ok := barrierOf(t)
+	if !ok {
 		return nil
 	}
-	q := accessibility.GetPartialAXTreeParams{BackendNodeID: root.BackendDOMNodeID, FetchRelatives: ptr(false)}
-	for range 2 {
+	calls := 2
+	if ahead != nil && ahead.tree == t && ahead.q.BackendNodeID == q.BackendNodeID {
+		if err := ahead.wait(ctx); err != nil {
+			return err
+		}
+		a.counts.BarriersAhead.Add(1)
+		calls = 1
+	}
+	for range calls {
 		if _, err := call(ctx, a.c, accessibility.GetPartialAXTree, q); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// barrierOf is the call a barrier of t makes: its root's node, alone;
+// false when the root has no DOM node to ask for.
+func barrierOf(t *tree) (accessibility.GetPartialAXTreeParams, bool) {
+	root := t.nodes[t.root]
+	if root == nil || root.BackendDOMNodeID == 0 {
+		return accessibility.GetPartialAXTreeParams{}, false
+	}
+	return accessibility.GetPartialAXTreeParams{BackendNodeID: root.BackendDOMNodeID, FetchRelatives: ptr(false)}, true
+}
+
+// aheadBarrier is the first call of a barrier sent ahead (SendBarrier):
+// the tree and call it was for, and what waits for its answer.
+type aheadBarrier struct {
+	tree *tree
+	q    accessibility.GetPartialAXTreeParams
+	wait func(context.Context) error
+}
+
+// SendBarrier sends the first call of the barrier of the frame's kept
+// tree (barrier), for a read that has just sent the page its state
+// script: Chrome runs it right behind the script, while the read waits
+// for the script's answer to know whether the page changed. Sent then,
+// it runs before the frame Chrome paints after a scroll more often than
+// a round trip later. The read's Nodes waits for it when it needs a
+// barrier (no change); otherwise its answer is not used. send sends the
+// call and returns what waits for its answer. Nothing is sent when no
+// tree is kept, a walk or its fetch is under way, or the trees rest.
+func (a *Trees) SendBarrier(frame cdproto.FrameID, send func(accessibility.GetPartialAXTreeParams) (wait func(context.Context) error)) {
+	a.mu.Lock()
+	f := a.frames[frame]
+	if a.resting || f == nil || f.tree == nil {
+		a.mu.Unlock()
+		return
+	}
+	t := f.tree
+	a.mu.Unlock()
+	// The tree's nodes are the reads' and the events': busy (a read or
+	// a walk applies events), the barrier goes as it did, after the state.
+	if !a.read.TryLock() {
+		return
+	}
+	q, ok := barrierOf(t)
+	a.read.Unlock()
+	if !ok {
+		return
+	}
+	b := &aheadBarrier{tree: t, q: q, wait: send(q)}
+	a.mu.Lock()
+	if f := a.frames[frame]; f != nil && f.tree == t {
+		f.ahead = b
+	}
+	a.mu.Unlock()
 }
