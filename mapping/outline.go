@@ -73,6 +73,7 @@ type outliner struct {
 	scratch []byte
 	inRun   bool // a line of texts is begun: the run's next text goes on it
 	offs    bool // a line of what a screen answer left out was written
+	more    bool // one of them says "more", not a count (Off.Unknown)
 	// win is the Window being written: its title, and its Document's
 	// url, which its Tab and Document lines do not say again.
 	win struct {
@@ -125,12 +126,18 @@ func (o *outliner) tree(e, parent *Element, depth int, base *url.URL) {
 	}
 }
 
-// hint ends an outline with offHint when it has lines of offLine.
+// hint ends an outline with offHint when it has lines of offLine,
+// offHintMore when one of them says "more".
 func (o *outliner) hint() {
-	if o.offs {
+	switch {
+	case o.more:
+		o.w.WriteString(offHintMore)
+	case o.offs:
 		o.w.WriteString(offHint)
-		o.w.WriteByte('\n')
+	default:
+		return
 	}
+	o.w.WriteByte('\n')
 }
 
 // offLine writes the line of n elements a screen answer left out, where.
@@ -139,6 +146,7 @@ func (o *outliner) offLine(depth int, off *Off, n int, where string) {
 	o.indent(depth)
 	if off.Unknown { // not all of it read: how much is not known
 		o.scratch = append(o.scratch[:0], "… more "...)
+		o.more = true
 	} else {
 		o.scratch = append(strconv.AppendInt(append(o.scratch[:0], "… "...), int64(n), 10), ' ')
 	}
@@ -151,6 +159,11 @@ func (o *outliner) offLine(depth int, off *Off, n int, where string) {
 // offHint is the last line of an outline with lines of offLine: what they
 // are and how to read what they count.
 const offHint = `(… lines count the elements below the line above them that are not on screen: read them with root, that element's id, or with scope "page")`
+
+// offHintMore is offHint for an outline with a "… more" line: the page
+// was not all read yet (a large page just loaded), and how many are
+// there is not known.
+const offHintMore = `(… lines count the elements below the line above them that are not on screen, or say there are more when the page is not all read yet: read them with root, that element's id, or with scope "page")`
 
 // said returns the title and the url e's line says: its own, less what
 // the lines around it say already (Outline: each thing once).

@@ -171,7 +171,7 @@ func TestScreenOfAPartialTree(t *testing.T) {
 		if !partial {
 			// Read as a whole tree, the second item is left out, and
 			// what was not read is not there to count.
-			if strings.Contains(out, "more") || listEl.Omitted != 1 {
+			if strings.Contains(out, "… more") || !strings.HasSuffix(out, offHint+"\n") || listEl.Omitted != 1 {
 				t.Errorf("a whole tree: omitted %d, outline\n%s", listEl.Omitted, out)
 			}
 			continue
@@ -182,6 +182,9 @@ func TestScreenOfAPartialTree(t *testing.T) {
 		}
 		if !strings.Contains(out, " … more below\n") || strings.Contains(out, "… 3 below") {
 			t.Errorf("a partial tree's outline does not say more is below without a number:\n%s", out)
+		}
+		if !strings.HasSuffix(out, offHintMore+"\n") {
+			t.Errorf("a partial tree's outline does not end with the hint that says what \"more\" is:\n%s", out)
 		}
 		if strings.Contains(out, `"two"`) || strings.Contains(out, `"three"`) {
 			t.Errorf("a partial tree's screen shows what is not on screen:\n%s", out)
