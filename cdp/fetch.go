@@ -42,12 +42,13 @@ import (
 type tabRead struct {
 	tab     target.ID
 	sess    *session
-	top     pageState    // the top document's, already read with the tab's state
-	frames  framesWait   // the tab's frame tree, sent with its state (sendAhead); nil when not
-	ahead   *aheadScreen // the screen script sent with its state (sendScreen); nil when not
-	cold    bool         // bypass the warm trees
-	screen  bool         // a read of the screen: partialFetch may answer
-	focused bool         // the tab of the focused window: its focus is read
+	top     pageState     // the top document's, already read with the tab's state
+	frames  framesWait    // the tab's frame tree, sent with its state (sendAhead); nil when not
+	ahead   *aheadScreen  // the screen script sent with its state (sendScreen); nil when not
+	barrier *warm.Barrier // its top document's barrier's first call, sent with its state (sendAhead); nil when not
+	cold    bool          // bypass the warm trees
+	screen  bool          // a read of the screen: partialFetch may answer
+	focused bool          // the tab of the focused window: its focus is read
 	live    map[target.ID]*target.Info
 	ax      *warm.Trees // the tab's warm trees
 	// oopifs are the sessions of the tab's out-of-process iframes.
@@ -101,7 +102,7 @@ type frameFetch struct {
 // of several tabs are planned one after another; their fetches then run
 // side by side.
 func (p *Provider) planTab(ctx context.Context, c *wire.Conn, t *tabState, live map[target.ID]*target.Info, how readHow, focused bool) *tabRead {
-	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, frames: t.frames, ahead: t.screen, cold: how == readCold, screen: how == readScreen, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
+	r := &tabRead{tab: t.info.TargetID, sess: t.sess, top: t.state, frames: t.frames, ahead: t.screen, barrier: t.barrier, cold: how == readCold, screen: how == readScreen, focused: focused, live: live, fetched: map[cdproto.FrameID]*frameFetch{}, owners: map[ownerKey]cdproto.FrameID{}}
 	r.ax = p.axOf(r.sess)
 	for _, ti := range live {
 		if ti.Type != "iframe" || !underTab(ti, r.tab, live) {
@@ -334,7 +335,11 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 		ff.partial = nil
 		fallthrough
 	default:
-		ff.nodes, ff.version, ff.err = o.ax.Nodes(ctx, f.ID, f.LoaderID, ff.state.activity())
+		seen := ff.state.activity()
+		if isTop {
+			seen.Barrier = r.barrier
+		}
+		ff.nodes, ff.version, ff.err = o.ax.Nodes(ctx, f.ID, f.LoaderID, seen)
 	}
 	if ff.err == nil {
 		ff.scan = p.scanOf(r, ff.nodes, ff.version)

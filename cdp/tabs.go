@@ -13,6 +13,7 @@ import (
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 
+	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
@@ -78,6 +79,9 @@ type tabState struct {
 	// screen is the screen script sent right behind the state script in
 	// a read of the screen (sendScreen); nil when none was.
 	screen *aheadScreen
+	// barrier is the first call of the top document's barrier, sent
+	// right behind the state script (sendAhead); nil when none was.
+	barrier *warm.Barrier
 	// down says why the tab's page cannot be read now (wire.ErrCrashed,
 	// wire.ErrDialogOpen, wire.ErrNotResponding; errNoState, errNoDocument
 	// when the page answers and the provider's read of it failed); the
@@ -164,7 +168,7 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, 
 	var then func()
 	if ahead {
 		then = func() {
-			t.frames = p.sendAhead(ctx, t.sess, cdproto.FrameID(t.info.TargetID), cold)
+			t.frames, t.barrier = p.sendAhead(ctx, t.sess, cdproto.FrameID(t.info.TargetID), cold)
 			if screen != "" {
 				t.screen.drop(ctx) // of a try in a world gone
 				t.screen = sendScreen(ctx, t.sess, cdproto.FrameID(t.info.TargetID), screen)
@@ -274,22 +278,25 @@ func (p *Provider) noteUnread(tabs []*tabState) {
 // when the state script has answered; right after a scroll, the page's
 // work for the read is then more often done before Chrome paints the
 // new screen, which holds the page's calls for milliseconds. It returns
-// what waits for the frame tree; when the tab is not shown after all,
-// nobody waits, and the answers are dropped.
-func (p *Provider) sendAhead(ctx context.Context, s *session, top cdproto.FrameID, cold bool) framesWait {
+// what waits for the frame tree, and the barrier's call, for the read
+// of the top document to pass to the warm trees (warm.Activity.Barrier);
+// when the tab is not shown after all, nobody waits, and the answers are
+// dropped.
+func (p *Provider) sendAhead(ctx context.Context, s *session, top cdproto.FrameID, cold bool) (framesWait, *warm.Barrier) {
 	frames := sendFrameTree(ctx, s)
-	if !cold {
-		a := p.axOf(s)
-		a.SendEnable(ctx, func() func(context.Context) error {
-			r := s.Send(ctx, accessibility.CommandEnable, cdproto.Empty{})
-			return func(ctx context.Context) error { return r.Wait(ctx, nil) }
-		})
-		a.SendBarrier(top, func(q accessibility.GetPartialAXTreeParams) func(context.Context) error {
-			r := s.Send(ctx, accessibility.CommandGetPartialAXTree, q)
-			return func(ctx context.Context) error { return r.Wait(ctx, nil) }
-		})
+	if cold {
+		return frames, nil
 	}
-	return frames
+	a := p.axOf(s)
+	a.SendEnable(ctx, func() func(context.Context) error {
+		r := s.Send(ctx, accessibility.CommandEnable, cdproto.Empty{})
+		return func(ctx context.Context) error { return r.Wait(ctx, nil) }
+	})
+	barrier := a.SendBarrier(top, func(q accessibility.GetPartialAXTreeParams) func(context.Context) error {
+		r := s.Send(ctx, accessibility.CommandGetPartialAXTree, q)
+		return func(ctx context.Context) error { return r.Wait(ctx, nil) }
+	})
+	return frames, barrier
 }
 
 // window is one browser window of a read: its number, its tabs, each

@@ -17,10 +17,6 @@ import (
 type frame struct {
 	// tree is the walked document's, kept from events; nil: none.
 	tree *tree
-	// ahead is the first call of a barrier of the tree sent with the
-	// page's state (SendBarrier), for the read's Nodes to wait for; nil:
-	// none.
-	ahead *aheadBarrier
 	// walk is the walk under way, nil: none; asked is the walk a read
 	// asked for, to start once the read is over (StartWalks), nil: none.
 	walk  *walkRun

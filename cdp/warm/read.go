@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -114,7 +115,7 @@ func (a *Trees) Nodes(ctx context.Context, frame cdproto.FrameID, loader cdproto
 			return nodes, 0, err
 		}
 	} else {
-		if err := a.barrier(ctx, t); err != nil {
+		if err := a.barrier(ctx, t, seen.Barrier); err != nil {
 			return nil, 0, err
 		}
 		if err := a.apply(ctx); err != nil {
@@ -265,7 +266,7 @@ func (a *Trees) fetchWhole(ctx context.Context, frame cdproto.FrameID) ([]*acces
 // When neither holds, the change made no node dirty, or Chrome holds its
 // events back until its throttle window ends (waitFresh).
 func (a *Trees) fresh(ctx context.Context, t *tree, seen Activity, calm time.Time) (bool, error) {
-	if err := a.barrier(ctx, t); err != nil {
+	if err := a.barrier(ctx, t, seen.Barrier); err != nil {
 		return false, err
 	}
 	if err := a.apply(ctx); err != nil {
@@ -607,23 +608,19 @@ func (f *fetched) answers(loader cdproto.LoaderID, load uint64, seen Activity) b
 // events that update caused. (queryAXTree would serve too, but it never
 // answers in an out-of-process iframe; getPartialAXTree does.)
 //
-// The first call may have been sent already, right behind the page's
-// state script (SendBarrier): it is waited for, and the second sent once
-// it has answered, not with it (the events the first's update causes
-// may be sent after a call already queued behind it).
-func (a *Trees) barrier(ctx context.Context, t *tree) error {
-	a.mu.Lock()
-	var ahead *aheadBarrier
-	if f := a.frames[t.frame]; f != nil {
-		ahead, f.ahead = f.ahead, nil
-	}
-	a.mu.Unlock()
+// The first call may have been sent already, right behind this read's
+// page-state script (SendBarrier, Activity.Barrier): it is waited for,
+// once, and the second sent when it has answered, not with it (the
+// events the first's update causes may be sent after a call already
+// queued behind it). Only this read's: one sent for an earlier read came
+// before changes this read must see.
+func (a *Trees) barrier(ctx context.Context, t *tree, ahead *Barrier) error {
 	q, ok := barrierOf(t)
 	if !ok {
 		return nil
 	}
 	calls := 2
-	if ahead != nil && ahead.tree == t && ahead.q.BackendNodeID == q.BackendNodeID {
+	if ahead != nil && ahead.tree == t && ahead.q.BackendNodeID == q.BackendNodeID && ahead.used.CompareAndSwap(false, true) {
 		if err := ahead.wait(ctx); err != nil {
 			return err
 		}
@@ -648,12 +645,15 @@ func barrierOf(t *tree) (accessibility.GetPartialAXTreeParams, bool) {
 	return accessibility.GetPartialAXTreeParams{BackendNodeID: root.BackendDOMNodeID, FetchRelatives: ptr(false)}, true
 }
 
-// aheadBarrier is the first call of a barrier sent ahead (SendBarrier):
-// the tree and call it was for, and what waits for its answer.
-type aheadBarrier struct {
+// Barrier is the first call of a barrier sent ahead (SendBarrier), for
+// the read that sent it to pass to Nodes (Activity.Barrier): the tree
+// and call it was for, what waits for its answer, and whether a barrier
+// took it (once).
+type Barrier struct {
 	tree *tree
 	q    accessibility.GetPartialAXTreeParams
 	wait func(context.Context) error
+	used atomic.Bool
 }
 
 // SendBarrier sends the first call of the barrier of the frame's kept
@@ -661,33 +661,29 @@ type aheadBarrier struct {
 // script: Chrome runs it right behind the script, while the read waits
 // for the script's answer to know whether the page changed. Sent then,
 // it runs before the frame Chrome paints after a scroll more often than
-// a round trip later. The read's Nodes waits for it when it needs a
-// barrier (no change); otherwise its answer is not used. send sends the
-// call and returns what waits for its answer. Nothing is sent when no
-// tree is kept, a walk or its fetch is under way, or the trees rest.
-func (a *Trees) SendBarrier(frame cdproto.FrameID, send func(accessibility.GetPartialAXTreeParams) (wait func(context.Context) error)) {
+// a round trip later. The read passes it to Nodes (Activity.Barrier),
+// which waits for it when it needs a barrier; otherwise its answer is
+// not used. send sends the call and returns what waits for its answer.
+// It returns nil, having sent nothing, when no tree is kept, the trees
+// rest, or a read or walk is applying events to them.
+func (a *Trees) SendBarrier(frame cdproto.FrameID, send func(accessibility.GetPartialAXTreeParams) (wait func(context.Context) error)) *Barrier {
 	a.mu.Lock()
 	f := a.frames[frame]
 	if a.resting || f == nil || f.tree == nil {
 		a.mu.Unlock()
-		return
+		return nil
 	}
 	t := f.tree
 	a.mu.Unlock()
-	// The tree's nodes are the reads' and the events': busy (a read or
-	// a walk applies events), the barrier goes as it did, after the state.
+	// The tree's nodes are the reads' and the events': busy, the barrier
+	// goes as it did, after the state.
 	if !a.read.TryLock() {
-		return
+		return nil
 	}
 	q, ok := barrierOf(t)
 	a.read.Unlock()
 	if !ok {
-		return
+		return nil
 	}
-	b := &aheadBarrier{tree: t, q: q, wait: send(q)}
-	a.mu.Lock()
-	if f := a.frames[frame]; f != nil && f.tree == t {
-		f.ahead = b
-	}
-	a.mu.Unlock()
+	return &Barrier{tree: t, q: q, wait: send(q)}
 }

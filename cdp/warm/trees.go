@@ -133,6 +133,9 @@ type Activity struct {
 	// its screen meanwhile asks Chrome for the nodes on screen alone
 	// (LoadWalking, PartialNodes).
 	ScreenFirst bool
+	// Barrier is the first call of the tree's barrier, sent by this read
+	// right behind the page's state script (SendBarrier); nil: none.
+	Barrier *Barrier
 }
 
 // Trees keeps the accessibility trees of the documents of one target
