@@ -308,21 +308,13 @@ func (p *Provider) takeNear(ctx context.Context, ks *docScreen) {
 	if !a.take() {
 		return
 	}
-	defer a.release(ctx)
-	r := new(runtime.EvaluateResult)
-	if a.reply.Wait(ctx, r) != nil || r.ExceptionDetails != nil {
+	items, err := a.items(ctx)
+	if err != nil {
 		return
 	}
-	items, err := itemsOf(r.Result)
-	if err != nil || len(items) == 0 {
+	report, err := reportOf(items)
+	if err != nil || report.How != "near" || report.World != ks.world || ks.ids == nil || ks.number(report, items) != nil {
 		return
-	}
-	var report screenReport
-	if json.Unmarshal([]byte(items[0].text()), &report) != nil || report.How != "near" || report.World != ks.world || ks.ids == nil || len(report.Fresh) != len(items)-1 {
-		return
-	}
-	for i, n := range report.Fresh {
-		ks.ids[n] = items[i+1].node()
 	}
 	p.screenNear.Add(int64(len(report.Fresh)))
 }
@@ -339,12 +331,9 @@ func (ks *docScreen) forget() { ks.world, ks.ids, ks.last = "", nil, nil }
 // names an element it has no id of.
 func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, items []item) (*screenFound, error) {
 	p.takeNear(ctx, ks)
-	if len(items) == 0 {
-		return nil, fmt.Errorf("the screen script returned nothing")
-	}
-	var report screenReport
-	if err := json.Unmarshal([]byte(items[0].text()), &report); err != nil {
-		return nil, fmt.Errorf("the screen script's report: %w", err)
+	report, err := reportOf(items)
+	if err != nil {
+		return nil, err
 	}
 	switch report.How {
 	case "same":
@@ -359,14 +348,8 @@ func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, items []item) 
 		p.screenScrolls.Add(1)
 	}
 	p.screenWalks.Add(1)
-	if len(report.Fresh) != len(items)-1 {
-		return nil, fmt.Errorf("the screen script numbered %d elements and returned %d", len(report.Fresh), len(items)-1)
-	}
-	if report.World != ks.world || ks.ids == nil {
-		ks.world, ks.ids = report.World, map[int]cdproto.BackendNodeID{}
-	}
-	for i, n := range report.Fresh {
-		ks.ids[n] = items[i+1].node()
+	if err := ks.number(report, items); err != nil {
+		return nil, err
 	}
 	p.screenFresh.Add(int64(len(report.Fresh)))
 	idOf := func(n int) (cdproto.BackendNodeID, error) {
@@ -402,6 +385,34 @@ func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, items []item) 
 		}
 	}
 	return found, nil
+}
+
+// reportOf reads the first item of the screen script's answer.
+func reportOf(items []item) (screenReport, error) {
+	var report screenReport
+	if len(items) == 0 {
+		return report, fmt.Errorf("the screen script returned nothing")
+	}
+	if err := json.Unmarshal([]byte(items[0].text()), &report); err != nil {
+		return report, fmt.Errorf("the screen script's report: %w", err)
+	}
+	return report, nil
+}
+
+// number keeps the DOM ids of the elements an answer numbered for the
+// first time (its fresh serials, then the elements, in that order); an
+// answer of another numbering than ks's starts ks anew with it.
+func (ks *docScreen) number(report screenReport, items []item) error {
+	if len(report.Fresh) != len(items)-1 {
+		return fmt.Errorf("the screen script numbered %d elements and returned %d", len(report.Fresh), len(items)-1)
+	}
+	if report.World != ks.world || ks.ids == nil {
+		ks.world, ks.ids = report.World, map[int]cdproto.BackendNodeID{}
+	}
+	for i, n := range report.Fresh {
+		ks.ids[n] = items[i+1].node()
+	}
+	return nil
 }
 
 // aheadScreen is the screen script sent right behind a tab's state
@@ -448,14 +459,9 @@ func (a *aheadScreen) drop(ctx context.Context) {
 	}
 }
 
-func (a *aheadScreen) release(ctx context.Context) {
-	a.sess.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: a.group})
-}
-
-// takeAhead waits for the answer of the screen script sent ahead, taken
-// by its caller, and takes it for the numbering ks (takeScreen); when
-// that names an element it has no id of, the numbering is forgotten.
-func (p *Provider) takeAhead(ctx context.Context, ks *docScreen, a *aheadScreen) (*screenFound, error) {
+// items waits for the script's answer and returns its items, releasing
+// what Chrome keeps of it.
+func (a *aheadScreen) items(ctx context.Context) ([]item, error) {
 	defer a.release(ctx)
 	r := new(runtime.EvaluateResult)
 	if err := a.reply.Wait(ctx, r); err != nil {
@@ -464,7 +470,18 @@ func (p *Provider) takeAhead(ctx context.Context, ks *docScreen, a *aheadScreen)
 	if r.ExceptionDetails != nil {
 		return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
 	}
-	items, err := itemsOf(r.Result)
+	return itemsOf(r.Result)
+}
+
+func (a *aheadScreen) release(ctx context.Context) {
+	a.sess.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: a.group})
+}
+
+// takeAhead waits for the answer of the screen script sent ahead, taken
+// by its caller, and takes it for the numbering ks (takeScreen); when
+// that names an element it has no id of, the numbering is forgotten.
+func (p *Provider) takeAhead(ctx context.Context, ks *docScreen, a *aheadScreen) (*screenFound, error) {
+	items, err := a.items(ctx)
 	if err != nil {
 		return nil, err
 	}
