@@ -68,8 +68,23 @@ func (p *Provider) numberDoc(key docKey, tab target.ID, parent uint64, owner cdp
 }
 
 // forgetDoc forgets a document: the one place where what is kept of it
-// goes. Its elements' ids answer gone from then on.
-func (st *connState) forgetDoc(n uint64) { delete(st.docs, n) }
+// goes, the ids' record of its elements too. Its elements' ids answer
+// gone from then on.
+func (st *connState) forgetDoc(n uint64) {
+	delete(st.docs, n)
+	st.ids.Forget(n)
+}
+
+// forgetAll forgets every document, as the connection goes (the browser
+// is gone: a new connection numbers its documents anew).
+func (st *connState) forgetAll() {
+	if st == nil {
+		return
+	}
+	for n := range st.docs {
+		st.forgetDoc(n)
+	}
+}
 
 // docNumbered returns the document of a key, nil when it has no number.
 func (st *connState) docNumbered(key docKey) *docInfo {

@@ -172,7 +172,7 @@ func TestAtNamesWhatTheBudgetCut(t *testing.T) {
 			if h.Note != "" {
 				t.Errorf("at %q, kept: a note %q", e.Title, h.Note)
 			}
-		case strings.HasPrefix(h.Note, fmt.Sprintf("the element there, Button %q #", e.Title)) && strings.HasSuffix(h.Note, ", was cut from the answer by the budget"):
+		case strings.HasPrefix(h.Note, "the element there, Button "+mapping.Title(e.Title)+" #") && strings.HasSuffix(h.Note, ", was cut from the answer by the budget"):
 			cut++
 			if h.Where != mapping.InPage {
 				t.Errorf("at %q, cut: where %q, want %q", e.Title, h.Where, mapping.InPage)

@@ -29,6 +29,7 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 	if p.conn != nil {
 		p.log.Warn("lost the browser; reconnecting", "err", p.conn.Cause())
 		p.conn.Close()
+		p.state.forgetAll()
 		p.conn, p.state = nil, nil
 	}
 	if err := p.sessionEnded(); err != nil {
@@ -73,6 +74,7 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 		windows:  make(map[int64]*windowInfo),
 		tabs:     make(map[target.ID]*tabInfo),
 		docs:     make(map[uint64]*docInfo),
+		ids:      p.ids,
 	}
 	if err := p.identify(ctx, c, st); err != nil {
 		c.Close()

@@ -151,7 +151,7 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 	// sent as it ended, is kept until keptWatchers newer ones push it out
 	// (warm.Trees.OnSignal): one more than the frames alive, under load.
 	// A leak would add one a loop.
-	want := stateSizes{Windows: 1, Tabs: 1, Sessions: 2, Docs: frames, Mapped: 1, Shown: 1, Held: 0, Scans: frames, ReadLast: 1, Worlds: frames, Chains: 2 * frames, Warm: frames, Signals: frames + 1}
+	want := stateSizes{Windows: 1, Tabs: 1, Sessions: 2, Docs: frames, Mapped: 1, Shown: 1, Held: 0, Scans: frames, ReadLast: 1, Worlds: frames, Chains: 2 * frames, Warm: frames, Signals: frames + 1, IDs: frames}
 	for _, c := range []struct {
 		what      string
 		got, want int
@@ -169,6 +169,7 @@ window.cycle = () => { const b = document.getElementById('box'); b.innerHTML = '
 		{"element chains (a focus and a hover chain a frame)", got.Chains, want.Chains},
 		{"frames held in the warm trees", got.Warm, want.Warm},
 		{"documents whose watchers' signals the warm trees keep", got.Signals, want.Signals},
+		{"documents whose issued elements the ids record", got.IDs, want.IDs},
 	} {
 		if c.got > c.want {
 			t.Errorf("after %d loops the provider keeps %d %s; what is open has %d", loops, c.got, c.what, c.want)

@@ -217,6 +217,7 @@ type connState struct {
 	readLast []target.ID            // the tabs whose documents the last read read (readTabs asks them first)
 	budgets  mapping.BudgetCache    // the measures of the last warm read's Documents (applyBudget)
 	scans    map[uint64]nodeScan    // the node scans of the last warm read's documents, by version (scanOf)
+	ids      *mapping.IDs           // the provider's, told of each document forgotten (forgetDoc)
 }
 
 // tabInfo is what the provider keeps of a tab while it is open
@@ -250,6 +251,9 @@ type stateSizes struct {
 	// of, Signals the documents whose watchers' signals they keep
 	// (warm.Trees.Held).
 	Worlds, Chains, Warm, Signals int
+	// IDs counts the documents whose issued elements the ids record
+	// (mapping.IDs.Remembered).
+	IDs int
 }
 
 // sizes counts what the provider keeps of the browser on this
@@ -261,7 +265,7 @@ func (p *Provider) sizes() stateSizes {
 	if st == nil {
 		return stateSizes{}
 	}
-	k := stateSizes{Windows: len(st.windows), Tabs: len(st.tabs), Sessions: len(st.sessions), Docs: len(st.docs), Scans: len(st.scans), ReadLast: len(st.readLast)}
+	k := stateSizes{Windows: len(st.windows), Tabs: len(st.tabs), Sessions: len(st.sessions), Docs: len(st.docs), Scans: len(st.scans), ReadLast: len(st.readLast), IDs: p.ids.Remembered()}
 	for _, d := range st.docs {
 		if d.mapped.el != nil {
 			k.Mapped++
@@ -497,6 +501,7 @@ func (p *Provider) Close() error {
 			cancel()
 		}
 		p.conn.Close()
+		p.state.forgetAll()
 		p.conn, p.state = nil, nil
 	}
 	return nil

@@ -410,7 +410,7 @@ func checkPartialScreen(t *testing.T, ctx context.Context, p *Provider, a *warm.
 	if err := mapping.Outline(&out, partial.Root); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "… more below") || !strings.Contains(out.String(), `"Part 0"`) || strings.Contains(out.String(), `"Part 2499"`) {
+	if !strings.Contains(out.String(), "… more below") || !strings.Contains(out.String(), "Heading Part 0 level=2") || strings.Contains(out.String(), "Part 2499 ") {
 		t.Errorf("the partial screen's outline:\n%s", out.String())
 	}
 	// The page meanwhile: whole.
@@ -516,7 +516,8 @@ func TestScreenFirstOfALargePageOnTheFirstRead(t *testing.T) {
 // After a read that found elements new on screen, the elements near the
 // screen are numbered while the page is idle (near): a read after a
 // scroll within that reach returns no element with its DOM id (counted),
-// and still shows what is on screen exactly as locate says. A read of a
+// and still shows what is on screen exactly as locate says, made from the
+// unchanged Document's index (counted). A read of a
 // walked page with nothing changed sends the first call of its barrier
 // with the page's state (counted).
 func TestScreenNumbersWhatIsNearAhead(t *testing.T) {
@@ -541,10 +542,13 @@ func TestScreenNumbersWhatIsNearAhead(t *testing.T) {
 	walkTree(before.Root, func(e *mapping.Element) { onBefore[e.Title] = true })
 
 	u.eval(t, s, `scrollBy(0, innerHeight), String(scrollY)`)
-	fresh := p.screenFresh.Load()
+	fresh, indexed := p.screenFresh.Load(), p.screenMemo.Indexed
 	on, wrong := screenAndLocate(t, ctx, p)
 	if n := p.screenFresh.Load() - fresh; n != 0 {
 		t.Errorf("the screen read after a scroll of one screen returned %d elements with their DOM ids, want none: those near were numbered ahead", n)
+	}
+	if p.screenMemo.Indexed == indexed {
+		t.Error("the screen of the unchanged page after a scroll was not made from its Document's index (mapping.ScreenMemo)")
 	}
 	if len(wrong) > 0 {
 		t.Errorf("after a scroll of one screen the screen answer and locate disagree:\n%s", strings.Join(wrong, "\n"))

@@ -118,13 +118,13 @@ func TestTabsOfNoWindowStayInTheAnswer(t *testing.T) {
 	}
 	want := []string{
 		`Application [focused]`,
-		` Window "Tab a" [focused]`,
+		` Window Tab a [focused]`,
 		`  TabList`,
 		`   Tab [selected] <http://x/a>`,
 		` Window ("The browser did not say which window these tabs are in.")`,
 		`  TabList`,
-		`   Tab "Tab b" <http://x/b> ("This tab could not be read: the browser did not say which window it is in.")`,
-		`   Tab "Tab c" <http://x/c> ("This tab could not be read: the browser did not let the provider attach to it.")`,
+		`   Tab Tab b <http://x/b> ("This tab could not be read: the browser did not say which window it is in.")`,
+		`   Tab Tab c <http://x/c> ("This tab could not be read: the browser did not let the provider attach to it.")`,
 	}
 	if d := cmp.Diff(want, outlineLines(root)); d != "" {
 		t.Errorf("the answer (-want +got):\n%s", d)

@@ -141,7 +141,7 @@ func TestAtCommand(t *testing.T) {
 	pt := []string{fmt.Sprint(x), fmt.Sprint(y)}
 
 	stdout, stderr, code := runBinary(t, nil, append(append([]string{"at"}, pt...), connect...)...)
-	if code != 0 || !strings.HasPrefix(stdout, "at "+pt[0]+","+pt[1]+`: Button "Main button" #`) || !strings.Contains(stdout, ` > Document "Frames page"`) {
+	if code != 0 || !strings.HasPrefix(stdout, "at "+pt[0]+","+pt[1]+`: Button Main button #`) || !strings.Contains(stdout, ` > Document Frames page`) {
 		t.Errorf("at %v: exit status %d, stdout:\n%s\nstderr:\n%s", pt, code, stdout, stderr)
 	}
 	stdout, stderr, code = runBinary(t, nil, append(append([]string{"at", "--json"}, pt...), connect...)...)

@@ -107,7 +107,7 @@ func TestDoctorDebugPortBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("current --connect auto --user-data-dir: %v\n%s", err, stderr.String())
 	}
-	if !strings.HasPrefix(string(outline), `Application "Chromium"`) || !strings.Contains(string(outline), "Document") {
+	if !strings.HasPrefix(string(outline), `Application Chromium`) || !strings.Contains(string(outline), "Document") {
 		t.Errorf("current --connect auto --user-data-dir printed:\n%s", outline)
 	}
 }

@@ -187,7 +187,7 @@ func TestHostErrors(t *testing.T) {
 				return len(elemtest.FindAll(cur.Root, "Button", "Plain button")) == 1
 			})
 			app, btn := cur.Root.ID, elemtest.Find(t, elemtest.FindDoc(t, cur.Root, tb.url), "Button", "Plain button").ID
-			forged := btn[:len(btn)-1] + map[bool]string{true: "B", false: "A"}[strings.HasSuffix(btn, "A")]
+			forged := btn[:len(btn)-1] + map[bool]string{true: "b", false: "a"}[strings.HasSuffix(btn, "a")]
 
 			wantPrivate(t, s.session, btn)
 

@@ -84,7 +84,7 @@ func TestToolFind(t *testing.T) {
 	if want := []struct{ Role, Title string }{{"Window", "Form page"}, {"Document", "Form page"}, {"Main", ""}, {"Form", "Profile form"}, {"Paragraph", ""}}; len(path) != 6 || path[0].Role != "Application" || !slices.Equal(path[1:], want) {
 		t.Errorf("Save's ancestors %+v, want the Application, then %+v", path, want)
 	}
-	if !strings.Contains(text, `Button "Save" #`+form[0].ID+` in: Application "`) || !strings.Contains(text, ` > Form "Profile form" > Paragraph`+"\n") {
+	if !strings.Contains(text, `Button Save #`+form[0].ID+` in: Application `) || !strings.Contains(text, ` > Form Profile form > Paragraph`+"\n") {
 		t.Errorf("ui_find's line of Save:\n%s", text)
 	}
 
@@ -151,7 +151,7 @@ func TestFindCommand(t *testing.T) {
 	connect := []string{"--connect", env.browser.httpURL()}
 
 	stdout, stderr, code := runBinary(t, nil, append([]string{"find", "^save$", "--regex", "--role", "Button"}, connect...)...)
-	if code != 0 || !strings.Contains(stdout, `Button "Save" #`) || !strings.Contains(stdout, ` > Form "Profile form" > Paragraph`+"\n") {
+	if code != 0 || !strings.Contains(stdout, `Button Save #`) || !strings.Contains(stdout, ` > Form Profile form > Paragraph`+"\n") {
 		t.Errorf("find ^save$: exit status %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	stdout, stderr, code = runBinary(t, nil, append([]string{"find", "Profile form", "--json"}, connect...)...)
@@ -192,12 +192,12 @@ func TestCommandsThroughServer(t *testing.T) {
 	form := found.Matches[0].ID
 	stdout, stderr, code = runBinary(t, nil, append([]string{"current", "--root", form}, server...)...)
 	lines := strings.Split(stdout, "\n")
-	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[0], `in: Application "`) ||
-		lines[1] != `Form "Profile form" #`+form || !strings.Contains(stdout, `Button "Save" #`) {
+	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[0], `in: Application `) ||
+		lines[1] != `Form Profile form #`+form || !strings.Contains(stdout, `Button Save #`) {
 		t.Errorf("current --root %s --server: exit status %d, stdout:\n%s\nstderr:\n%s", form, code, stdout, stderr)
 	}
 	stdout, stderr, code = runBinary(t, nil, append([]string{"current", "--root", form, "--depth", "0"}, server...)...)
-	if code != 0 || !regexp.MustCompile(`^in: .*\nForm "Profile form" \(\+\d+ omitted\) #`+regexp.QuoteMeta(form)+"\n$").MatchString(stdout) {
+	if code != 0 || !regexp.MustCompile(`^in: .*\nForm Profile form \(\+\d+ omitted\) #`+regexp.QuoteMeta(form)+"\n$").MatchString(stdout) {
 		t.Errorf("current --root %s --depth 0 --server: exit status %d, stdout:\n%s\nstderr:\n%s", form, code, stdout, stderr)
 	}
 	// An id of another run (this one's own, from a run of its own).
@@ -207,7 +207,14 @@ func TestCommandsThroughServer(t *testing.T) {
 		t.Fatalf("find --connect --json: %v, stdout:\n%s", err, own)
 	}
 	stdout, stderr, code = runBinary(t, nil, append([]string{"current", "--root", other.Matches[0].ID}, server...)...)
-	if code != 1 || stdout != "" || !strings.Contains(stderr, "ui_current through --server "+p.url+": not-issued: ") {
+	if other.Matches[0].ID == form {
+		// One 26th of the time the other run writes the same id (the
+		// same numbers, the same check letter by chance): the server
+		// issued it too, for the same form.
+		if code != 0 || !strings.Contains(stdout, "#"+form) {
+			t.Errorf("current --root with the id both runs issued: exit status %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+	} else if code != 1 || stdout != "" || !strings.Contains(stderr, "ui_current through --server "+p.url+": not-issued: ") {
 		t.Errorf("current --root with another run's id: exit status %d (want 1), stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 }

@@ -118,9 +118,9 @@ func TestLocateUnknownIDs(t *testing.T) {
 	tb := openTab(t, env.rootCtx, env.pageA+"/plain.html")
 	btn := elemtest.Find(t, elemtest.FindDoc(t, p.current(t).Root, tb.url), "Button", "Plain button")
 
-	// Change the last character: in any id that ends in an authenticator
-	// this forges it; in any case it is an id this run did not issue
-	// (unless it was issued for something else, which we check).
+	// Change the last character: the check letter that ends every id;
+	// in any case it is an id this run did not issue (unless it was
+	// issued for something else, which we check).
 	forged := btn.ID[:len(btn.ID)-1] + flip(btn.ID[len(btn.ID)-1])
 	all := map[string]bool{}
 	elemtest.Walk(p.current(t).Root, func(e *elem, _ []*elem) { all[e.ID] = true })
@@ -148,16 +148,31 @@ func TestLocateUnknownIDs(t *testing.T) {
 	p.wantNotFound(t, "uicontext://current/extra", "current with a path")
 	p.wantServing(t, "unknown URIs")
 
+	// Never issued, whatever its check: the button's id with a digit
+	// more in its node number, under each of the 26 check letters. One
+	// of them passes the check; the record of what this run issued
+	// still says no.
+	payload := btn.ID[:len(btn.ID)-1] + "0"
+	for c := 'a'; c <= 'z'; c++ {
+		p.wantNotFound(t, locatePrefix+payload+string(c), "a never-issued node number under every check")
+	}
+	p.wantServing(t, "never-issued node numbers")
+
 	// An id of an earlier run: a second provider process on the same
-	// browser issues ids for the same elements; this run never issued them.
+	// browser issues ids for the same elements. One 26th of the time it
+	// writes the same id for the button as this run (the same numbers,
+	// the same check letter by chance): this run issued it too, for the
+	// same button. Otherwise this run never issued it.
 	other := startProvider(t, env.browser.httpURL())
 	otherBtn := elemtest.Find(t, elemtest.FindDoc(t, other.current(t).Root, tb.url), "Button", "Plain button")
 	if otherBtn.ID == btn.ID {
-		t.Errorf("two runs issued the same id %q for the same button; ids of an earlier run must not be accepted", btn.ID)
+		if l := other.locate(t, btn.ID); l.State != "onscreen" {
+			t.Errorf("two runs issued %q for the same button; locate in the other: %s, want onscreen", btn.ID, l.raw)
+		}
 	} else {
 		p.wantNotFound(t, locatePrefix+otherBtn.ID, "an id of another run")
+		other.wantNotFound(t, locatePrefix+btn.ID, "an id of another run")
 	}
-	other.wantNotFound(t, locatePrefix+btn.ID, "an id of another run")
 	p.wantServing(t, "an id of another run")
 
 	// The real id still works after all that.
@@ -168,8 +183,8 @@ func TestLocateUnknownIDs(t *testing.T) {
 
 // flip returns another URI-unreserved character than c.
 func flip(c byte) string {
-	if c == 'A' {
-		return "B"
+	if c == 'a' {
+		return "b"
 	}
-	return "A"
+	return "a"
 }

@@ -258,13 +258,13 @@ func TestSelectionFollowsPage(t *testing.T) {
 	p.currentNow(t, "selection after the page changed it", func(a *answer) string {
 		var bad []string
 		if c := in(tb.url, "ComboBox", "Country")(a.Root); c == nil || c.Value != "Peru" {
-			bad = append(bad, "ComboBox \"Country\" should read Peru")
+			bad = append(bad, "ComboBox Country should read Peru")
 		}
 		if x := in(tb.url, "Tab", "Advanced")(a.Root); x == nil || !elemtest.Has(x, "selected") {
-			bad = append(bad, "Tab \"Advanced\" should be selected")
+			bad = append(bad, "Tab Advanced should be selected")
 		}
 		if x := in(tb.url, "Tab", "General")(a.Root); x == nil || elemtest.Has(x, "selected") {
-			bad = append(bad, "Tab \"General\" should not be selected")
+			bad = append(bad, "Tab General should not be selected")
 		}
 		if c := in(tb.url, "Cell", "Edsger")(a.Root); c == nil || !elemtest.Has(elemtest.ParentOf(a.Root, c), "selected") {
 			bad = append(bad, "the Row of \"Edsger\" should be selected")

@@ -22,8 +22,8 @@ func TestScreen(t *testing.T) {
 	const screenURI = currentURI + "?scope=screen"
 
 	outline, isError := callText(t, p.session, "ui_current", map[string]any{"scope": "screen", "format": "outline"})
-	if isError || !strings.Contains(outline, `Heading "Part 0"`) || strings.Contains(outline, `"Part 59"`) ||
-		!strings.Contains(outline, " below\n") || !strings.Contains(outline, `Link "Top"`) {
+	if isError || !strings.Contains(outline, `Heading Part 0`) || strings.Contains(outline, `Heading Part 59 `) ||
+		!strings.Contains(outline, " below\n") || !strings.Contains(outline, `Link Top`) {
 		t.Fatalf("the screen at the page's top (isError %v):\n%s\nwant Part 0, the header's link, a … below line, and not Part 59", isError, outline)
 	}
 	whole, _ := callText(t, p.session, "ui_current", map[string]any{"format": "outline"})
@@ -55,8 +55,8 @@ func TestScreen(t *testing.T) {
 		t.Errorf("notified of %s, want %s", uri, screenURI)
 	}
 	outline, _ = callText(t, p.session, "ui_current", map[string]any{"scope": "screen", "format": "outline"})
-	if !strings.Contains(outline, `Heading "Part 40"`) || strings.Contains(outline, `Heading "Part 0"`) ||
-		!strings.Contains(outline, " above\n") || !strings.Contains(outline, `Link "Top"`) {
+	if !strings.Contains(outline, `Heading Part 40`) || strings.Contains(outline, `Heading Part 0`) ||
+		!strings.Contains(outline, " above\n") || !strings.Contains(outline, `Link Top`) {
 		t.Errorf("the screen scrolled to part 40:\n%s\nwant Part 40, the sticky header's link, a … above line, and not Part 0", outline)
 	}
 }

@@ -179,12 +179,12 @@ func TestToolCurrentArguments(t *testing.T) {
 			t.Errorf("ui_locate %s of the outline's line %q: %s", id, line, text)
 		}
 		switch {
-		case strings.Contains(line, `Button "Plain button"`):
+		case strings.Contains(line, `Button Plain button`):
 			button = id
 			if text != `{"state":"onscreen"` && !strings.HasPrefix(text, `{"state":"onscreen"`) {
 				t.Errorf("ui_locate of the outline's Plain button: %s, want onscreen", text)
 			}
-		case strings.Contains(line, `Button "Remove me"`):
+		case strings.Contains(line, `Button Remove me`):
 			remove = id
 		}
 	}
@@ -195,11 +195,11 @@ func TestToolCurrentArguments(t *testing.T) {
 	doc := elemtest.FindDoc(t, p.current(t).Root, tb.url)
 	text, _ := callText(t, p.session, "ui_current", map[string]any{"root": doc.ID, "format": "outline"})
 	lines := strings.Split(text, "\n")
-	if len(lines) < 3 || !strings.HasPrefix(lines[0], `in: Application "`) || !strings.HasSuffix(lines[0], ` > Window "Plain page"`) ||
-		!strings.HasPrefix(lines[1], `Document "Plain page"`) || !strings.HasSuffix(lines[1], " #"+doc.ID) {
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], `in: Application `) || !strings.HasSuffix(lines[0], ` > Window Plain page`) ||
+		!strings.HasPrefix(lines[1], `Document Plain page`) || !strings.HasSuffix(lines[1], " #"+doc.ID) {
 		t.Errorf("ui_current root %s outline, want the Application and the Window, then the Document:\n%s", doc.ID, text)
 	}
-	if !strings.Contains(text, `Button "Plain button" #`+button+"\n") {
+	if !strings.Contains(text, `Button Plain button #`+button+"\n") {
 		t.Errorf("ui_current root %s outline lacks the button #%s:\n%s", doc.ID, button, text)
 	}
 	// The paragraph, which has nothing but its role and id, has no line in
@@ -212,7 +212,7 @@ func TestToolCurrentArguments(t *testing.T) {
 	text, isError = callText(t, p.session, "ui_current", map[string]any{"root": para.ID, "format": "outline"})
 	in, rest, _ := strings.Cut(text, "\n")
 	if want := "Paragraph #" + para.ID + "\n \"Plain paragraph.\"\n"; isError || rest != want ||
-		!strings.HasPrefix(in, `in: Application "`) || !strings.HasSuffix(in, ` > Window "Plain page" > Document "Plain page"`) {
+		!strings.HasPrefix(in, `in: Application `) || !strings.HasSuffix(in, ` > Window Plain page > Document Plain page`) {
 		t.Errorf("ui_current root %s (the paragraph) outline:\n%s\nwant the Application, Window and Document, then:\n%s", para.ID, text, want)
 	}
 	text, _ = callText(t, p.session, "ui_current", map[string]any{"root": doc.ID})
@@ -235,7 +235,7 @@ func TestToolCurrentArguments(t *testing.T) {
 			t.Errorf("ui_current root %s depth 1: a line two levels down: %q\n%s", doc.ID, line, text)
 		}
 	}
-	if !strings.Contains(text, "\n Button \"Plain button\" #"+button+"\n") {
+	if !strings.Contains(text, "\n Button Plain button #"+button+"\n") {
 		t.Errorf("ui_current root %s depth 1 lacks the button:\n%s", doc.ID, text)
 	}
 	text, _ = callText(t, p.session, "ui_current", map[string]any{"depth": 0, "format": "outline"})
@@ -249,8 +249,8 @@ func TestToolCurrentArguments(t *testing.T) {
 	if !isError || !strings.HasPrefix(text, "gone: element \""+remove+"\" is not in what the user sees now") {
 		t.Errorf("ui_current root of a removed button: %q (isError %v), want gone", text, isError)
 	}
-	// The button's id with another authenticator: well formed, never issued.
-	forged := button[:len(button)-1] + map[bool]string{true: "B", false: "A"}[strings.HasSuffix(button, "A")]
+	// The button's id with another check letter: well formed, never issued.
+	forged := button[:len(button)-1] + map[bool]string{true: "b", false: "a"}[strings.HasSuffix(button, "a")]
 	for id, reason := range map[string]string{forged: "not-issued", "no such id": "malformed"} {
 		if text, isError := callText(t, p.session, "ui_current", map[string]any{"root": id}); !isError || !strings.HasPrefix(text, reason+": ") {
 			t.Errorf("ui_current root %q: %q (isError %v), want %s", id, text, isError, reason)

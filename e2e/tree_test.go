@@ -224,20 +224,20 @@ func TestFormRolesAndStates(t *testing.T) {
 	}
 
 	if l := elemtest.Find(t, doc, "Link", "Next page"); l.URL != env.pageA+"/next.html" {
-		t.Errorf("Link \"Next page\" url %q, want %q", l.URL, env.pageA+"/next.html")
+		t.Errorf("Link Next page url %q, want %q", l.URL, env.pageA+"/next.html")
 	}
 	if l := elemtest.Find(t, doc, "Link", "Help"); l.URL != env.pageB+"/help.html" {
-		t.Errorf("Link \"Help\" url %q, want %q", l.URL, env.pageB+"/help.html")
+		t.Errorf("Link Help url %q, want %q", l.URL, env.pageB+"/help.html")
 	}
 
 	if f := elemtest.Find(t, doc, "TextField", "Full name"); f.Value != "Ada Lovelace" {
-		t.Errorf("TextField \"Full name\" value %q, want \"Ada Lovelace\"", f.Value)
+		t.Errorf("TextField Full name value %q, want \"Ada Lovelace\"", f.Value)
 	}
 	if f := elemtest.Find(t, doc, "TextField", "Search terms"); f.Value != "kittens" {
 		t.Errorf("search field value %q, want \"kittens\"", f.Value)
 	}
 	if f := elemtest.Find(t, doc, "TextField", "Email"); !elemtest.Has(f, "required") {
-		t.Errorf("TextField \"Email\" states %v, want required", f.States)
+		t.Errorf("TextField Email states %v, want required", f.States)
 	}
 	pw := elemtest.Find(t, doc, "TextField", "Password")
 	if pw.Value != "" {
@@ -247,21 +247,21 @@ func TestFormRolesAndStates(t *testing.T) {
 		t.Errorf("the password's text appears in the answer")
 	}
 	if f := elemtest.Find(t, doc, "TextArea", "Bio"); f.Value != "Counts engines" {
-		t.Errorf("TextArea \"Bio\" value %q, want \"Counts engines\"", f.Value)
+		t.Errorf("TextArea Bio value %q, want \"Counts engines\"", f.Value)
 	}
 	if c := elemtest.Find(t, doc, "CheckBox", "Newsletter"); !elemtest.Has(c, "checked") {
-		t.Errorf("CheckBox \"Newsletter\" states %v, want checked", c.States)
+		t.Errorf("CheckBox Newsletter states %v, want checked", c.States)
 	}
 	if c := elemtest.Find(t, doc, "CheckBox", "Offers"); elemtest.Has(c, "checked") {
-		t.Errorf("CheckBox \"Offers\" states %v, want not checked", c.States)
+		t.Errorf("CheckBox Offers states %v, want not checked", c.States)
 	}
 	if c := elemtest.Find(t, doc, "ComboBox", "Country"); c.Value != "Norway" {
-		t.Errorf("ComboBox \"Country\" value %q, want the chosen option \"Norway\"", c.Value)
+		t.Errorf("ComboBox Country value %q, want the chosen option \"Norway\"", c.Value)
 	}
 
 	fruits := elemtest.Find(t, doc, "ListBox", "Fruits")
 	if !elemtest.Has(fruits, "multiselectable") {
-		t.Errorf("ListBox \"Fruits\" states %v, want multiselectable", fruits.States)
+		t.Errorf("ListBox Fruits states %v, want multiselectable", fruits.States)
 	}
 	for _, c := range []struct {
 		list   *mapping.Element
@@ -279,31 +279,31 @@ func TestFormRolesAndStates(t *testing.T) {
 
 	save := elemtest.Find(t, doc, "Button", "Save")
 	if len(save.Children) != 0 {
-		t.Errorf("Button \"Save\" has children %s; a button reads as one element", dump(save.Children))
+		t.Errorf("Button Save has children %s; a button reads as one element", dump(save.Children))
 	}
 	if b := elemtest.Find(t, doc, "Button", "Archived"); !elemtest.Has(b, "disabled") {
-		t.Errorf("Button \"Archived\" states %v, want disabled", b.States)
+		t.Errorf("Button Archived states %v, want disabled", b.States)
 	}
 	if b := elemtest.Find(t, doc, "Button", "Bold"); !elemtest.Has(b, "pressed") {
-		t.Errorf("Button \"Bold\" states %v, want pressed", b.States)
+		t.Errorf("Button Bold states %v, want pressed", b.States)
 	}
 	if b := elemtest.Find(t, doc, "Button", "More actions"); !elemtest.Has(b, "collapsed") || elemtest.Has(b, "expanded") {
-		t.Errorf("Button \"More actions\" states %v, want collapsed", b.States)
+		t.Errorf("Button More actions states %v, want collapsed", b.States)
 	}
 
 	tablist := elemtest.Find(t, doc, "TabList", "Settings sections")
 	if g := elemtest.Find(t, tablist, "Tab", "General"); !elemtest.Has(g, "selected") {
-		t.Errorf("Tab \"General\" states %v, want selected", g.States)
+		t.Errorf("Tab General states %v, want selected", g.States)
 	}
 	if a := elemtest.Find(t, tablist, "Tab", "Advanced"); elemtest.Has(a, "selected") {
-		t.Errorf("Tab \"Advanced\" states %v, want not selected", a.States)
+		t.Errorf("Tab Advanced states %v, want not selected", a.States)
 	}
 
 	table := elemtest.Find(t, doc, "Table", "Scores")
 	elemtest.Find(t, table, "ColumnHeader", "Player")
 	elemtest.Find(t, table, "Cell", "Ada")
 	if rows := elemtest.WithRole(table, "Row"); len(rows) != 3 {
-		t.Errorf("Table \"Scores\" has %d Rows, want 3", len(rows))
+		t.Errorf("Table Scores has %d Rows, want 3", len(rows))
 	}
 	grid := elemtest.Find(t, doc, "Grid", "People")
 	for _, c := range []struct {
@@ -324,7 +324,7 @@ func TestFormRolesAndStates(t *testing.T) {
 	outlineList := elemtest.Find(t, doc, "List", "Outline")
 	items := elemtest.WithRole(outlineList, "ListItem")
 	if len(items) != 2 {
-		t.Fatalf("List \"Outline\" has %d ListItems, want 2:\n%s", len(items), elemtest.Outline(outlineList))
+		t.Fatalf("List Outline has %d ListItems, want 2:\n%s", len(items), elemtest.Outline(outlineList))
 	}
 	if items[0].Level != 0 || items[1].Level != 2 {
 		t.Errorf("ListItem levels %d and %d, want none on the top item and 2 on the nested one", items[0].Level, items[1].Level)

@@ -291,11 +291,11 @@ func TestWatchPipe(t *testing.T) {
 		}
 		// Loaded: the Document no longer busy, and the tab and its window
 		// titled (Chrome tells the target's title a moment after): the
-		// Window "Steps", its selected Tab's title the same (the outline
+		// Window Steps, its selected Tab's title the same (the outline
 		// says it once, on the Window).
 		titled := false
 		for i, l := range lines {
-			if strings.Contains(l, `Window "Steps"`) && i+2 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+2]), "Tab [selected]") {
+			if strings.Contains(l, `Window Steps`) && i+2 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+2]), "Tab [selected]") {
 				titled = true
 			}
 		}
@@ -360,11 +360,11 @@ func TestPNGFrames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("current --png: exit status %d\nstderr:\n%s", code, stderr)
 	}
-	m := regexp.MustCompile(`Window "Boxes (\d+)"`).FindStringSubmatch(stdout)
+	m := regexp.MustCompile(`Window Boxes (\d+) `).FindStringSubmatch(stdout)
 	if m == nil {
 		t.Fatalf("no Window of the boxes page in the outline:\n%s", stdout)
 	}
-	if !strings.Contains(stdout, `TextField "Field" [focused]`) {
+	if !strings.Contains(stdout, `TextField Field [focused]`) {
 		t.Fatalf("the field is not focused:\n%s", stdout)
 	}
 	f, err := os.Open(file)

@@ -26,7 +26,7 @@ func TestHitAt(t *testing.T) {
 	if err := WriteHit(&b, h); err != nil {
 		t.Fatal(err)
 	}
-	if want := `at 12.5,40: Link "Docs" #n1.7 in: Application "Chromium" > Window "Shop" > Document "Shop" > Navigation` + "\n"; b.String() != want {
+	if want := `at 12.5,40: Link Docs #n1.7 in: Application Chromium > Window Shop > Document Shop > Navigation` + "\n"; b.String() != want {
 		t.Errorf("WriteHit: %q, want %q", b.String(), want)
 	}
 	raw, err := json.Marshal(h)
@@ -83,13 +83,13 @@ func TestHitNotes(t *testing.T) {
 	}
 	var b strings.Builder
 	WriteHit(&b, h)
-	want := `at 12.5,40: Navigation (+1 omitted) #n1.5 in: Application "Chromium" > Window "Shop" > Document "Shop"` + "\n" +
-		`(the element there, Link "Docs" #n1.7, was cut from the answer by the budget)` + "\n"
+	want := `at 12.5,40: Navigation (+1 omitted) #n1.5 in: Application Chromium > Window Shop > Document Shop` + "\n" +
+		`(the element there, Link Docs #n1.7, was cut from the answer by the budget)` + "\n"
 	if b.String() != want {
 		t.Errorf("WriteHit:\n%s\nwant\n%s", b.String(), want)
 	}
 	raw, _ := json.Marshal(h)
-	if !strings.Contains(string(raw), `"note":"the element there, Link \"Docs\" #n1.7, was cut from the answer by the budget"`) {
+	if !strings.Contains(string(raw), `"note":"the element there, Link Docs #n1.7, was cut from the answer by the budget"`) {
 		t.Errorf("JSON: %s", raw)
 	}
 
@@ -98,7 +98,7 @@ func TestHitNotes(t *testing.T) {
 	h.CutFrom(whole, candidates)
 	b.Reset()
 	WriteHit(&b, h)
-	if want := "at 12.5,40: the element there, Link \"Docs\" #n1.7, was cut from the answer by the budget\n"; h.Where != InPage || b.String() != want {
+	if want := "at 12.5,40: the element there, Link Docs #n1.7, was cut from the answer by the budget\n"; h.Where != InPage || b.String() != want {
 		t.Errorf("all cut: %+v, %q", h, b.String())
 	}
 
@@ -114,7 +114,7 @@ func TestHitNotes(t *testing.T) {
 	h.Failed(errors.New("measure the page area: context deadline exceeded"))
 	b.Reset()
 	WriteHit(&b, h)
-	want = `at 12.5,40: Document "Shop" #d1 in: Application "Chromium" > Window "Shop"` + "\n" +
+	want = `at 12.5,40: Document Shop #d1 in: Application Chromium > Window Shop` + "\n" +
 		"(the page's hit test failed (measure the page area: context deadline exceeded): this is the innermost element found before it failed)\n"
 	if b.String() != want {
 		t.Errorf("failed:\n%s\nwant\n%s", b.String(), want)

@@ -86,15 +86,15 @@ func TestBuildMarksWhatWasNotRead(t *testing.T) {
 	if err := Outline(&out, Build(b, ids, DefaultBudget)); err != nil {
 		t.Fatal(err)
 	}
-	want := `Application "Chromium" [focused] #` + ids.App() + `
- Window "Two" [focused] #` + ids.Window(1) + `
+	want := `Application Chromium [focused] #` + ids.App() + `
+ Window Two [focused] #` + ids.Window(1) + `
   TabList #` + ids.TabList(1) + `
-   Tab "One" <http://a/> ("This tab could not be read: its page did not answer the provider's script.") #` + ids.Tab(2) + `
+   Tab One <http://a/> ("This tab could not be read: its page did not answer the provider's script.") #` + ids.Tab(2) + `
    Tab [selected] #` + ids.Tab(3) + `
   Document [focused] <http://b/> ("This page could not be read: reading its content failed.") #` + ids.Document(4) + `
  Window ("The browser did not say which window these tabs are in.") #` + ids.Window(5) + `
   TabList #` + ids.TabList(5) + `
-   Tab "Three" <http://c/> ("This tab could not be read: the browser did not say which window it is in.") #` + ids.Tab(6) + `
+   Tab Three <http://c/> ("This tab could not be read: the browser did not say which window it is in.") #` + ids.Tab(6) + `
 `
 	if got := out.String(); got != want {
 		t.Errorf("outline:\n%s\nwant:\n%s", got, want)

@@ -96,7 +96,7 @@ func TestApplyBudgetOmittedCounts(t *testing.T) {
 	root := tree()
 	ApplyBudget(root, Budget{MaxElements: 4})
 	got := shape(root)
-	want := "Document (+3 omitted)\n  Group\n    Text \"a1\"\n    Text \"a2\""
+	want := "Document (+3 omitted)\n  Group\n    Text a1\n    Text a2"
 	if got != want {
 		t.Errorf("prefix:\n%s\nwant\n%s", got, want)
 	}
@@ -105,7 +105,7 @@ func TestApplyBudgetOmittedCounts(t *testing.T) {
 	root.Children[1].Children[0].States = []string{"selected"}
 	ApplyBudget(root, Budget{MaxElements: 4})
 	got = shape(root)
-	want = "Document (+1 omitted)\n  Group (+2 omitted)\n  Group\n    Text \"b1\" [selected]"
+	want = "Document (+1 omitted)\n  Group (+2 omitted)\n  Group\n    Text b1 [selected]"
 	if got != want {
 		t.Errorf("selected:\n%s\nwant\n%s", got, want)
 	}

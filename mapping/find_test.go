@@ -114,7 +114,7 @@ func TestWriteMatches(t *testing.T) {
 	if err := WriteMatches(&b, found, more); err != nil {
 		t.Fatal(err)
 	}
-	want := `TextField "User name" = "ada" [focused] #u in: Application "Chromium" > Window "Shop" > Document "Shop" > Form "Sign in"` + "\n(+1 more)\n"
+	want := `TextField User name = "ada" [focused] #u in: Application Chromium > Window Shop > Document Shop > Form Sign in` + "\n(+1 more)\n"
 	if b.String() != want {
 		t.Errorf("WriteMatches:\n%s\nwant:\n%s", b.String(), want)
 	}
@@ -124,9 +124,9 @@ func TestWriteMatches(t *testing.T) {
 	found[2].Location = &Location{State: OnScreen, Frame: &Rect{X: 10, Y: 60, Width: 800, Height: 600}, Visible: &Rect{X: 10, Y: 60, Width: 800, Height: 560}}
 	b.Reset()
 	WriteMatches(&b, found, 0)
-	want = `Application "Chromium" #a @ cannot be placed (application)` + "\n" +
-		`Window "Shop" #w in: Application "Chromium" @ onscreen 10,20.5 800x600` + "\n" +
-		`Document "Shop" <https://shop.example/> #d in: Application "Chromium" > Window "Shop" @ onscreen 10,60 800x600 (visible 10,60 800x560)` + "\n"
+	want = `Application Chromium #a @ cannot be placed (application)` + "\n" +
+		`Window Shop #w in: Application Chromium @ onscreen 10,20.5 800x600` + "\n" +
+		`Document Shop <https://shop.example/> #d in: Application Chromium > Window Shop @ onscreen 10,60 800x600 (visible 10,60 800x560)` + "\n"
 	if b.String() != want {
 		t.Errorf("WriteMatches located:\n%s\nwant:\n%s", b.String(), want)
 	}
@@ -134,7 +134,7 @@ func TestWriteMatches(t *testing.T) {
 	found[0].Location = &Location{State: Gone}
 	b.Reset()
 	WriteMatches(&b, found, 0)
-	if want := ` > Document "Shop" @ gone` + "\n"; !strings.HasSuffix(b.String(), want) {
+	if want := ` > Document Shop @ gone` + "\n"; !strings.HasSuffix(b.String(), want) {
 		t.Errorf("WriteMatches of a gone element: %q, want it to end %q", b.String(), want)
 	}
 }
@@ -208,11 +208,11 @@ func TestWriteMatchesFolded(t *testing.T) {
 	if err := WriteMatches(&b, found, more); err != nil {
 		t.Fatal(err)
 	}
-	want := `Document "Doc" <https://x.example/> #d` + "\n" +
-		`Paragraph #p in: Document "Doc"` + "\n" +
-		`Text "Call" #t in: Document "Doc" > Paragraph` + "\n" +
-		`Code #c in: Document "Doc" > Paragraph` + "\n" +
-		`Text "open()" #ct in: Document "Doc" > Paragraph > Code` + "\n"
+	want := `Document Doc <https://x.example/> #d` + "\n" +
+		`Paragraph #p in: Document Doc` + "\n" +
+		`Text Call #t in: Document Doc > Paragraph` + "\n" +
+		`Code #c in: Document Doc > Paragraph` + "\n" +
+		`Text "open()" #ct in: Document Doc > Paragraph > Code` + "\n"
 	if b.String() != want {
 		t.Errorf("WriteMatches:\n%s\nwant:\n%s", b.String(), want)
 	}

@@ -81,9 +81,9 @@ func TestFocusedGenericIsAGroup(t *testing.T) {
 		el(ax(3, "generic", "Other"), leaf(4, "StaticText", "Other")))
 	f.HasFocus = true
 	checkShape(t, f, `
-Document "Page" [focused] <https://example.com/>
-  Group "Card" [focused]
-  Group "Other"`)
+Document Page [focused] <https://example.com/>
+  Group Card [focused]
+  Group Other`)
 }
 
 func TestFocusInChildFrame(t *testing.T) {

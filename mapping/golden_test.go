@@ -16,7 +16,11 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // testIDs returns ids with a fixed key, so answers are the same each run.
-func testIDs() *IDs { return &IDs{instance: "00000000-0000-4000-8000-000000000000"} }
+func testIDs() *IDs {
+	ids := NewIDs()
+	ids.instance = "00000000-0000-4000-8000-000000000000"
+	return ids
+}
 
 // loadFrame reads a recording of axrecord.
 func loadFrame(t *testing.T, path string) *Frame {

@@ -1,13 +1,10 @@
 package mapping
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
+	"hash/maphash"
 	"math"
 	"math/bits"
 	"strings"
@@ -26,17 +23,20 @@ const (
 	KindDialog   = 'j' // a part of a JavaScript dialog; A is the dialog key times 8 plus the part (DialogSelf …)
 )
 
-// macChars is the length of the authenticator that ends every id: 24
-// bits of an HMAC keyed by this run. docs/ids.md gives the odds of a
-// string this run did not issue passing, and what a longer one costs.
-const macChars = 4
+// macChars is the length of the check that ends every id: one character
+// of a hash keyed by this run. What tells issued ids apart is the record
+// of what this run issued (IDs.issued); the check makes an id of an
+// earlier run, or a typo that names another issued id, fail 25 times in
+// 26. docs/ids.md gives what each character costs a model.
+const macChars = 1
 
 // digits are the base-62 digits of numbers in ids, in value order.
 const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// macDigits are the digits of the authenticator: base 64, the URL-safe
-// alphabet, all of them URI-unreserved.
-const macDigits = digits + "-_"
+// macDigits are the digits of the check: the lower-case letters, which
+// a model's tokenizer joins to the digits before them more often than
+// upper-case letters, digits or "-_" (docs/ids.md).
+const macDigits = "abcdefghijklmnopqrstuvwxyz"
 
 // docBase is the base of a document number before a node number, written
 // so that it ends itself: the last digit from digits[:31], the ones before
@@ -56,7 +56,7 @@ var (
 	// docs/protocol.md §5.2 (or not of the form this provider writes).
 	ErrMalformedID = errors.New("malformed element id")
 	// ErrNotIssued is returned for a well-formed id this run never issued:
-	// an id of an earlier run, or a forged one.
+	// an id of an earlier run, a typo, or a forged one.
 	ErrNotIssued = errors.New("element id was not issued by this run of the provider")
 )
 
@@ -67,11 +67,11 @@ type Ref struct {
 }
 
 // IDs mints and checks element ids for one run of the provider (one
-// instance). An id is what it names, written short, then an HMAC of that
-// keyed by a secret of this run, so the provider can tell for any string
-// whether it issued it without remembering what it issued. The forms, with
-// DOC a document number (docBase), N a number in base 62 and M the
-// authenticator:
+// instance). An id is what it names, written short, then one character of
+// a hash of that keyed by a secret of this run; and the provider keeps a
+// record of what it issued, so it can tell for any string whether it
+// issued it. The forms, with DOC a document number (docBase), N a number
+// in base 62 and M the check:
 //
 //	DOC N M     a DOM-backed element: document, backend DOM node id less
 //	            Frame.NodeBase
@@ -82,22 +82,37 @@ type Ref struct {
 //	            the part)
 //	.aM         the Application
 //
-// docs/ids.md explains the format, its lengths and its odds.
+// The record: each window, tab list, tab, document and dialog part
+// issued (a few bytes each, for the run), and the elements issued of each
+// document until the provider forgets the document ([IDs.Forget]); an id
+// of an element of a forgotten document is taken as issued (its element
+// is gone). docs/ids.md explains the format, its lengths and its odds.
+// The zero IDs is not usable: use [NewIDs].
 type IDs struct {
 	instance string
-	key      [32]byte
-	// macs keeps keyed HMACs for reuse: a reset HMAC starts from its
-	// saved keyed state, where a new one hashes the key again.
-	macs sync.Pool
+	seed     maphash.Seed
+	mu       sync.RWMutex
+	things   map[Ref]bool              // issued, not elements; a Document true once forgotten
+	docs     map[int64]*issuedElements // the elements issued, by document not forgotten
 }
+
+// issuedElements is what IDs records of the elements of one document.
+type issuedElements struct {
+	mu    sync.Mutex
+	low   []uint64         // a bit for each node number 0 <= B < len(low)*64
+	other map[Ref]struct{} // the rest: other node numbers, accessibility-only nodes
+}
+
+// lowNodes bounds the node numbers kept as bits: a document's node
+// numbers count its DOM nodes from its own (docs/ids.md).
+const lowNodes = 1 << 24
 
 // NewIDs returns the ids of a new instance, with a random instance string
 // (a UUIDv4) and a random key, both from crypto/rand.
 func NewIDs() *IDs {
-	ids := &IDs{}
+	ids := &IDs{seed: maphash.MakeSeed(), things: map[Ref]bool{}, docs: map[int64]*issuedElements{}}
 	var u [16]byte
 	rand.Read(u[:])
-	rand.Read(ids.key[:])
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
 	ids.instance = fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
@@ -107,9 +122,114 @@ func NewIDs() *IDs {
 // Instance returns the instance string of this run (5.2).
 func (ids *IDs) Instance() string { return ids.instance }
 
-// Make returns the id of ref.
+// Make returns the id of ref, and records it as issued.
 func (ids *IDs) Make(r Ref) string {
-	return string(ids.appendMAC(appendPayload(make([]byte, 0, 24), r)))
+	ids.record(r)
+	return ids.write(r)
+}
+
+// write returns the id of ref.
+func (ids *IDs) write(r Ref) string {
+	return string(ids.appendMAC(appendPayload(make([]byte, 0, 16), r)))
+}
+
+// record notes r as issued. An element of a forgotten document is not
+// recorded: its id answers as issued without it.
+func (ids *IDs) record(r Ref) {
+	switch r.Kind {
+	case KindApp:
+		return
+	case KindNode, KindAXOnly:
+	default:
+		ids.mu.RLock()
+		_, known := ids.things[r]
+		ids.mu.RUnlock()
+		if !known {
+			ids.mu.Lock()
+			if _, known := ids.things[r]; !known {
+				ids.things[r] = false
+			}
+			ids.mu.Unlock()
+		}
+		return
+	}
+	ids.mu.RLock()
+	els := ids.docs[r.A]
+	ids.mu.RUnlock()
+	if els == nil {
+		doc := Ref{Kind: KindDocument, A: r.A}
+		ids.mu.Lock()
+		if els = ids.docs[r.A]; els == nil {
+			if ids.things[doc] {
+				ids.mu.Unlock()
+				return // forgotten
+			}
+			ids.things[doc] = false
+			els = &issuedElements{}
+			ids.docs[r.A] = els
+		}
+		ids.mu.Unlock()
+	}
+	els.mu.Lock()
+	defer els.mu.Unlock()
+	if r.Kind == KindNode && r.B >= 0 && r.B < lowNodes {
+		w := int(r.B >> 6)
+		if w >= len(els.low) {
+			els.low = append(els.low, make([]uint64, w+1-len(els.low))...)
+		}
+		els.low[w] |= 1 << (r.B & 63)
+		return
+	}
+	if els.other == nil {
+		els.other = map[Ref]struct{}{}
+	}
+	els.other[Ref{Kind: r.Kind, B: r.B}] = struct{}{}
+}
+
+// issued reports whether r was recorded, or is an element of a
+// forgotten document.
+func (ids *IDs) issued(r Ref) bool {
+	if r.Kind == KindApp {
+		return true
+	}
+	ids.mu.RLock()
+	if r.Kind != KindNode && r.Kind != KindAXOnly {
+		_, known := ids.things[r]
+		ids.mu.RUnlock()
+		return known
+	}
+	els, forgotten := ids.docs[r.A], ids.things[Ref{Kind: KindDocument, A: r.A}]
+	ids.mu.RUnlock()
+	if els == nil {
+		return forgotten
+	}
+	els.mu.Lock()
+	defer els.mu.Unlock()
+	if r.Kind == KindNode && r.B >= 0 && r.B < lowNodes {
+		w := int(r.B >> 6)
+		return w < len(els.low) && els.low[w]&(1<<(r.B&63)) != 0
+	}
+	_, ok := els.other[Ref{Kind: r.Kind, B: r.B}]
+	return ok
+}
+
+// Forget drops the record of the elements of document doc, whose
+// elements are gone: their ids (and only theirs of that document's
+// number) still answer as issued. The provider calls it when it forgets
+// the document, so the record is bounded by what is alive.
+func (ids *IDs) Forget(doc uint64) {
+	ids.mu.Lock()
+	defer ids.mu.Unlock()
+	delete(ids.docs, int64(doc))
+	ids.things[Ref{Kind: KindDocument, A: int64(doc)}] = true
+}
+
+// Remembered returns how many documents' elements the record holds: for
+// the tests that check it is no more than what is open.
+func (ids *IDs) Remembered() int {
+	ids.mu.RLock()
+	defer ids.mu.RUnlock()
+	return len(ids.docs)
 }
 
 // appendPayload appends the id of r without its authenticator.
@@ -229,27 +349,19 @@ func (ids *IDs) AXOnly(doc uint64, axID int64) string {
 	return ids.Make(Ref{Kind: KindAXOnly, A: int64(doc), B: axID})
 }
 
-// appendMAC appends the authenticator of payload.
+// appendMAC appends the check of payload: macChars characters of its
+// hash keyed by this run's seed.
 func (ids *IDs) appendMAC(payload []byte) []byte {
-	m, _ := ids.macs.Get().(hash.Hash)
-	if m == nil {
-		m = hmac.New(sha256.New, ids.key[:])
-	} else {
-		m.Reset()
-	}
-	m.Write(payload)
-	var sum [sha256.Size]byte
-	v := binary.BigEndian.Uint64(m.Sum(sum[:0]))
-	ids.macs.Put(m)
+	v := maphash.Bytes(ids.seed, payload)
 	for range macChars {
-		payload = append(payload, macDigits[v>>58])
-		v <<= 6
+		payload = append(payload, macDigits[v%uint64(len(macDigits))])
+		v /= uint64(len(macDigits))
 	}
 	return payload
 }
 
-// Peek decodes what an id names without checking its authenticator, so
-// without telling whether this run issued it: for tests and tools that
+// Peek decodes what an id names without checking its check character or
+// the record, so without telling whether this run issued it: for tests and tools that
 // look into ids, never for answering a host (use [IDs.Parse]).
 func Peek(id string) (Ref, bool) {
 	if len(id) <= macChars || len(id) > 128 {
@@ -305,7 +417,7 @@ func (ids *IDs) Parse(id string) (Ref, error) {
 	if !ok {
 		return Ref{}, ErrMalformedID
 	}
-	if !hmac.Equal([]byte(id), []byte(ids.Make(r))) {
+	if id != ids.write(r) || !ids.issued(r) {
 		return Ref{}, ErrNotIssued
 	}
 	return r, nil

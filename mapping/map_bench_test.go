@@ -65,8 +65,9 @@ func BenchmarkOverBudget(b *testing.B) {
 
 // BenchmarkScreen cuts generated documents of about 10,000 and 50,000
 // accessibility nodes to the elements of two sections on screen, a new
-// screen each time (no memo): what a read of the screen right after a
-// scroll pays in the mapping.
+// screen each time: without a memo (every element looked at), and with
+// one (the same Document scrolled, from its index): what a read of the
+// screen right after a scroll pays in the mapping.
 func BenchmarkScreen(b *testing.B) {
 	for _, sections := range []int{300, 1500} {
 		f := generatedFrame(sections)
@@ -81,18 +82,30 @@ func BenchmarkScreen(b *testing.B) {
 				nodes = append(nodes, int64(n.BackendDOMNodeID))
 			}
 		}
-		b.Run(fmt.Sprintf("%dnodes", len(f.Nodes)), func(b *testing.B) {
-			k := 0
-			for b.Loop() {
-				k = (k + 1) % (sections - 2)
-				f.OnScreen = nil
-				for _, id := range nodes[k*30 : k*30+60] {
-					f.OnScreen = append(f.OnScreen, cdproto.BackendNodeID(id))
-				}
-				if Screen(root, br, nil) == nil {
-					b.Fatal("no screen")
-				}
+		for _, indexed := range []bool{false, true} {
+			name := fmt.Sprintf("%dnodes", len(f.Nodes))
+			var memo *ScreenMemo
+			if indexed {
+				name += "/index"
+				memo = &ScreenMemo{}
+				Screen(root, br, memo) // the Document's first screen; the index is made at its second
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				k := 0
+				for b.Loop() {
+					k = (k + 1) % (sections - 2)
+					f.OnScreen = nil
+					for _, id := range nodes[k*30 : k*30+60] {
+						f.OnScreen = append(f.OnScreen, cdproto.BackendNodeID(id))
+					}
+					if Screen(root, br, memo) == nil {
+						b.Fatal("no screen")
+					}
+				}
+				if memo != nil && memo.Indexed == 0 {
+					b.Fatal("no screen was answered from the index")
+				}
+			})
+		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 // and for models, one space of indent per depth. An element has a line
 // of its own:
 //
-//	Role "title" = "value" [state state] <url> level=N ("description") (+N omitted) #id
+//	Role title = "value" [state state] <url> level=N ("description") (+N omitted) #id
 //
 // but for three kinds of element below the root, which leave out what
 // carries nothing but a role and an id:
@@ -39,7 +39,7 @@ import (
 // So a paragraph with a link and inline code reads
 //
 //	"Call" `open()` "to read a" "file" ", as the"
-//	Link "tutorial" <#files> #31sVAAN
+//	Link tutorial <#files> #31sa
 //	"shows."
 //
 // Each thing is said once. A Window's title is its active tab's, so the
@@ -50,8 +50,11 @@ import (
 // spaces aside), is written without the title: its children say it.
 // Searches (WriteMatches) and the JSON keep every title.
 //
-// Each part after the role appears only when the element has it. Titles,
-// values and descriptions are quoted as Go strings. A url is written
+// Each part after the role appears only when the element has it. A title
+// of plain words is written as it is (plainTitle): it holds none of the
+// characters that start the parts after it, so it ends where the first
+// of them starts. Other titles, and values and descriptions, are quoted
+// as Go strings, as the texts of the page are. A url is written
 // relative to the url of the nearest Document above it in the outline
 // (#top, guide.html, ../index.html, /about) when such a reference resolves
 // to it exactly; a Document's own url, and the url of an element with no
@@ -345,6 +348,47 @@ func plainText(e *Element) bool {
 		e.Level == 0 && len(e.States) == 0 && e.Omitted == 0 && len(e.Children) == 0
 }
 
+// Title returns title as the outline writes it (appendTitle), for a
+// line that names an element as the outline does.
+func Title(title string) string { return string(appendTitle(nil, title)) }
+
+// appendTitle appends title as the outline writes it: as it is when it
+// is plain words (plainTitle), else quoted.
+func appendTitle(b []byte, title string) []byte {
+	if plainTitle(title) {
+		return append(b, title...)
+	}
+	return strconv.AppendQuote(b, title)
+}
+
+// plainTitle reports whether an outline writes title without quotes: it
+// does not start or end with a space, has no character a Go string
+// escapes, and none of " = [ < ( # ` \ ] > ), so that no part of a line
+// after the title (= "value", [states], <url>, level=N, ("description"),
+// (+N omitted), #id) can be read as part of it, nor it as one of them.
+// Quotes cost a model's tokenizer about two tokens a title (docs/cli.md).
+func plainTitle(title string) bool {
+	if title == "" || title[0] == ' ' || title[len(title)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(title); {
+		c := title[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' || c == 0x7f || strings.IndexByte("\"=[<(#`\\]>)", c) >= 0 {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(title[i:])
+		if r == utf8.RuneError && n == 1 || !strconv.IsPrint(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
 // line writes the outline's line of e in full, its url whole, without
 // indent and newline: the line of a match of a search.
 func line(w *bufio.Writer, e *Element) {
@@ -363,7 +407,7 @@ func appendParts(b []byte, e *Element, title, u string, base *url.URL) []byte {
 	b = append(b, e.Role...)
 	if title != "" {
 		b = append(b, ' ')
-		b = strconv.AppendQuote(b, title)
+		b = appendTitle(b, title)
 	}
 	if e.Value != "" {
 		b = append(b, " = "...)
@@ -459,7 +503,15 @@ func relativeURL(base *url.URL, target string) string {
 		if len(c) >= len(best) {
 			continue
 		}
-		if r, err := base.Parse(c); err == nil && r.String() == target {
+		r, err := base.Parse(c)
+		if err != nil {
+			continue
+		}
+		s := r.String()
+		if strings.HasSuffix(c, "#") && r.Fragment == "" && !strings.HasSuffix(s, "#") {
+			s += "#" // Go writes no empty fragment; the reference keeps it
+		}
+		if s == target {
 			best = c
 		}
 	}

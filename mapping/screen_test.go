@@ -1,11 +1,14 @@
 package mapping
 
 import (
+	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
+	"github.com/google/go-cmp/cmp"
 )
 
 // screenTree is a window whose Document holds a list of six links and a
@@ -58,8 +61,8 @@ func TestScreen(t *testing.T) {
 		lines = append(lines, l)
 	}
 	want := []string{
-		`Application "Chromium"`,
-		` Window "Shop"`,
+		`Application Chromium`,
+		` Window Shop`,
 		`  TabList`,
 		`   Tab [selected]`,
 		`  Document <https://a.example/>`,
@@ -70,7 +73,7 @@ func TestScreen(t *testing.T) {
 		`    Link <four>`,
 		`     "four"`,
 		`    … 6 below`,
-		`   ComboBox "Size" = "S"`,
+		`   ComboBox Size = "S"`,
 		`    … 2 off screen`,
 		offHint,
 	}
@@ -189,8 +192,88 @@ func TestScreenOfAPartialTree(t *testing.T) {
 		if strings.Contains(out, `"two"`) || strings.Contains(out, `"three"`) {
 			t.Errorf("a partial tree's screen shows what is not on screen:\n%s", out)
 		}
-		if !strings.Contains(out, `Link "one"`) && !strings.Contains(out, `"one"`) {
+		if !strings.Contains(out, `Link one`) && !strings.Contains(out, `"one"`) {
 			t.Errorf("the link on screen is missing:\n%s", out)
 		}
+	}
+}
+
+// A Document asked again with another screen (the page scrolled) is
+// answered from its index, made once: the same answer as a look at every
+// element (Screen without a memo), on the recorded trees, a generated
+// page and a page with an iframe, for screens that scroll down, jump,
+// hold scattered elements, nothing, or all. The index answers every call
+// after the first, and is made once a Document.
+func TestScreenFromItsIndex(t *testing.T) {
+	frames := map[string]*Frame{"generated": generatedFrame(40)}
+	recs, err := filepath.Glob("testdata/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if !strings.HasSuffix(rec, ".golden.json") {
+			f := loadFrame(t, rec)
+			f.NodeBase = f.Nodes[0].BackendDOMNodeID
+			frames[filepath.Base(rec)] = f
+		}
+	}
+	child := page(2, leaf(2001, "link", "Inner", "url", "https://ads.example/"), leaf(2002, "paragraph", "Inside"))
+	framed := page(1, leaf(1, "paragraph", "Before"), leaf(5, "Iframe", "Ad"), leaf(6, "button", "After"))
+	framed.Frames = map[cdproto.BackendNodeID]*Frame{5: child}
+	frames["framed"] = framed
+	for name, f := range frames {
+		t.Run(name, func(t *testing.T) {
+			ids := NewIDs()
+			br := &Browser{Windows: []*Window{{Key: 1, Tabs: []*Tab{{Key: 2, Active: true, Doc: f}}}}}
+			root := Build(br, ids, DefaultBudget)
+			// The DOM elements of each frame, in order.
+			doms := map[*Frame][]cdproto.BackendNodeID{}
+			var all []*Frame
+			var collect func(f *Frame)
+			collect = func(f *Frame) {
+				all = append(all, f)
+				for _, n := range f.Nodes {
+					if n.BackendDOMNodeID > 0 {
+						doms[f] = append(doms[f], n.BackendDOMNodeID)
+					}
+				}
+				for _, c := range f.Frames {
+					collect(c)
+				}
+			}
+			collect(f)
+			rng := rand.New(rand.NewPCG(1, uint64(len(f.Nodes))))
+			memo := &ScreenMemo{}
+			const screens = 40
+			for k := range screens {
+				for _, fr := range all {
+					d := doms[fr]
+					fr.OnScreen = nil
+					switch {
+					case k%10 == 3: // nothing
+					case k%10 == 7: // all
+						fr.OnScreen = append(fr.OnScreen, d...)
+					case k%3 == 0: // scattered
+						for _, b := range d {
+							if rng.IntN(5) == 0 {
+								fr.OnScreen = append(fr.OnScreen, b)
+							}
+						}
+					default: // a window of them: a scroll, or a jump
+						n := 1 + rng.IntN(max(1, len(d)/4))
+						at := rng.IntN(max(1, len(d)-n+1))
+						fr.OnScreen = append(fr.OnScreen, d[at:min(len(d), at+n)]...)
+					}
+				}
+				want := Screen(root, br, nil)
+				got := Screen(root, br, memo)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("screen %d from the index differs from a look at every element (-want +got):\n%s", k, diff)
+				}
+			}
+			if memo.Indexes != 1 || memo.Indexed != screens-1 {
+				t.Errorf("%d indexes made, %d screens answered from one; want 1 and %d", memo.Indexes, memo.Indexed, screens-1)
+			}
+		})
 	}
 }

@@ -2,7 +2,6 @@ package mapping
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 )
 
@@ -66,9 +65,9 @@ func count(e *Element) int {
 
 // OutlineIn writes the outline of the tree under root (Outline) after
 // one line that says where root is: "in:" and its ancestors, root first,
-// each as its role and quoted title, joined by " > ":
+// each as its role and title as the outline writes them, joined by " > ":
 //
-//	in: Application "Chromium" > Window "Shop" > Document "Shop" > Main
+//	in: Application Chromium > Window Shop > Document Shop > Main
 //
 // Without ancestors it is Outline. It returns the first error of w.
 func OutlineIn(w io.Writer, ancestors []*Element, root *Element) error {
@@ -84,16 +83,18 @@ func OutlineIn(w io.Writer, ancestors []*Element, root *Element) error {
 	return Outline(w, root)
 }
 
-// path writes ancestors, root first, each as its role and quoted title,
-// joined by " > ".
+// path writes ancestors, root first, each as its role and title as the
+// outline writes them (appendTitle), joined by " > ".
 func path(w *bufio.Writer, ancestors []*Element) {
+	var b []byte
 	for i, a := range ancestors {
 		if i > 0 {
-			w.WriteString(" > ")
+			b = append(b, " > "...)
 		}
-		w.WriteString(a.Role)
+		b = append(b, a.Role...)
 		if a.Title != "" {
-			fmt.Fprintf(w, " %q", a.Title)
+			b = appendTitle(append(b, ' '), a.Title)
 		}
 	}
+	w.Write(b)
 }

@@ -68,11 +68,11 @@ func TestCut(t *testing.T) {
 		depth int
 		want  string
 	}{
-		{0, "Application \"Chromium\" (+9 omitted) #a\n"},
-		{1, "Application \"Chromium\" #a\n Window \"Shop \\\"A\\\"\" (+8 omitted) #w\n"},
-		{3, `Application "Chromium" #a
+		{0, "Application Chromium (+9 omitted) #a\n"},
+		{1, "Application Chromium #a\n Window \"Shop \\\"A\\\"\" (+8 omitted) #w\n"},
+		{3, `Application Chromium #a
  Window "Shop \"A\"" #w
-  Document "Shop" #d
+  Document Shop #d
    Main (+2 omitted) #m
    Footer (+3 omitted) #f
 `},
@@ -102,7 +102,7 @@ func TestOutlineIn(t *testing.T) {
 	if err := OutlineIn(&b, above, Cut(m, 0)); err != nil {
 		t.Fatal(err)
 	}
-	want := "in: Application \"Chromium\" > Window \"Shop \\\"A\\\"\" > Document \"Shop\"\nMain (+2 omitted) #m\n"
+	want := "in: Application Chromium > Window \"Shop \\\"A\\\"\" > Document Shop\nMain (+2 omitted) #m\n"
 	if got := b.String(); got != want {
 		t.Errorf("OutlineIn:\n%s\nwant:\n%s", got, want)
 	}
@@ -111,17 +111,17 @@ func TestOutlineIn(t *testing.T) {
 	// its ancestors; cut, it has its line and what was left out.
 	root.Children[0].Children[0].Children[0].Children = append(root.Children[0].Children[0].Children[0].Children,
 		&Element{ID: "p", Role: "Paragraph", Children: []*Element{{ID: "t", Role: "Text", Title: "Thanks."}}})
-	if got, want := outlineOf(t, root.Children[0].Children[0].Children[0]), "Main #m\n Heading \"Cart\" level=1 #h\n Button \"Pay\" #b\n \"Thanks.\"\n"; got != want {
+	if got, want := outlineOf(t, root.Children[0].Children[0].Children[0]), "Main #m\n Heading Cart level=1 #h\n Button Pay #b\n \"Thanks.\"\n"; got != want {
 		t.Errorf("Outline of Main:\n%s\nwant:\n%s", got, want)
 	}
 	p, above := Find(root, "p")
 	b.Reset()
 	OutlineIn(&b, above, p)
-	want = "in: Application \"Chromium\" > Window \"Shop \\\"A\\\"\" > Document \"Shop\" > Main\nParagraph #p\n \"Thanks.\"\n"
+	want = "in: Application Chromium > Window \"Shop \\\"A\\\"\" > Document Shop > Main\nParagraph #p\n \"Thanks.\"\n"
 	if got := b.String(); got != want {
 		t.Errorf("OutlineIn of a Paragraph:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := outlineOf(t, Cut(root.Children[0].Children[0].Children[0], 1)), "Main #m\n Heading \"Cart\" level=1 #h\n Button \"Pay\" #b\n Paragraph (+1 omitted) #p\n"; got != want {
+	if got, want := outlineOf(t, Cut(root.Children[0].Children[0].Children[0], 1)), "Main #m\n Heading Cart level=1 #h\n Button Pay #b\n Paragraph (+1 omitted) #p\n"; got != want {
 		t.Errorf("Outline of Main cut at 1:\n%s\nwant:\n%s", got, want)
 	}
 	b.Reset()

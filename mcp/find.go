@@ -63,7 +63,7 @@ func (s *Server) addFind() {
 	desc := "Find elements of what the user sees in their browser now, without reading the whole tree: those whose title, value " +
 		"or description contains text (case ignored; with regex, matches a regular expression), and/or that have a role. Give text, " +
 		"role or both. The matches come in reading order (the order of " + ToolCurrent + "'s tree), one a line as in " + ToolCurrent +
-		"'s outline, in full (a Text too, and its url whole): " + `Role "title" = "value" [states] <url> level=N ("description") #id` + ", then \"in:\" and the roles and titles " +
+		"'s outline, in full (a Text too, and its url whole): " + `Role title = "value" [states] <url> level=N ("description") #id` + ", then \"in:\" and the roles and titles " +
 		"of its ancestors, from the Application down. At most limit matches (default 20); a last line (+N more) counts the rest. " +
 		"The result's structuredContent has the same as {matches: [{id, role, title, value, description, url, level, states, in: " +
 		"[{role, title}]}], more}. The ids are " + ToolCurrent + "'s: give one to " + ToolCurrent + "'s root to read around it. " +

@@ -83,8 +83,8 @@ func (s *Server) addTools() {
 				"format": map[string]any{
 					"type": "string", "enum": []string{formatJSON, formatOutline}, "default": formatJSON,
 					"description": "json: the answer as JSON. outline: one element a line, indented one space a level, " +
-						`Role "title" = "value" [states] <url> level=N ("description") (+N omitted) #id, each part after the role only ` +
-						`when the element has it; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
+						`Role title = "value" [states] <url> level=N ("description") (+N omitted) #id, each part after the role only ` +
+						`when the element has it, a title quoted only when it holds a quote, backslash, = [ < ( # ] > ) or starts or ends with a space; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
 						`and the texts side by side share a line: "Read the" "manual" "."; inline code is its text between backquotes in that line: "Call" ` + "`open()`" + `; ` +
 						`a Paragraph, ListItem, Figure, Image or Text with nothing but its role and id (a ListItem's level aside) has no line, its children in its place; ` +
 						`a title is said once: a Tab and the Window's Document with the Window's title, and an element whose title is its children's text, leave it out; ` +

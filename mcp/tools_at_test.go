@@ -102,7 +102,7 @@ func TestToolAt(t *testing.T) {
 			cs := connect(t, src, Options{Locate: true, Tools: true}, version)
 
 			text, sc := atResult(t, cs, map[string]any{"x": 50, "y": 30.5})
-			if want := "at 50,30.5: Button \"Order\" [hovered] #n1.5_AAAAAAAA in: Application \"Chromium\" > Window \"Fish & <Chips>\" > Document \"Fish & <Chips>\"\n"; text != want {
+			if want := "at 50,30.5: Button Order [hovered] #n1.5_AAAAAAAA in: Application Chromium > Window \"Fish & <Chips>\" > Document \"Fish & <Chips>\"\n"; text != want {
 				t.Errorf("on the button: %q, want %q", text, want)
 			}
 			el, _ := sc["element"].(map[string]any)
@@ -111,7 +111,7 @@ func TestToolAt(t *testing.T) {
 			}
 
 			text, sc = atResult(t, cs, map[string]any{"x": 50, "y": 5})
-			if text != "at 50,5: the frame of Window \"Fish & <Chips>\" [focused] #w1_AAAAAAAA in: Application \"Chromium\"\n" || sc["where"] != mapping.InWindowFrame {
+			if text != "at 50,5: the frame of Window \"Fish & <Chips>\" [focused] #w1_AAAAAAAA in: Application Chromium\n" || sc["where"] != mapping.InWindowFrame {
 				t.Errorf("on the window's frame: %q, %v", text, sc)
 			}
 			text, sc = atResult(t, cs, map[string]any{"x": -3, "y": 5})

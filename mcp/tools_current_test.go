@@ -48,9 +48,9 @@ func TestToolCurrentRoot(t *testing.T) {
 				t.Errorf("%s root d1 (isError %v):\n%s\nwant:\n%s", ToolCurrent, isError, text, want)
 			}
 			text, isError = call(t, cs, ToolCurrent, map[string]any{"root": "d1_AAAAAAAA", "format": "outline"})
-			if want := `in: Application "Chromium" > Window "Fish & <Chips>"` + "\n" +
+			if want := `in: Application Chromium > Window "Fish & <Chips>"` + "\n" +
 				`Document "Fish & <Chips>" [focused] #d1_AAAAAAAA` + "\n" +
-				` Button "Order" [hovered] #n1.5_AAAAAAAA` + "\n"; isError || text != want {
+				` Button Order [hovered] #n1.5_AAAAAAAA` + "\n"; isError || text != want {
 				t.Errorf("%s root d1 outline (isError %v):\n%s\nwant:\n%s", ToolCurrent, isError, text, want)
 			}
 			// The Application has no ancestors: no "in:" line.
@@ -135,7 +135,7 @@ func TestToolCurrentDepth(t *testing.T) {
 				t.Errorf("%s depth 0: %s, want the answer with the Application alone, 5 omitted", ToolCurrent, text)
 			}
 			text, _ = call(t, cs, ToolCurrent, map[string]any{"depth": 1, "format": "outline"})
-			if want := `Application "Chromium" [focused] #a0_AAAAAAAA` + "\n" +
+			if want := `Application Chromium [focused] #a0_AAAAAAAA` + "\n" +
 				` Window "Fish & <Chips>" [focused] (+4 omitted) #w1_AAAAAAAA` + "\n"; text != want {
 				t.Errorf("%s depth 1 outline:\n%s\nwant:\n%s", ToolCurrent, text, want)
 			}

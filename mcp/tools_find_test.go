@@ -146,10 +146,10 @@ func TestToolFindText(t *testing.T) {
 		t.Run(versionName(version), func(t *testing.T) {
 			src := findFake()
 			cs := connect(t, src, Options{Locate: true, Tools: true}, version)
-			const in = ` in: Application "Chromium" > Window "Fish & <Chips>" > Document "Fish & <Chips>"`
+			const in = ` in: Application Chromium > Window "Fish & <Chips>" > Document "Fish & <Chips>"`
 			text := found(t, cs, map[string]any{"text": "ORDER"})
-			if want := `Button "Order" [hovered] #n1.5_AAAAAAAA` + in + "\n" +
-				`Link "Order history" <https://example.com/orders> #n1.13_AAAAAAAA` + in + ` > Form "Sign in"` + "\n"; text != want {
+			if want := `Button Order [hovered] #n1.5_AAAAAAAA` + in + "\n" +
+				`Link Order history <https://example.com/orders> #n1.13_AAAAAAAA` + in + ` > Form Sign in` + "\n"; text != want {
 				t.Errorf("%s ORDER:\n%s\nwant:\n%s", ToolFind, text, want)
 			}
 			for _, c := range []struct {
@@ -256,7 +256,7 @@ func TestToolFindLocate(t *testing.T) {
 			text := found(t, cs, map[string]any{"text": "order", "locate": true})
 			lines := strings.Split(text, "\n")
 			if !strings.HasSuffix(lines[0], ` @ onscreen 10,20 80x24 (visible 10,20 80x12.5)`) ||
-				!strings.HasSuffix(lines[1], ` > Form "Sign in" @ offscreen 10,900 100x20`) {
+				!strings.HasSuffix(lines[1], ` > Form Sign in @ offscreen 10,900 100x20`) {
 				t.Errorf("%s locate:\n%s", ToolFind, text)
 			}
 			var locs struct {
@@ -278,7 +278,7 @@ func TestToolFindLocate(t *testing.T) {
 			}
 			// The Application cannot be placed: it says why.
 			text = found(t, cs, map[string]any{"role": "Application", "locate": true})
-			if want := `Application "Chromium" [focused] #a0_AAAAAAAA @ cannot be placed (application)` + "\n"; text != want {
+			if want := `Application Chromium [focused] #a0_AAAAAAAA @ cannot be placed (application)` + "\n"; text != want {
 				t.Errorf("%s Application locate: %q, want %q", ToolFind, text, want)
 			}
 			if got := structured(t, cs, map[string]any{"role": "Application", "locate": true}); !strings.Contains(got, `"in":[],"role":"Application","states":["focused"],"title":"Chromium","unplaced":"application"}`) {

@@ -62,8 +62,8 @@ func TestWireTools(t *testing.T) {
 				`an element with children off screen says how many (omitted), and in the outline lines \"… N above\", \"… N below\", ` +
 				`\"… N off screen\" say where, in reading order. page: the whole page."},` +
 				`"format":{"type":"string","enum":["json","outline"],"default":"json","description":"json: the answer as JSON. ` +
-				`outline: one element a line, indented one space a level, Role \"title\" = \"value\" [states] <url> level=N (\"description\") (+N omitted) #id, ` +
-				`each part after the role only when the element has it; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
+				`outline: one element a line, indented one space a level, Role title = \"value\" [states] <url> level=N (\"description\") (+N omitted) #id, ` +
+				`each part after the role only when the element has it, a title quoted only when it holds a quote, backslash, = [ < ( # ] > ) or starts or ends with a space; the page's text (a Text with a title alone) is only its quoted title, without role and id, ` +
 				`and the texts side by side share a line: \"Read the\" \"manual\" \".\"; inline code is its text between backquotes in that line: \"Call\" ` + "`open()`" + `; ` +
 				`a Paragraph, ListItem, Figure, Image or Text with nothing but its role and id (a ListItem's level aside) has no line, its children in its place; ` +
 				`a title is said once: a Tab and the Window's Document with the Window's title, and an element whose title is its children's text, leave it out; ` +
@@ -96,7 +96,7 @@ func TestWireTools(t *testing.T) {
 			`{"id":5,"result":{"isError":true,"_meta":{"uicontext/error":{"reason":"invalid-arguments"}},` +
 				`"content":[{"type":"text","text":"invalid-arguments: ui_current takes only {\"scope\": …, \"format\": …, \"root\": …, \"depth\": …}; unknown argument \"x\""}]}}`},
 		{`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"ui_find","arguments":{"text":"order"}}}`,
-			`{"id":6,"result":{"content":[{"type":"text","text":"Button \"Order\" [hovered] #n1.5_AAAAAAAA in: Application \"Chromium\" > Window \"Fish & <Chips>\" > Document \"Fish & <Chips>\"\n"}],` +
+			`{"id":6,"result":{"content":[{"type":"text","text":"Button Order [hovered] #n1.5_AAAAAAAA in: Application Chromium > Window \"Fish & <Chips>\" > Document \"Fish & <Chips>\"\n"}],` +
 				`"structuredContent":{"matches":[{"id":"n1.5_AAAAAAAA","role":"Button","title":"Order","states":["hovered"],` +
 				`"in":[{"role":"Application","title":"Chromium"},{"role":"Window","title":"Fish & <Chips>"},{"role":"Document","title":"Fish & <Chips>"}]}],"more":0}}}`},
 	}

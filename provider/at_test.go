@@ -18,7 +18,7 @@ func TestAt(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Command: At, Point: []float64{10, 20.5}}, "at 10,20.5: the frame of Window \"Harbor Books: checkout\" #w1 in: Application \"Chromium\"\n"},
+		{Config{Command: At, Point: []float64{10, 20.5}}, "at 10,20.5: the frame of Window Harbor Books: checkout #w1 in: Application Chromium\n"},
 		{Config{Command: At, Point: []float64{-1, 5}}, "at -1,5: no window of the browser is there\n"},
 		{Config{Command: At, Point: []float64{10, 20}, JSON: true},
 			`{"x":10,"y":20,"where":"window-frame","element":{"id":"w1","role":"Window","title":"Harbor Books: checkout","in":[{"role":"Application","title":"Chromium"}]}}` + "\n"},

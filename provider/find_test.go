@@ -10,7 +10,7 @@ import (
 // find prints the matches of one read, one a line or as JSON; none is
 // ErrNoMatch, after printing nothing (or the JSON of no matches).
 func TestRunFind(t *testing.T) {
-	const window = `Window "Harbor Books: checkout" #w1 in: Application "Chromium"` + "\n"
+	const window = `Window Harbor Books: checkout #w1 in: Application Chromium` + "\n"
 	for _, c := range []struct {
 		what string
 		cfg  Config
@@ -18,12 +18,12 @@ func TestRunFind(t *testing.T) {
 		err  error
 	}{
 		{"a text, case ignored", Config{Text: "HARBOR"}, window, nil},
-		{"a text anywhere", Config{Text: "o"}, `Application "Chromium" [focused] #a1` + "\n" + window, nil},
+		{"a text anywhere", Config{Text: "o"}, `Application Chromium [focused] #a1` + "\n" + window, nil},
 		{"a role", Config{Role: "Window"}, window, nil},
 		{"a role and a text", Config{Role: "Window", Text: "chromium"}, "", ErrNoMatch},
 		{"an expression", Config{Text: "^harbor.*out$", Regex: true}, window, nil},
 		{"not an expression", Config{Text: "^harbor"}, "", ErrNoMatch},
-		{"a limit", Config{Text: "o", Limit: 1}, `Application "Chromium" [focused] #a1` + "\n(+1 more)\n", nil},
+		{"a limit", Config{Text: "o", Limit: 1}, `Application Chromium [focused] #a1` + "\n(+1 more)\n", nil},
 		{"as JSON", Config{Role: "Window", JSON: true},
 			`{"matches":[{"id":"w1","role":"Window","title":"Harbor Books: checkout","in":[{"role":"Application","title":"Chromium"}]}],"more":0}` + "\n", nil},
 		{"as JSON, with a limit", Config{Text: "o", JSON: true, Limit: 1},

@@ -31,12 +31,12 @@ func TestThroughServer(t *testing.T) {
 
 	// find prints the Window's line with the serving run's id...
 	out, err := through(Config{Command: Find, Text: "harbor"})
-	if err != nil || !strings.HasPrefix(out, `Window "Harbor Books: checkout" #w1 in: Application "Chromium"`) {
+	if err != nil || !strings.HasPrefix(out, `Window Harbor Books: checkout #w1 in: Application Chromium`) {
 		t.Fatalf("find harbor --server = %q, %v; want the Window's line with its id", out, err)
 	}
 	// ...which current --root reads around.
 	out, err = through(Config{Command: Current, Root: "w1"})
-	if want := "in: Application \"Chromium\"\nWindow \"Harbor Books: checkout\" #w1\n"; err != nil || out != want {
+	if want := "in: Application Chromium\nWindow Harbor Books: checkout #w1\n"; err != nil || out != want {
 		t.Errorf("current --root w1 --server = %q, %v; want %q", out, err, want)
 	}
 	out, err = through(Config{Command: Current, Root: "w1", JSON: true})
@@ -52,7 +52,7 @@ func TestThroughServer(t *testing.T) {
 		t.Errorf("find harbor --json --server = %q, %v; want the matches' JSON", out, err)
 	}
 	out, err = through(Config{Command: At, Point: []float64{5, 5}})
-	if err != nil || !strings.Contains(out, `the frame of Window "Harbor Books: checkout" #w1`) {
+	if err != nil || !strings.Contains(out, `the frame of Window Harbor Books: checkout #w1`) {
 		t.Errorf("at 5 5 --server = %q, %v; want the Window's frame", out, err)
 	}
 	out, err = through(Config{Command: At, Point: []float64{-5, 5}, JSON: true})

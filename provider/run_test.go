@@ -313,7 +313,7 @@ func TestRunCurrentDepth(t *testing.T) {
 		json bool
 		want string
 	}{
-		{false, `Application "Chromium" [focused] (+1 omitted) #a1` + "\n"},
+		{false, `Application Chromium [focused] (+1 omitted) #a1` + "\n"},
 		{true, `{"protocol":"0.2.0","instance":"00000000-0000-4000-8000-000000000000",` +
 			`"root":{"id":"a1","role":"Application","title":"Chromium","states":["focused"],"omitted":1}}` + "\n"},
 	} {

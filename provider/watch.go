@@ -185,13 +185,14 @@ func viewOf(cur *mapping.Current, depth *int, took time.Duration, changed time.T
 	return v
 }
 
-// describe names an element for the status: Role "title" #id.
+// describe names an element for the status: Role title #id, the title
+// as the outline writes it.
 func describe(e *mapping.Element) string {
 	if e == nil {
 		return "nothing"
 	}
 	if e.Title != "" {
-		return fmt.Sprintf("%s %q #%s", e.Role, e.Title, e.ID)
+		return e.Role + " " + mapping.Title(e.Title) + " #" + e.ID
 	}
 	return e.Role + " #" + e.ID
 }

@@ -172,7 +172,7 @@ func TestWatchPrintsOneOutlinePerChange(t *testing.T) {
 			if !strings.HasPrefix(lines[0], "Chromium · "+title+" <http://shop.test/> · 8 elements · read ") {
 				t.Errorf("outline %d: status line %q", i, lines[0])
 			}
-			if want := `» focused: TextField "Email" #n2   » hovered: Button "Pay" #n3`; lines[1] != want {
+			if want := `» focused: TextField Email #n2   » hovered: Button Pay #n3`; lines[1] != want {
 				t.Errorf("outline %d: pointing line %q, want %q", i, lines[1], want)
 			}
 			var outline strings.Builder
@@ -209,7 +209,7 @@ func TestWatchCoalescesBursts(t *testing.T) {
 		if n := f.readsBegun(); n != 2 {
 			t.Errorf("%d reads for a burst of 10 signals during the first read, want 2", n)
 		}
-		if got := blocks(t, out.String()); len(got) != 2 || !strings.Contains(got[1], `Heading "Page 2"`) {
+		if got := blocks(t, out.String()); len(got) != 2 || !strings.Contains(got[1], `Heading Page 2`) {
 			t.Errorf("want two outlines, the second of Page 2:\n%s", out)
 		}
 		// A burst while nothing is read: at most one read per signal,
@@ -219,7 +219,7 @@ func TestWatchCoalescesBursts(t *testing.T) {
 		f.tell()
 		f.tell()
 		synctest.Wait()
-		if got := blocks(t, out.String()); !strings.Contains(got[len(got)-1], `Heading "Page 3"`) {
+		if got := blocks(t, out.String()); !strings.Contains(got[len(got)-1], `Heading Page 3`) {
 			t.Errorf("the last outline is not of Page 3:\n%s", out)
 		}
 		if err := stop(); err != nil {
@@ -287,8 +287,8 @@ func TestWatchTerminalEndsCleanly(t *testing.T) {
 					t.Errorf("the read stopped by Ctrl-C is shown as a failure:\n%q", got)
 				}
 				for _, want := range []string{
-					styleFocused + `   TextField "Email" [focused] #n2` + reset,
-					styleHovered + `   Button "Pay" [hovered] #n3` + reset,
+					styleFocused + `   TextField Email [focused] #n2` + reset,
+					styleHovered + `   Button Pay [hovered] #n3` + reset,
 				} {
 					if !strings.Contains(got, want) {
 						t.Errorf("the screen lacks %q:\n%q", want, got)
@@ -443,7 +443,7 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 func TestRunWatch(t *testing.T) {
 	f := &fakeSource{}
 	out := runWatchOnce(t, Config{Command: Watch, Connect: "127.0.0.1:9222"}, f)
-	if !strings.HasPrefix(out.String(), separator+"\n") || !strings.Contains(out.String(), `Window "Harbor Books: checkout"`) {
+	if !strings.HasPrefix(out.String(), separator+"\n") || !strings.Contains(out.String(), `Window Harbor Books: checkout`) {
 		t.Errorf("watch printed:\n%s", out.String())
 	}
 	if !f.closed {
@@ -497,10 +497,10 @@ func TestWatchDepth(t *testing.T) {
 		if !strings.HasPrefix(lines[0], "Chromium · Page 2 <http://shop.test/> · 8 elements · read ") {
 			t.Errorf("status line %q, want the whole answer's", lines[0])
 		}
-		if want := `» focused: TextField "Email" #n2   » hovered: Button "Pay" #n3`; lines[1] != want {
+		if want := `» focused: TextField Email #n2   » hovered: Button Pay #n3`; lines[1] != want {
 			t.Errorf("pointing line %q, want %q", lines[1], want)
 		}
-		want := `Application "Chromium" [focused] #.a1` + "\n" + ` Window "Page 2" [focused] (+6 omitted) #.w1`
+		want := `Application Chromium [focused] #.a1` + "\n" + ` Window Page 2 [focused] (+6 omitted) #.w1`
 		if got := strings.Join(lines[2:], "\n"); got != want {
 			t.Errorf("outline:\n%s\nwant:\n%s", got, want)
 		}

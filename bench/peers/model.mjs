@@ -196,8 +196,23 @@ function snapshotItems(text) {
   return items;
 }
 
+// plainTitle returns the title a line of an element writes without
+// quotes, from what follows the role and a space: up to the first part
+// after it (= "value", [states], <url>, level=N, ("description"),
+// (+N omitted), #id); null when the line has none so.
+function plainTitle(rest) {
+  if (!rest || /^(["\[<#(]|= |level=)/.test(rest)) return null;
+  let end = rest.length;
+  for (const f of [' = ', ' [', ' <', ' level=', ' (', ' #']) {
+    const j = rest.indexOf(f);
+    if (j >= 0 && j < end) end = j;
+  }
+  return rest.slice(0, end);
+}
+
 // outlineItems returns the lines of an outline that can match: kind,
-// title and id. A line is "Role "title" … #id" after its indent. A line
+// title and id. A line is "Role title … #id" after its indent, the title
+// quoted when it is not plain words. A line
 // without a title whose element is named from its content (the outline
 // says each thing once) is named by the text of the lines below it; when
 // they have none, by its description ("…"), which Chrome gives a link
@@ -207,9 +222,10 @@ function outlineItems(text) {
   const lines = text.split('\n');
   const indent = (l) => l.length - l.trimStart().length;
   lines.forEach((l, i) => {
-    const m = l.match(/^\s*([A-Z][A-Za-z]*)(?: (".*)| .*)?$/);
+    const m = l.match(/^\s*([A-Z][A-Za-z]*)(?: (.*))?$/);
     if (!m || !(m[1] in OURS)) return;
-    const q = m[2] ? unquote(m[2]) : null;
+    const plain = plainTitle(m[2]);
+    const q = m[2] ? (plain !== null ? [plain] : unquote(m[2])) : null;
     const id = l.match(/ #(\S+)$/)?.[1];
     let name = q ? norm(q[0]) : '';
     if (!q) {
@@ -217,6 +233,9 @@ function outlineItems(text) {
       for (const below of lines.slice(i + 1)) {
         if (indent(below) <= indent(l)) break;
         const texts = below.replace(/ \("(?:[^"\\]|\\.)*"\)/g, ''); // not the descriptions below: their titles and texts name it
+        const role = below.match(/^\s*[A-Z][A-Za-z]* (.*)$/);
+        const plainBelow = role ? plainTitle(role[1]) : null;
+        if (plainBelow) said.push(plainBelow);
         for (const t of texts.match(/"(?:[^"\\]|\\.)*"/g) ?? []) said.push(unquote(t)?.[0] ?? '');
       }
       name = norm(said.join(' '));
