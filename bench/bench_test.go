@@ -489,12 +489,6 @@ func benchScrolled(b *testing.B, w *warm, painted bool) {
 		b.StartTimer()
 	}
 	scrollTo(b, 0) // as the benchmarks after it expect the page
-	r := results.row(w.pg.Name)
-	if painted {
-		r.paintedPage, r.paintedScreen = page.median(), screen.median()
-	} else {
-		r.scrolledPage, r.scrolledScreen = page.median(), screen.median()
-	}
 	b.ReportMetric(ms(page.median()), "page-ms")
 	b.ReportMetric(ms(screen.median()), "screen-ms")
 	b.ReportMetric(float64(screen.median())/float64(page.median()), "x-page")

@@ -92,12 +92,8 @@ type row struct {
 	// provider attached, loadCPUWalked with the provider's fetch, read
 	// and walk of the new document.
 	loadCPU, loadCPUWalked time.Duration
-	// screen is a read of the screen of the unchanged page;
-	// scrolledPage and scrolledScreen a read of the page and of the
-	// screen right after a scroll; paintedPage and paintedScreen the
-	// same once the page painted the scroll.
-	screen, scrolledPage, scrolledScreen time.Duration
-	paintedPage, paintedScreen           time.Duration
+	// screen is a read of the screen of the unchanged page.
+	screen time.Duration
 	// screenAfterLoad is the first read of the screen 300 ms after a
 	// load.
 	screenAfterLoad time.Duration

@@ -28,9 +28,7 @@ func (p *Provider) connect(ctx context.Context) (*wire.Conn, error) {
 	}
 	if p.conn != nil {
 		p.log.Warn("lost the browser; reconnecting", "err", p.conn.Cause())
-		p.conn.Close()
-		p.state.forgetAll()
-		p.conn, p.state = nil, nil
+		p.dropConn()
 	}
 	if err := p.sessionEnded(); err != nil {
 		return nil, err

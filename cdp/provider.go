@@ -500,11 +500,18 @@ func (p *Provider) Close() error {
 			}
 			cancel()
 		}
-		p.conn.Close()
-		p.state.forgetAll()
-		p.conn, p.state = nil, nil
+		p.dropConn()
 	}
 	return nil
+}
+
+// dropConn closes the connection and forgets what was kept of it, its
+// documents too (forgetAll): a new connection numbers them anew. Called
+// with p.mu held.
+func (p *Provider) dropConn() {
+	p.conn.Close()
+	p.state.forgetAll()
+	p.conn, p.state = nil, nil
 }
 
 // readUnderWay says a read or locate is under way, for the warm trees'

@@ -108,7 +108,7 @@ type issuedElements struct {
 const lowNodes = 1 << 24
 
 // NewIDs returns the ids of a new instance, with a random instance string
-// (a UUIDv4) and a random key, both from crypto/rand.
+// (a UUIDv4, from crypto/rand) and a random seed for the check letters.
 func NewIDs() *IDs {
 	ids := &IDs{seed: maphash.MakeSeed(), things: map[Ref]bool{}, docs: map[int64]*issuedElements{}}
 	var u [16]byte
@@ -170,20 +170,7 @@ func (ids *IDs) record(r Ref) {
 		}
 		ids.mu.Unlock()
 	}
-	els.mu.Lock()
-	defer els.mu.Unlock()
-	if r.Kind == KindNode && r.B >= 0 && r.B < lowNodes {
-		w := int(r.B >> 6)
-		if w >= len(els.low) {
-			els.low = append(els.low, make([]uint64, w+1-len(els.low))...)
-		}
-		els.low[w] |= 1 << (r.B & 63)
-		return
-	}
-	if els.other == nil {
-		els.other = map[Ref]struct{}{}
-	}
-	els.other[Ref{Kind: r.Kind, B: r.B}] = struct{}{}
+	els.add(r)
 }
 
 // issued reports whether r was recorded, or is an element of a
@@ -203,11 +190,42 @@ func (ids *IDs) issued(r Ref) bool {
 	if els == nil {
 		return forgotten
 	}
+	return els.has(r)
+}
+
+// bit returns where the record keeps element r as a bit (word w, mask m):
+// a DOM-backed element of a node number under lowNodes; ok false for the
+// rest, kept in other.
+func bit(r Ref) (w int, m uint64, ok bool) {
+	if r.Kind != KindNode || r.B < 0 || r.B >= lowNodes {
+		return 0, 0, false
+	}
+	return int(r.B >> 6), 1 << (r.B & 63), true
+}
+
+// add records element r of the document.
+func (els *issuedElements) add(r Ref) {
 	els.mu.Lock()
 	defer els.mu.Unlock()
-	if r.Kind == KindNode && r.B >= 0 && r.B < lowNodes {
-		w := int(r.B >> 6)
-		return w < len(els.low) && els.low[w]&(1<<(r.B&63)) != 0
+	if w, m, ok := bit(r); ok {
+		if w >= len(els.low) {
+			els.low = append(els.low, make([]uint64, w+1-len(els.low))...)
+		}
+		els.low[w] |= m
+		return
+	}
+	if els.other == nil {
+		els.other = map[Ref]struct{}{}
+	}
+	els.other[Ref{Kind: r.Kind, B: r.B}] = struct{}{}
+}
+
+// has reports whether element r of the document was recorded.
+func (els *issuedElements) has(r Ref) bool {
+	els.mu.Lock()
+	defer els.mu.Unlock()
+	if w, m, ok := bit(r); ok {
+		return w < len(els.low) && els.low[w]&m != 0
 	}
 	_, ok := els.other[Ref{Kind: r.Kind, B: r.B}]
 	return ok
@@ -232,7 +250,7 @@ func (ids *IDs) Remembered() int {
 	return len(ids.docs)
 }
 
-// appendPayload appends the id of r without its authenticator.
+// appendPayload appends the id of r without its check letter.
 func appendPayload(b []byte, r Ref) []byte {
 	switch r.Kind {
 	case KindNode, KindAXOnly:
@@ -360,9 +378,9 @@ func (ids *IDs) appendMAC(payload []byte) []byte {
 	return payload
 }
 
-// Peek decodes what an id names without checking its check character or
-// the record, so without telling whether this run issued it: for tests and tools that
-// look into ids, never for answering a host (use [IDs.Parse]).
+// Peek decodes what an id names without checking its check letter or the
+// record, so without telling whether this run issued it: for tests and
+// tools that look into ids, never for answering a host (use [IDs.Parse]).
 func Peek(id string) (Ref, bool) {
 	if len(id) <= macChars || len(id) > 128 {
 		return Ref{}, false

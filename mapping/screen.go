@@ -168,25 +168,13 @@ func (s *screener) own(e *Element, parentOn bool) bool {
 	if e.Unfetched {
 		return false
 	}
-	id := e.ID
-	if len(id) <= macChars {
+	switch ownKind(e) {
+	case ownAlways:
+		return true
+	case ownAsParent:
 		return parentOn
 	}
-	switch id[0] {
-	case kindPrefix:
-		r, _ := Peek(id)
-		switch r.Kind {
-		case KindApp, KindWindow, KindTabList, KindTab, KindDialog:
-			return true
-		}
-		return parentOn // a Document
-	case axPrefix:
-		return parentOn // an accessibility-only node
-	}
-	if e.Role == roleText {
-		return parentOn // a text node: no box of its own to ask
-	}
-	payload := id[:len(id)-macChars]
+	payload := e.ID[:len(e.ID)-macChars]
 	if s.on[payload] {
 		return true
 	}
@@ -254,48 +242,63 @@ func (s *screener) keepNew(e *Element, on bool) (*Element, leftOut) {
 		}
 		return nil, leftOut{e.Omitted, e.Unfetched}
 	}
-	// The children left out are counted as they come: those since the
-	// last child kept (pending) are above the first kept, beside (between
-	// two kept) or, at the end, below the last.
-	var off Off
-	var pending leftOut
-	first := -1
-	changed := false
-	var kept []*Element // made once a child is kept: most subtrees are off screen
-	for i, c := range e.Children {
-		out, left := s.keep(c, s.own(c, on))
-		if out != c {
-			changed = true
-		}
-		if out == nil {
-			pending.n += 1 + left.n
-			pending.unfetched = pending.unfetched || left.unfetched
-			continue
-		}
-		if kept == nil {
-			kept = make([]*Element, 0, len(e.Children)-i)
-			first = i
-			off.Above = pending.n
-		} else {
-			off.Aside += pending.n
-		}
-		off.Unknown = off.Unknown || pending.unfetched
-		pending = leftOut{}
-		kept = append(kept, out)
+	var c childScreen
+	for i, ch := range e.Children {
+		out, left := s.keep(ch, s.own(ch, on))
+		c.add(ch, out, left, len(e.Children)-i)
 	}
-	if first < 0 {
-		if !on {
-			return nil, leftOut{e.Omitted + pending.n, e.Unfetched || pending.unfetched}
-		}
-		off.Aside = pending.n // below an element none of whose children is on screen
+	return c.of(e, on)
+}
+
+// childScreen gathers what keep makes of an element's children, in
+// order. The children left out are counted as they come: those since the
+// last child kept (pending) are above the first kept, beside (between
+// two kept) or, at the end, below the last.
+type childScreen struct {
+	off     Off
+	pending leftOut
+	kept    []*Element // made once a child is kept: most subtrees are off screen
+	changed bool       // a child is left out, or kept as a copy
+}
+
+// add gathers child ch, which keep made out (nil: left out, left saying
+// what), rest the children from it on.
+func (c *childScreen) add(ch, out *Element, left leftOut, rest int) {
+	if out != ch {
+		c.changed = true
+	}
+	if out == nil {
+		c.pending.n += 1 + left.n
+		c.pending.unfetched = c.pending.unfetched || left.unfetched
+		return
+	}
+	if c.kept == nil {
+		c.kept = make([]*Element, 0, rest)
+		c.off.Above = c.pending.n
 	} else {
-		off.Below = pending.n
+		c.off.Aside += c.pending.n
 	}
-	off.Unknown = off.Unknown || pending.unfetched
-	if !changed {
+	c.off.Unknown = c.off.Unknown || c.pending.unfetched
+	c.pending = leftOut{}
+	c.kept = append(c.kept, out)
+}
+
+// of returns e as the screen has it once its children are gathered, on
+// saying whether e itself is on screen (keepNew).
+func (c *childScreen) of(e *Element, on bool) (*Element, leftOut) {
+	if c.kept == nil {
+		if !on {
+			return nil, leftOut{e.Omitted + c.pending.n, e.Unfetched || c.pending.unfetched}
+		}
+		c.off.Aside = c.pending.n // below an element none of whose children is on screen
+	} else {
+		c.off.Below = c.pending.n
+	}
+	c.off.Unknown = c.off.Unknown || c.pending.unfetched
+	if !c.changed {
 		return e, leftOut{}
 	}
-	return keptCopy(e, kept, off), leftOut{}
+	return keptCopy(e, c.kept, c.off), leftOut{}
 }
 
 // keptCopy is the copy of e that the screen keeps: the children kept,
@@ -441,11 +444,7 @@ func (x *screenIndex) keep(i int32, on bool) (*Element, leftOut) {
 		}
 		return nil, leftOut{n: e.Omitted}
 	}
-	var off Off
-	pending := 0
-	first := -1
-	changed := false
-	var kept []*Element
+	var c childScreen
 	for j, k := i+1, 0; j < x.end[i]; j, k = x.end[j], k+1 {
 		var cOn bool
 		switch x.own[j] {
@@ -456,40 +455,12 @@ func (x *screenIndex) keep(i int32, on bool) (*Element, leftOut) {
 		default:
 			cOn = x.on[j] == x.stamp
 		}
-		if !cOn && x.below[j] != x.stamp {
-			changed = true
-			pending += 1 + x.count[j]
+		if !cOn && x.below[j] != x.stamp { // nothing of it on screen
+			c.add(x.els[j], nil, leftOut{n: x.count[j]}, 0)
 			continue
 		}
 		out, left := x.keep(j, cOn)
-		c := x.els[j]
-		if out != c {
-			changed = true
-		}
-		if out == nil {
-			pending += 1 + left.n
-			continue
-		}
-		if kept == nil {
-			kept = make([]*Element, 0, len(e.Children)-k)
-			first = k
-			off.Above = pending
-		} else {
-			off.Aside += pending
-		}
-		pending = 0
-		kept = append(kept, out)
+		c.add(x.els[j], out, left, len(e.Children)-k)
 	}
-	if first < 0 {
-		if !on {
-			return nil, leftOut{n: x.count[i]}
-		}
-		off.Aside = pending
-	} else {
-		off.Below = pending
-	}
-	if !changed {
-		return e, leftOut{}
-	}
-	return keptCopy(e, kept, off), leftOut{}
+	return c.of(e, on)
 }
