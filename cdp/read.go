@@ -39,7 +39,7 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	for _, t := range tabs {
 		if t.screen != nil {
 			ahead[t.sess] = t.screen
-			defer t.screen.drop(ctx)
+			defer t.screen.drop()
 		}
 	}
 	// The windows: their tabs, numbered, each one's active tab, and the

@@ -27,7 +27,18 @@ import (
 // screenScript returns the elements of a document on screen (js/screen.js):
 // {{clip}} is the part of its viewport its <iframe> shows, or null for a
 // top document; {{world}} the numbering of elements the provider knows.
+// It keeps its functions in the world; screenCall calls them.
 var screenScript = jsTemplate("screen.js")
+
+// screenCall calls the function screen.js kept in the world for the
+// numbering {{world}} ({{call}}: find or near), or answers "absent"
+// (js/screen_call.js).
+var screenCall = jsTemplate("screen_call.js")
+
+// screenVersion is the version of what screen.js keeps in the world:
+// a script of another version (an older provider's, in the world all
+// providers share) starts its own.
+const screenVersion = "2"
 
 // screenKept bounds the elements whose backend ids the provider keeps
 // for one document; past it, it starts a new numbering.
@@ -82,9 +93,16 @@ type screenReport struct {
 // errNumberingLost: the screen script named an element on screen whose
 // DOM id the provider does not have: an answer that numbered it was
 // never taken (a read that ended first, an answer sent ahead for a tab
-// not shown after all). The numbering starts again, and the document is
-// walked again.
+// not shown after all). Or the world keeps no numbering of the
+// provider's (errScreenAbsent). The numbering starts again, and the
+// document is walked again.
 var errNumberingLost = errors.New("the screen script named an element the provider has no id of")
+
+// errScreenAbsent: the call of the screen script's function answered
+// that the world keeps no screen.js of the provider's numbering (its
+// document is new, its world made again, or another provider's
+// numbering replaced it).
+var errScreenAbsent = fmt.Errorf("the isolated world keeps no screen script of the provider's numbering: %w", errNumberingLost)
 
 // findScreen returns, for each document shown (topDocs, and the
 // documents of the iframes on screen in them), the backend ids of its
@@ -107,7 +125,7 @@ func (p *Provider) findScreen(ctx context.Context, topDocs []*doc, ahead map[*se
 			before = d.info.screen.last
 		}
 		found, err := p.screenOf(ctx, d, clip, a)
-		if err == nil && clip == nil && found != before && found.fresh > 0 {
+		if err == nil && clip == nil && found != before && found.n != 0 {
 			p.sendNear(ctx, d)
 		}
 		if err != nil {
@@ -170,7 +188,7 @@ type screenFinds struct {
 // when nothing has changed since, else a walk.
 func (p *Provider) screenOf(ctx context.Context, d *doc, clip *[4]float64, ahead *aheadScreen) (*screenFound, error) {
 	if d.info == nil {
-		ahead.drop(ctx)
+		ahead.drop()
 		return nil, fmt.Errorf("document %d is not numbered", d.n)
 	}
 	ks := &d.info.screen
@@ -228,7 +246,7 @@ func (p *Provider) walkScreen(ctx context.Context, d *doc, clip *[4]float64) (*s
 // carries them).
 func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdproto.FrameID, ks *docScreen, clip *[4]float64) (*screenFound, error) {
 	for try := 0; ; try++ {
-		items, err := evalItems(ctx, sess, frame, screenExpr(ks, clip))
+		items, err := evalItems(ctx, sess, frame, p.screenExpr(ks, clip))
 		if err != nil {
 			return nil, err
 		}
@@ -241,10 +259,12 @@ func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdprot
 	}
 }
 
-// screenExpr is screen.js for a document whose numbering is ks, within
-// clip (nil: a top document's whole viewport). A numbering grown past
-// screenKept starts again.
-func screenExpr(ks *docScreen, clip *[4]float64) string {
+// screenExpr is what finds the screen of a document whose numbering is
+// ks, within clip (nil: a top document's whole viewport): screen.js when
+// the provider has no numbering of it, else a call of the function
+// screen.js kept in its world (screenCall), counted (screenCalls). A
+// numbering grown past screenKept starts again.
+func (p *Provider) screenExpr(ks *docScreen, clip *[4]float64) string {
 	if len(ks.ids) > screenKept {
 		ks.forget()
 	}
@@ -256,26 +276,33 @@ func screenExpr(ks *docScreen, clip *[4]float64) string {
 	if ks.last != nil {
 		last = ks.last.n
 	}
-	return fill(screenScript, "clip", clipJS, "world", strconv.Quote(ks.world), "last", strconv.Itoa(last), "near", "0")
+	if ks.world != "" {
+		p.screenCalls.Add(1)
+		return fill(screenCall, "version", screenVersion, "world", strconv.Quote(ks.world), "call", fmt.Sprintf("find(%s, %d)", clipJS, last))
+	}
+	return fill(screenScript, "version", screenVersion, "clip", clipJS, "world", strconv.Quote(ks.world), "last", strconv.Itoa(last))
 }
 
 // nearScreens is how far from the screen, in screens above and below,
 // sendNear numbers the elements of the last walk.
 const nearScreens = 2
 
-// sendNear sends a top document the screen script's near (js/screen.js)
-// after a read that found elements new on screen: it numbers those of
-// the last walk within nearScreens of the screen, whose DOM ids then
+// sendNear sends a top document a call of the screen script's near
+// (js/screen.js) after a read whose answer was new (the page scrolled,
+// or changed): it numbers the elements of the last walk within
+// nearScreens of the screen that have no number yet, whose DOM ids then
 // come back while the page is idle rather than in the answer of the
-// read after the next scroll. Its answer is not waited for: the next
-// screen answer of the document takes it first (takeNear).
+// read after the next scroll. Sent after each such read, not only after
+// one that found elements new on screen, it keeps the numbered reach
+// ahead of a person who scrolls on. Its answer is not waited for: the
+// next screen answer of the document takes it first (takeNear).
 func (p *Provider) sendNear(ctx context.Context, d *doc) {
 	ks := &d.info.screen
 	if ks.near != nil || ks.world == "" {
 		return
 	}
-	expr := fill(screenScript, "clip", "null", "world", strconv.Quote(ks.world), "last", "0", "near", strconv.Itoa(nearScreens))
-	ks.near = sendScreen(context.WithoutCancel(ctx), d.sess, d.frameID, expr)
+	expr := fill(screenCall, "version", screenVersion, "world", strconv.Quote(ks.world), "call", fmt.Sprintf("near(%d * innerHeight)", nearScreens))
+	ks.near = sendScreen(context.WithoutCancel(ctx), d.sess, d.frameID, expr, true)
 }
 
 // TakeNear waits for the answers of the near scripts the last screen
@@ -344,6 +371,8 @@ func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, items []item) 
 		return ks.last, nil
 	case "hidden":
 		return &screenFound{}, nil
+	case "absent":
+		return nil, errScreenAbsent
 	case "scroll":
 		p.screenScrolls.Add(1)
 	}
@@ -418,53 +447,62 @@ func (ks *docScreen) number(report screenReport, items []item) error {
 // aheadScreen is the screen script sent right behind a tab's state
 // script in a read of the screen (sendScreen), for the tab's top
 // document, with the numbering the provider kept of it: its answer is
-// the read's to take (screenOf, partialFetch) once, or to drop.
+// the read's to take (screenOf, partialFetch) once, or to drop. Or the
+// call of near sent after a read (sendNear), taken by the next.
 type aheadScreen struct {
-	sess  *session
-	reply *wire.Reply
-	group string
 	taken atomic.Bool
+	done  chan struct{} // closed once the answer is in its and err
+	its   []item
+	err   error
 }
 
-// sendScreen sends screen.js, as expr, to the provider's isolated world
-// in a frame, without waiting for its answer; nil when the frame has no
-// world known (the state script just sent makes one first).
-func sendScreen(ctx context.Context, s *session, frame cdproto.FrameID, expr string) *aheadScreen {
+// sendScreen sends screen.js, or a call of it, as expr, to the
+// provider's isolated world in a frame, without waiting for its answer;
+// nil when the frame has no world known (the state script just sent
+// makes one first). A goroutine of its own waits for the answer and
+// decodes it, while the read goes on, then releases the remote objects
+// Chrome keeps of it. later: that goroutine sends it too, for a script
+// whose answer this read does not wait for (near): the read does not
+// wait for the write either.
+func sendScreen(ctx context.Context, s *session, frame cdproto.FrameID, expr string, later bool) *aheadScreen {
 	w, ok := s.knownWorld(frame)
 	if !ok {
 		return nil
 	}
-	a := &aheadScreen{sess: s, group: newObjectGroup()}
-	a.reply = s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
-		Expression:           expr,
-		ContextID:            w,
-		ReturnByValue:        ptr(false),
-		ObjectGroup:          a.group,
-		Silent:               ptr(true),
-		SerializationOptions: deepItems,
-	})
+	a := &aheadScreen{done: make(chan struct{})}
+	group := newObjectGroup()
+	send := func() *wire.Reply {
+		return s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
+			Expression:           expr,
+			ContextID:            w,
+			ReturnByValue:        ptr(false),
+			ObjectGroup:          group,
+			Silent:               ptr(true),
+			SerializationOptions: deepItems,
+		})
+	}
+	var reply *wire.Reply
+	if !later {
+		reply = send()
+	}
+	go func() {
+		defer close(a.done)
+		if reply == nil {
+			reply = send()
+		}
+		a.its, a.err = answerItems(ctx, reply)
+		// (Chrome runs the release after the script, even when the
+		// wait ended first.)
+		s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	}()
 	return a
 }
 
-// take reports whether a is there and not taken yet, and takes it.
-func (a *aheadScreen) take() bool { return a != nil && a.taken.CompareAndSwap(false, true) }
-
-// drop lets go of an answer nobody takes: the remote objects Chrome
-// keeps of it are released. The elements it numbered for the first time
-// are lost to the provider: the next screen script that names one of
-// them starts a new numbering (errNumberingLost).
-func (a *aheadScreen) drop(ctx context.Context) {
-	if a.take() {
-		a.release(ctx)
-	}
-}
-
-// items waits for the script's answer and returns its items, releasing
-// what Chrome keeps of it.
-func (a *aheadScreen) items(ctx context.Context) ([]item, error) {
-	defer a.release(ctx)
+// answerItems waits for the answer of a script sent and returns its
+// items.
+func answerItems(ctx context.Context, reply *wire.Reply) ([]item, error) {
 	r := new(runtime.EvaluateResult)
-	if err := a.reply.Wait(ctx, r); err != nil {
+	if err := reply.Wait(ctx, r); err != nil {
 		return nil, err
 	}
 	if r.ExceptionDetails != nil {
@@ -473,8 +511,22 @@ func (a *aheadScreen) items(ctx context.Context) ([]item, error) {
 	return itemsOf(r.Result)
 }
 
-func (a *aheadScreen) release(ctx context.Context) {
-	a.sess.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: a.group})
+// take reports whether a is there and not taken yet, and takes it.
+func (a *aheadScreen) take() bool { return a != nil && a.taken.CompareAndSwap(false, true) }
+
+// drop lets go of an answer nobody takes. The elements it numbered for
+// the first time are lost to the provider: the next screen script that
+// names one of them starts a new numbering (errNumberingLost).
+func (a *aheadScreen) drop() { a.take() }
+
+// items waits for the script's answer and returns its items.
+func (a *aheadScreen) items(ctx context.Context) ([]item, error) {
+	select {
+	case <-a.done:
+		return a.its, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // takeAhead waits for the answer of the screen script sent ahead, taken

@@ -11,7 +11,6 @@ import (
 
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
 	"github.com/cdpprovider/cdpprovider/mapping"
@@ -182,18 +181,14 @@ func TestScreenAfterAnAnswerLostShowsAll(t *testing.T) {
 	// the page, then dropped.
 	tab := u.tabs[0]
 	p.mu.Lock()
-	sess, expr := p.state.sessions[tab], screenExpr(p.state.topScreen(tab), nil)
+	sess, expr := p.state.sessions[tab], p.screenExpr(p.state.topScreen(tab), nil)
 	p.mu.Unlock()
-	a := sendScreen(ctx, sess, cdproto.FrameID(tab), expr)
+	a := sendScreen(ctx, sess, cdproto.FrameID(tab), expr, false)
 	if a == nil {
 		t.Fatal("no world known in the tab after a read")
 	}
-	var r runtime.EvaluateResult
-	if err := a.reply.Wait(ctx, &r); err != nil {
-		t.Fatal(err)
-	}
-	a.drop(ctx)
-	items, err := itemsOf(r.Result)
+	items, err := a.items(ctx)
+	a.drop()
 	if err != nil || len(items) < 2 {
 		t.Fatalf("the answer dropped numbered no element: %v, %d items: %s", err, len(items), items[0].text())
 	}
@@ -513,11 +508,12 @@ func TestScreenFirstOfALargePageOnTheFirstRead(t *testing.T) {
 	checkPartialScreen(t, ctx, p, a, frame, loader, partial)
 }
 
-// After a read that found elements new on screen, the elements near the
-// screen are numbered while the page is idle (near): a read after a
-// scroll within that reach returns no element with its DOM id (counted),
-// and still shows what is on screen exactly as locate says, made from the
-// unchanged Document's index (counted). A read of a
+// After a read whose answer was new, the elements near the screen are
+// numbered while the page is idle (near): a read after a scroll within
+// that reach returns no element with its DOM id (counted), and still
+// shows what is on screen exactly as locate says, made from the
+// unchanged Document's index (counted); and so does the read after the
+// next scroll, past the reach of the first read's near. A read of a
 // walked page with nothing changed sends the first call of its barrier
 // with the page's state (counted).
 func TestScreenNumbersWhatIsNearAhead(t *testing.T) {
@@ -563,6 +559,20 @@ func TestScreenNumbersWhatIsNearAhead(t *testing.T) {
 		t.Error("the scroll brought no link or button on screen: the test shows nothing")
 	}
 
+	// That read found nothing new, and numbered what is near its screen
+	// all the same: two screens further down, nothing is new either.
+	if err := p.TakeNear(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u.eval(t, s, `scrollBy(0, 2 * innerHeight), String(scrollY)`)
+	fresh = p.screenFresh.Load()
+	if _, wrong := screenAndLocate(t, ctx, p); len(wrong) > 0 {
+		t.Errorf("after a scroll of two more screens the screen answer and locate disagree:\n%s", strings.Join(wrong, "\n"))
+	}
+	if n := p.screenFresh.Load() - fresh; n != 0 {
+		t.Errorf("the screen read after a scroll of three screens returned %d elements with their DOM ids, want none: the read before it, which found nothing new, numbered what was near its screen", n)
+	}
+
 	// The page unchanged: the barrier's first call went with its state.
 	a := sessionOf(t, p, u.tabs[0]).ax.Load()
 	if err := waitFor(ctx, func() bool { return a.WalkedDocument(cdproto.FrameID(u.tabs[0])) != "" }); err != nil {
@@ -577,5 +587,126 @@ func TestScreenNumbersWhatIsNearAhead(t *testing.T) {
 	}
 	if p.answers.BarriersAhead.Load() == ahead {
 		t.Error("a read of the walked page, unchanged, did not take the barrier's call sent with the page's state")
+	}
+}
+
+// Once the provider has a numbering of a document, a read of its screen
+// sends a call of the function screen.js keeps in the page's isolated
+// world, not the script (counted). When the world no longer keeps that
+// numbering (here another provider's numbering replaced it, in the world
+// all providers share), the call answers so, and the read sends the
+// script: the answer is still the screen exactly as locate says.
+func TestScreenCallsWhatTheWorldKeeps(t *testing.T) {
+	t.Parallel()
+	url := serve(t, map[string]string{"/": sectionsPage("Calls", 60)})
+	ctx, u, p := browserWith(t, url)
+	s := u.session(t, u.tabs[0])
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		u.eval(t, s, `scrollBy(0, 300), String(scrollY)`)
+		calls := p.screenCalls.Load()
+		if _, wrong := screenAndLocate(t, ctx, p); len(wrong) > 0 {
+			t.Errorf("scroll %d: the screen answer and locate disagree:\n%s", i, strings.Join(wrong, "\n"))
+		}
+		if p.screenCalls.Load() == calls {
+			t.Errorf("scroll %d: the screen read sent screen.js, not a call of what the world keeps", i)
+		}
+	}
+
+	other, err := NewProvider(Options{Connect: p.opts.Connect})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u.eval(t, s, `scrollBy(0, 300), String(scrollY)`)
+	walks := p.screenWalks.Load()
+	on, wrong := screenAndLocate(t, ctx, p)
+	if len(wrong) > 0 {
+		t.Errorf("after another provider's numbering replaced the provider's, the screen answer and locate disagree:\n%s", strings.Join(wrong, "\n"))
+	}
+	if len(on) == 0 {
+		t.Error("locate says nothing is on screen: the test shows nothing")
+	}
+	if p.screenWalks.Load() == walks {
+		t.Error("the read after another provider's numbering replaced the provider's did not walk the page again")
+	}
+}
+
+// The screen script answers a read after the page scrolled from an index
+// of what its last walk kept, in bands of the page (rows, js/screen.js),
+// counted in the page: at every scroll position the index's answer is
+// the same as a look at every kept element's, on a page with a fixed
+// header, a sticky bar, a clipped scroll box, an element taller than 64
+// screens, and what is clipped to nothing or not displayed.
+func TestScreenRowsFromTheIndex(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`<!doctype html><title>Rows</title><style>body{margin:0} header{position:fixed;top:0;left:0;right:0;height:40px;background:#eee}
+.sticky{position:sticky;top:40px;background:#ddd} .box{height:120px;overflow:auto} .clip{height:0;overflow:hidden}</style>
+<header><a href="#h">Fixed home</a></header><main style="padding-top:40px">`)
+	for i := range 40 {
+		fmt.Fprintf(&b, `<section><h2>Part %d</h2><p><a href="#%d">link %d</a></p>`, i, i, i)
+		switch i % 8 {
+		case 1:
+			fmt.Fprintf(&b, `<div class="sticky"><button>Sticky %d</button></div>`, i)
+		case 3:
+			fmt.Fprintf(&b, `<div class="box">%s</div>`, strings.Repeat(fmt.Sprintf(`<p><a href="#b%d">in box %d</a></p>`, i, i), 6))
+		case 5:
+			fmt.Fprintf(&b, `<div class="clip"><a href="#c%d">clipped %d</a></div><div style="display:none"><a href="#n">none</a></div>`, i, i)
+		case 6:
+			fmt.Fprintf(&b, `<div style="position:absolute;left:0;top:%dpx"><a href="#a%d">absolute %d</a></div>`, 300*i+150, i, i)
+		}
+		b.WriteString(`</section>`)
+	}
+	b.WriteString(`<div style="height:7000vh;position:relative"><a href="#tall" style="position:absolute;top:50%">In the tall one</a></div></main>`)
+	url := serve(t, map[string]string{"/": b.String()})
+	ctx, u, p := browserWith(t, url)
+	if _, err := p.Screen(ctx); err != nil { // the walk
+		t.Fatal(err)
+	}
+	sess := sessionOf(t, p, u.tabs[0])
+	var got struct {
+		Bad     []string `json:"bad"`
+		Indexed int      `json:"indexed"`
+		Scans   int      `json:"scans"`
+		Reads   int      `json:"reads"`
+		On      int      `json:"on"`
+	}
+	// In the world: at each position, the answer of the index, then that
+	// of every kept element (the index set aside), compared.
+	expr := `(() => {
+  const st = globalThis.__cdpproviderScreen, k = st.kept, bad = [];
+  const indexed = st.indexed, scans = st.scans, h = document.documentElement.scrollHeight;
+  let on = 0, reads = 0;
+  for (let t = 0; t <= 80; t++) {
+    scrollTo(0, t === 80 ? h : Math.round(t * h / 80) + (t % 3) * 37);
+    const a = JSON.parse(st.find(null, 0)[0]);
+    const index = k.index;
+    k.index = {size: 0};
+    const b = JSON.parse(st.find(null, 0)[0]);
+    k.index = index;
+    reads++;
+    on += a.on.length;
+    if (a.how !== 'scroll' || b.how !== 'scroll' || JSON.stringify(a.on) !== JSON.stringify(b.on) || JSON.stringify(a.frames) !== JSON.stringify(b.frames))
+      bad.push('at ' + scrollY + ': ' + a.how + ' ' + JSON.stringify(a.on) + ', every element: ' + b.how + ' ' + JSON.stringify(b.on));
+  }
+  return {bad, indexed: st.indexed - indexed, scans: st.scans - scans, reads, on};
+})()`
+	if err := evalIn(ctx, sess, cdproto.FrameID(u.tabs[0]), expr, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range got.Bad {
+		t.Error("the index and a look at every element disagree " + line)
+	}
+	if got.Indexed != got.Reads || got.Scans != got.Reads {
+		t.Errorf("of %d reads at each of two ways, %d were answered from the index and %d by a look at every element, want %d each", got.Reads, got.Indexed, got.Scans, got.Reads)
+	}
+	if got.On < got.Reads {
+		t.Errorf("%d elements on screen over %d positions: the test shows nothing", got.On, got.Reads)
 	}
 }

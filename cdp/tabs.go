@@ -117,7 +117,7 @@ func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, how readHow) (pag
 			early[id] = t
 			screen := ""
 			if how == readScreen {
-				screen = screenExpr(p.state.topScreen(id), nil)
+				screen = p.screenExpr(p.state.topScreen(id), nil)
 			}
 			wg.Go(func() { t.err = p.readTabState(ctx, c, t, true, cold, screen) })
 		}
@@ -170,8 +170,8 @@ func (p *Provider) readTabState(ctx context.Context, c *wire.Conn, t *tabState, 
 		then = func() {
 			t.frames, t.barrier = p.sendAhead(ctx, t.sess, cdproto.FrameID(t.info.TargetID), cold)
 			if screen != "" {
-				t.screen.drop(ctx) // of a try in a world gone
-				t.screen = sendScreen(ctx, t.sess, cdproto.FrameID(t.info.TargetID), screen)
+				t.screen.drop() // of a try in a world gone
+				t.screen = sendScreen(ctx, t.sess, cdproto.FrameID(t.info.TargetID), screen, false)
 			}
 		}
 	}

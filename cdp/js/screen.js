@@ -31,12 +31,14 @@
 // The work is a function made once in the world (st.find) and called by
 // each run: V8 compiles it to machine code after a few calls, where the
 // script evaluated anew each time would run interpreted (a shift of
-// 3,500 kept boxes took 1 ms interpreted). Right after a scroll every
+// 3,500 kept boxes took 1 ms interpreted). Once the provider has taken an
+// answer of this numbering, it sends only a call of st.find or st.near
+// (screen_call.js), not this script. Right after a scroll every
 // millisecond the page's main thread spends before the read's last call
 // raises the odds that the read waits for the frame Chrome paints.
 (() => {
   let st = globalThis.__cdpproviderScreen;
-  if (!st || st.world !== {{world}} || st.version !== 1) st = globalThis.__cdpproviderScreen = {version: 1, world: Math.random().toString(36).slice(2), next: 1, serials: new WeakMap(), kept: null, said: null, answers: 0};
+  if (!st || st.world !== {{world}} || st.version !== {{version}}) st = globalThis.__cdpproviderScreen = {version: {{version}}, world: Math.random().toString(36).slice(2), next: 1, serials: new WeakMap(), kept: null, said: null, answers: 0, indexed: 0, scans: 0};
   st.find ||= (clipArg, last) => {
     if (!clipArg && document.visibilityState !== 'visible') return [JSON.stringify({world: st.world, how: 'hidden', on: [], frames: [], fresh: [], n: 0})];
     const px = (v) => parseFloat(v) || 0;
@@ -166,7 +168,8 @@
     const f = k.nums, iframes = new Map();
     for (let i = 0; i < k.iframes.length; i += 5) iframes.set(k.iframes[i], k.iframes.slice(i + 1, i + 5));
     const vx0 = view[0], vy0 = view[1], vx1 = view[2], vy1 = view[3];
-    for (let i = 0, j = 0; i < k.els.length; i++, j += 9) {
+    for (const i of st.rows(k, vy0 + sy, vy1 + sy)) {
+      const j = i * 9;
       // meets(box, cut(own, view)), shifted, without an array made.
       const sx = f[j + 8] ? 0 : dx, sy = f[j + 8] ? 0 : dy;
       const x = f[j] - sx, y = f[j + 1] - sy;
@@ -190,10 +193,56 @@
   out[0] = JSON.stringify({world: st.world, how, on, frames, fresh, n});
   return out;
   };
+  // rows(k, top, bottom) returns, in the walk's order, the indexes of the
+  // elements the walk k kept whose box, clipped, may meet the band of
+  // the page from top to bottom (the page's CSS pixels, scrolled to the
+  // top: a screen's band is its viewport's plus the scroll): every one
+  // that does, and few that do not, from an index of the page in bands
+  // of a screen's height, made at the first call after the walk (near
+  // makes it while the page is idle). What stays put as the page
+  // scrolls (fixed) is always among them, and so is what spans more
+  // than 64 bands; what can never be seen (clipped to nothing) never.
+  // An index grown past 8 entries an element is dropped, and every
+  // element returned (counted: scans).
+  st.rows ||= (k, top, bottom) => {
+    let x = k.index;
+    if (!x) {
+      const f = k.nums, size = Math.max(innerHeight, 64), bands = new Map(), always = [];
+      let entries = 0;
+      for (let i = 0, j = 0; i < k.els.length && entries <= 8 * k.els.length; i++, j += 9) {
+        const lo = Math.max(f[j + 1], f[j + 5]), hi = Math.min(f[j + 1] + f[j + 3], f[j + 7]);
+        if (!(hi > lo)) continue;
+        const a = Math.floor((lo + k.sy) / size), b = Math.floor((hi + k.sy) / size);
+        if (f[j + 8] || b - a > 64) {
+          always.push(i);
+          continue;
+        }
+        for (let band = a; band <= b; band++) {
+          const list = bands.get(band);
+          if (list) list.push(i); else bands.set(band, [i]);
+          entries++;
+        }
+      }
+      x = k.index = entries <= 8 * k.els.length ? {size, bands, always} : {size: 0};
+    }
+    if (!x.size) {
+      st.scans++;
+      return k.els.keys();
+    }
+    st.indexed++;
+    const a = Math.floor(top / x.size), b = Math.floor(bottom / x.size), out = x.always.slice();
+    for (let band = a; band <= b; band++) {
+      const list = x.bands.get(band);
+      // (an element in more than one band is taken in the first of them
+      // asked for: the first, or its own first)
+      if (list) for (const i of list) if (band === a || Math.floor((Math.max(k.nums[i * 9 + 1], k.nums[i * 9 + 5]) + k.sy) / x.size) === band) out.push(i);
+    }
+    return out.sort((p, q) => p - q);
+  };
   // near(margin) numbers the elements of the last walk, as shifted by
   // the page's scroll since, that have no number yet and whose box is
   // within margin pixels above or below the screen: sent after a read
-  // found elements new on screen (the person scrolls), it makes their
+  // whose answer was new (the person scrolls), it makes their
   // DOM ids come back while the page is idle, so that the read after
   // the next scroll has few new elements to return (Chrome's deep
   // serialization costs about 0.035 ms an element, on the page's main
@@ -203,8 +252,8 @@
     if (k) {
       const dx = scrollX - k.sx, dy = scrollY - k.sy, f = k.nums;
       const y0 = -margin, y1 = innerHeight + margin, x1 = innerWidth;
-      for (let i = 0, j = 0; i < k.els.length; i++, j += 9) {
-        const el = k.els[i];
+      for (const i of st.rows(k, scrollY + y0, scrollY + y1)) {
+        const j = i * 9, el = k.els[i];
         if (st.serials.has(el)) continue;
         const sx = f[j + 8] ? 0 : dx, sy = f[j + 8] ? 0 : dy;
         const x = f[j] - sx, y = f[j + 1] - sy;
@@ -218,5 +267,5 @@
     out[0] = JSON.stringify({world: st.world, how: 'near', on: [], frames: [], fresh, n: 0});
     return out;
   };
-  return {{near}} > 0 ? st.near({{near}} * innerHeight) : st.find({{clip}}, {{last}});
+  return st.find({{clip}}, {{last}});
 })()
