@@ -46,6 +46,8 @@ header { position: sticky; top: 0; background: #eee; height: 40px; z-index: 2; }
 	b.WriteString(`</div>
 <div id="clip"><a href="#c1">Clipped in</a><br><br><br><a href="#c2">Clipped out</a></div>
 <div id="row"><a href="#r1">Row one</a><a href="#r2">Row two</a><a href="#r3">Row three</a><a href="#r4">Row four</a></div>
+<div style="transform: translateZ(0); overflow: hidden; width: 300px; height: 30px"><a href="#f1" style="position: fixed; left: 0; top: 0">Fixed in</a><a href="#f2" style="position: fixed; left: 0; top: 60px">Fixed out</a></div>
+<div style="overflow: hidden; width: 300px; height: 30px"><div style="filter: opacity(1)"><a href="#a1" style="position: absolute; top: 0">Absolute in</a><a href="#a2" style="position: absolute; top: 60px">Absolute out</a></div></div>
 <p><a href="#h" style="visibility:hidden">Hidden link</a></p>
 <div id="host"></div>
 <script>
@@ -93,12 +95,12 @@ func TestScreenIsWhatLocateSays(t *testing.T) {
 	}
 
 	on := check("at the top")
-	for _, want := range []string{"Home", "Menu", "d5-3", "Clipped in", "Row one", "Shadow in", "Half in", "Inner top"} {
+	for _, want := range []string{"Home", "Menu", "d5-3", "Clipped in", "Row one", "Fixed in", "Absolute in", "Shadow in", "Half in", "Inner top"} {
 		if !slices.Contains(on, want) {
 			t.Errorf("at the top: %q is not on screen; on screen: %q", want, on)
 		}
 	}
-	for _, gone := range []string{"Clipped out", "Row four", "Shadow out", "Inner bottom", "Below 29", "Hidden link"} {
+	for _, gone := range []string{"Clipped out", "Row four", "Fixed out", "Absolute out", "Shadow out", "Inner bottom", "Below 29", "Hidden link"} {
 		if slices.Contains(on, gone) {
 			t.Errorf("at the top: %q is on screen, want it off", gone)
 		}

@@ -87,6 +87,10 @@
     const v = cut(cut(own, view), c);
     if (v[2] > v[0] && v[3] > v[1]) frames.push([n, v[0] - c[0], v[1] - c[1], v[2] - v[0], v[3] - v[1]]);
   };
+  // clip returns a clip that may be given as a function (what an
+  // element holds absolutely positioned or fixed: asked for only when
+  // such an element is found, as few are).
+  const clip = (c) => typeof c === 'function' ? c() : c;
   // visit looks at el and its flat-tree descendants; cs, ca and cf clip
   // what el holds in normal flow, absolutely positioned and fixed. keep
   // says the walk keeps what it sees (not inside a sticky element).
@@ -95,9 +99,9 @@
     const display = s.display;
     if (display === 'none') return;
     const pos = s.position;
-    const own = pos === 'fixed' ? cf : pos === 'absolute' ? ca : cs;
+    const own = pos === 'fixed' ? clip(cf) : pos === 'absolute' ? clip(ca) : cs;
     if (pos === 'sticky' && keep) {
-      if (kept) kept.sticky.push(el, cs, ca, cf);
+      if (kept) kept.sticky.push(el, cs, clip(ca), clip(cf));
       keep = false;
     }
     let box;
@@ -138,7 +142,12 @@
       return;
     }
     const contain = s.contain, paint = /paint|strict|content/.test(contain);
-    const holdsFixed = s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' ||
+    // Whether el is the containing block of what it holds fixed (and,
+    // static, of what it holds absolutely positioned): asked for when
+    // such an element below it is found (four style reads each: a sixth
+    // of a walk's time, were they read for every element).
+    let holds;
+    const holdsFixed = () => holds ??= s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' ||
       /transform|perspective|filter/.test(s.willChange) || paint || /layout/.test(contain);
     let mine = own;
     const clipX = s.overflowX !== 'visible' || paint, clipY = s.overflowY !== 'visible' || paint;
@@ -151,8 +160,9 @@
       if (clipX) { mine[0] = Math.max(mine[0], r.x + bl); mine[2] = Math.min(mine[2], r.right - br - sbX); }
       if (clipY) { mine[1] = Math.max(mine[1], r.y + bt); mine[3] = Math.min(mine[3], r.bottom - bb - sbY); }
     }
-    const ma = pos !== 'static' || holdsFixed ? mine : ca;
-    const mf = holdsFixed ? mine : cf;
+    let a, f;
+    const ma = pos !== 'static' ? mine : () => a ??= holdsFixed() ? mine : clip(ca);
+    const mf = () => f ??= holdsFixed() ? mine : clip(cf);
     for (const k of kids) visit(k, mine, ma, mf, keep);
   };
   const rootStyle = getComputedStyle(root);
