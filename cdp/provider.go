@@ -128,9 +128,9 @@ type Provider struct {
 	// numbered (returned with their DOM ids), screenNear those its near
 	// numbered after a read (sendNear).
 	screenFresh, screenNear atomic.Int64
-	// screenCalls counts the screen reads of a document sent as a call
-	// of the function screen.js kept in its world (screenExpr), not the
-	// script itself.
+	// screenCalls counts the finds of a document's screen made as a
+	// call of the function screen.js kept in its world, not the script
+	// itself (screenExpr).
 	screenCalls atomic.Int64
 	// screenAsked says a host has read the screen: the reads in the
 	// background then find what is on screen too (readBehind), so that

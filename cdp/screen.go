@@ -55,8 +55,8 @@ type docScreen struct {
 	ids   map[int]cdproto.BackendNodeID
 	last  *screenFound
 	under screenUnder
-	// near is the script sent after a read that found elements new on
-	// screen, which numbers those near it (sendNear); its answer is
+	// near is the call sent after a read whose answer was new, which
+	// numbers the elements near the screen (sendNear); its answer is
 	// taken before the document's next one (takeNear). nil: none.
 	near *aheadScreen
 }
