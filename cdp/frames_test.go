@@ -342,3 +342,50 @@ window.cycle = () => { const f = document.querySelector('iframe'); f.src = '/f?'
 	}
 	warmIsCold(t, ctx, p, "after the iframe's documents", false)
 }
+
+// The hovered element is the last in tree order that is :hover: the
+// deepest under the pointer, or the field of a label under it when the
+// field comes after (Chrome gives it :hover: pointing at a label points
+// at its field), through a wide parent and into an open shadow root. It
+// is found a level at a time, not among every element of the page.
+func TestHoverIsUnderThePointer(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`<!doctype html><title>Hover</title><input id="before"><label id="l0" for="before" style="display:block;height:40px">Field before</label>
+<label id="l" for="name" style="display:block;height:40px">Your name</label><div>`)
+	for i := range 300 {
+		fmt.Fprintf(&b, `<p>Row %d</p>`, i)
+	}
+	b.WriteString(`</div><input id="name"><label id="wrap" style="display:block;height:40px">Wrapped <input id="inside"></label><div id="host"></div>
+<script>document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<button id="inner" style="height:40px">In the shadow</button>';</script>`)
+	url := serve(t, map[string]string{"/main.html": b.String()})
+	ctx, u, p := browserWith(t, url+"/main.html")
+	main := u.session(t, u.tabs[0])
+	hoverOver := func(el string) []string {
+		t.Helper()
+		var xy [2]float64
+		expr := `(() => { const el = ` + el + `; el.scrollIntoView(); const r = el.getBoundingClientRect(); return JSON.stringify([r.x + 5, r.y + r.height / 2]); })()`
+		if err := jsonv2.Unmarshal([]byte(u.eval(t, main, expr)), &xy); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cdproto.Call(ctx, main, input.DispatchMouseEvent, input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: xy[0], Y: xy[1]}); err != nil {
+			t.Fatal(err)
+		}
+		waitEval(t, u, main, `String((`+el+`).matches(':hover'))`, "true")
+		cur, err := p.Current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return elementsOf(cur.Root, func(e *mapping.Element) bool { return slices.Contains(e.States, "hovered") })
+	}
+	for _, c := range []struct{ el, what, want string }{
+		{`document.getElementById('l')`, "a label whose field comes after it", "TextField Your name"},
+		{`document.getElementById('wrap')`, "a label around its field", "TextField Wrapped"},
+		{`document.getElementById('host').shadowRoot.getElementById('inner')`, "a button in a shadow root", "Button In the shadow"},
+		{`document.getElementById('l0')`, "a label whose field comes before it", "Document Hover"},
+	} {
+		if got := hoverOver(c.el); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("the pointer over %s: hovered %q, want %q", c.what, got, c.want)
+		}
+	}
+}
