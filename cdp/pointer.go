@@ -11,7 +11,6 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
-	"github.com/chromedp/cdproto/runtime"
 )
 
 // The pointer of a read (read.go), read live.
@@ -181,9 +180,7 @@ func chainFor(ctx context.Context, s *session, frame cdproto.FrameID, cs chainSc
 // element. The session remembers the answer under that token (chainFor).
 func readChain(ctx context.Context, s *session, frame cdproto.FrameID, cs chainScript) *chainRead {
 	group := newObjectGroup()
-	// Released even when the read ended first (a call whose context ended
-	// is not sent).
-	defer s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	defer s.releaseGroup(ctx, group)
 	token := chainToken(s.watchID)
 	el, err := evalObject(ctx, s, frame, strings.Replace(cs.keep, "/*token*/0", strconv.FormatUint(token, 10), 1), group, false)
 	if err != nil {

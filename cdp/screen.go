@@ -278,7 +278,7 @@ func (p *Provider) screenExpr(ks *docScreen, clip *[4]float64) string {
 	}
 	if ks.world != "" {
 		p.screenCalls.Add(1)
-		return fill(screenCall, "version", screenVersion, "world", strconv.Quote(ks.world), "call", fmt.Sprintf("find(%s, %d)", clipJS, last))
+		return ks.call(fmt.Sprintf("find(%s, %d)", clipJS, last))
 	}
 	return fill(screenScript, "version", screenVersion, "clip", clipJS, "world", strconv.Quote(ks.world), "last", strconv.Itoa(last))
 }
@@ -301,8 +301,12 @@ func (p *Provider) sendNear(ctx context.Context, d *doc) {
 	if ks.near != nil || ks.world == "" {
 		return
 	}
-	expr := fill(screenCall, "version", screenVersion, "world", strconv.Quote(ks.world), "call", fmt.Sprintf("near(%d * innerHeight)", nearScreens))
-	ks.near = sendScreen(context.WithoutCancel(ctx), d.sess, d.frameID, expr, true)
+	ks.near = sendScreen(context.WithoutCancel(ctx), d.sess, d.frameID, ks.call(fmt.Sprintf("near(%d * innerHeight)", nearScreens)), true)
+}
+
+// call is screenCall of the function call, for ks's numbering.
+func (ks *docScreen) call(call string) string {
+	return fill(screenCall, "version", screenVersion, "world", strconv.Quote(ks.world), "call", call)
 }
 
 // TakeNear waits for the answers of the near scripts the last screen
@@ -471,16 +475,7 @@ func sendScreen(ctx context.Context, s *session, frame cdproto.FrameID, expr str
 	}
 	a := &aheadScreen{done: make(chan struct{})}
 	group := newObjectGroup()
-	send := func() *wire.Reply {
-		return s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
-			Expression:           expr,
-			ContextID:            w,
-			ReturnByValue:        ptr(false),
-			ObjectGroup:          group,
-			Silent:               ptr(true),
-			SerializationOptions: deepItems,
-		})
-	}
+	send := func() *wire.Reply { return sendEval(ctx, s, w, expr, group, false, deepItems) }
 	var reply *wire.Reply
 	if !later {
 		reply = send()
@@ -491,9 +486,7 @@ func sendScreen(ctx context.Context, s *session, frame cdproto.FrameID, expr str
 			reply = send()
 		}
 		a.its, a.err = answerItems(ctx, reply)
-		// (Chrome runs the release after the script, even when the
-		// wait ended first.)
-		s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+		s.releaseGroup(ctx, group) // (after the script, even when the wait ended first)
 	}()
 	return a
 }
@@ -505,10 +498,11 @@ func answerItems(ctx context.Context, reply *wire.Reply) ([]item, error) {
 	if err := reply.Wait(ctx, r); err != nil {
 		return nil, err
 	}
-	if r.ExceptionDetails != nil {
-		return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
+	res, err := resultOf(r)
+	if err != nil {
+		return nil, err
 	}
-	return itemsOf(r.Result)
+	return itemsOf(res)
 }
 
 // take reports whether a is there and not taken yet, and takes it.

@@ -14,6 +14,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 )
 
 // The provider's isolated world: its name, its scripts (js/), evaluating
@@ -141,14 +143,20 @@ var deepItems = &runtime.SerializationOptions{
 // of the array is released without waiting.
 func evalItems(ctx context.Context, s *session, frame cdproto.FrameID, expr string) ([]item, error) {
 	group := newObjectGroup()
-	// Released even when the read ended first (a call whose context ended
-	// is not sent).
-	defer s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
+	defer s.releaseGroup(ctx, group)
 	r, err := evalObjectThen(ctx, s, frame, expr, group, false, deepItems, nil)
 	if err != nil {
 		return nil, err
 	}
 	return itemsOf(r)
+}
+
+// releaseGroup releases the remote objects Chrome keeps in an object
+// group, without waiting; even when the read ended first (a call whose
+// context ended is not sent), and Chrome runs it after the scripts sent
+// before it.
+func (s *session) releaseGroup(ctx context.Context, group string) {
+	s.Post(context.WithoutCancel(ctx), runtime.CommandReleaseObjectGroup, runtime.ReleaseObjectGroupParams{ObjectGroup: group})
 }
 
 // itemsOf returns the items of an array a script returned, serialized
@@ -231,14 +239,7 @@ func evalObjectThen(ctx context.Context, s *session, frame cdproto.FrameID, expr
 		if err != nil {
 			return nil, err
 		}
-		reply := s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
-			Expression:           expr,
-			ContextID:            w,
-			ReturnByValue:        ptr(byValue),
-			ObjectGroup:          group,
-			Silent:               ptr(true),
-			SerializationOptions: ser,
-		})
+		reply := sendEval(ctx, s, w, expr, group, byValue, ser)
 		if then != nil {
 			then()
 		}
@@ -250,11 +251,31 @@ func evalObjectThen(ctx context.Context, s *session, frame cdproto.FrameID, expr
 		if err != nil {
 			return nil, err
 		}
-		if r.ExceptionDetails != nil {
-			return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
-		}
-		return r.Result, nil
+		return resultOf(r)
 	}
+}
+
+// sendEval sends expr to the execution context w (an isolated world),
+// without waiting for its answer: with byValue false the
+// result stays a remote object in the object group; ser, when not nil,
+// serializes it.
+func sendEval(ctx context.Context, s *session, w runtime.ExecutionContextID, expr, group string, byValue bool, ser *runtime.SerializationOptions) *wire.Reply {
+	return s.Send(ctx, runtime.CommandEvaluate, runtime.EvaluateParams{
+		Expression:           expr,
+		ContextID:            w,
+		ReturnByValue:        ptr(byValue),
+		ObjectGroup:          group,
+		Silent:               ptr(true),
+		SerializationOptions: ser,
+	})
+}
+
+// resultOf is the result of an evaluation, or the exception it threw.
+func resultOf(r *runtime.EvaluateResult) (*runtime.RemoteObject, error) {
+	if r.ExceptionDetails != nil {
+		return nil, fmt.Errorf("script in the isolated world failed: %s", r.ExceptionDetails.Text)
+	}
+	return r.Result, nil
 }
 
 func ptr[T any](v T) *T { return &v }

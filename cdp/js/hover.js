@@ -25,7 +25,7 @@
     }
     for (const l of labels) {
       const c = l.control;
-      if (c && c !== el && c.getRootNode() === root && hovered(c) && el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) el = c;
+      if (c && c.getRootNode() === root && hovered(c) && el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) el = c;
     }
     return el;
   };

@@ -217,7 +217,7 @@
   st.rows ||= (k, top, bottom) => {
     let x = k.index;
     if (!x) {
-      const f = k.nums, size = Math.max(innerHeight, 64), bands = new Map(), always = [];
+      const f = k.nums, size = Math.max(innerHeight, 64), bands = new Map(), always = [], first = [];
       let entries = 0;
       for (let i = 0, j = 0; i < k.els.length && entries <= 8 * k.els.length; i++, j += 9) {
         const lo = Math.max(f[j + 1], f[j + 5]), hi = Math.min(f[j + 1] + f[j + 3], f[j + 7]);
@@ -227,13 +227,14 @@
           always.push(i);
           continue;
         }
+        first[i] = a;
         for (let band = a; band <= b; band++) {
           const list = bands.get(band);
           if (list) list.push(i); else bands.set(band, [i]);
           entries++;
         }
       }
-      x = k.index = entries <= 8 * k.els.length ? {size, bands, always} : {size: 0};
+      x = k.index = entries <= 8 * k.els.length ? {size, bands, always, first} : {size: 0};
     }
     if (!x.size) {
       st.scans++;
@@ -245,7 +246,7 @@
       const list = x.bands.get(band);
       // (an element in more than one band is taken in the first of them
       // asked for: the first, or its own first)
-      if (list) for (const i of list) if (band === a || Math.floor((Math.max(k.nums[i * 9 + 1], k.nums[i * 9 + 5]) + k.sy) / x.size) === band) out.push(i);
+      if (list) for (const i of list) if (band === a || x.first[i] === band) out.push(i);
     }
     return out.sort((p, q) => p - q);
   };
