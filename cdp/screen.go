@@ -250,7 +250,11 @@ func (p *Provider) walkScreenIn(ctx context.Context, sess *session, frame cdprot
 		if err != nil {
 			return nil, err
 		}
-		found, err := p.takeScreen(ctx, ks, items)
+		report, err := reportOf(items)
+		if err != nil {
+			return nil, err
+		}
+		found, err := p.takeScreen(ctx, ks, report, items)
 		if errors.Is(err, errNumberingLost) && try == 0 {
 			ks.forget()
 			continue
@@ -339,11 +343,7 @@ func (p *Provider) takeNear(ctx context.Context, ks *docScreen) {
 	if !a.take() {
 		return
 	}
-	items, err := a.items(ctx)
-	if err != nil {
-		return
-	}
-	report, err := reportOf(items)
+	report, items, err := a.answer(ctx)
 	if err != nil || report.How != "near" || report.World != ks.world || ks.ids == nil || ks.number(report, items) != nil {
 		return
 	}
@@ -354,18 +354,15 @@ func (p *Provider) takeNear(ctx context.Context, ks *docScreen) {
 // screen script starts a new one, and returns every element it finds.
 func (ks *docScreen) forget() { ks.world, ks.ids, ks.last = "", nil, nil }
 
-// takeScreen takes the screen script's answer for the document whose
+// takeScreen takes the screen script's answer (its report, read from
+// the first of its items, and the items) for the document whose
 // numbering is ks: the DOM ids of the elements it numbered for the first
 // time are kept, and what is on screen returned; an answer "same" is the
 // last one kept (counted as taken again: screenReuses), "hidden" is
 // nothing on screen. It fails with errNumberingLost when the answer
 // names an element it has no id of.
-func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, items []item) (*screenFound, error) {
+func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, report screenReport, items []item) (*screenFound, error) {
 	p.takeNear(ctx, ks)
-	report, err := reportOf(items)
-	if err != nil {
-		return nil, err
-	}
 	switch report.How {
 	case "same":
 		if ks.last == nil || report.World != ks.world || report.N != ks.last.n {
@@ -454,10 +451,11 @@ func (ks *docScreen) number(report screenReport, items []item) error {
 // the read's to take (screenOf, partialFetch) once, or to drop. Or the
 // call of near sent after a read (sendNear), taken by the next.
 type aheadScreen struct {
-	taken atomic.Bool
-	done  chan struct{} // closed once the answer is in its and err
-	its   []item
-	err   error
+	taken  atomic.Bool
+	done   chan struct{} // closed once the answer is in its, report and err
+	its    []item
+	report screenReport
+	err    error
 }
 
 // sendScreen sends screen.js, or a call of it, as expr, to the
@@ -467,7 +465,8 @@ type aheadScreen struct {
 // decodes it, while the read goes on, then releases the remote objects
 // Chrome keeps of it. later: that goroutine sends it too, for a script
 // whose answer this read does not wait for (near): the read does not
-// wait for the write either.
+// wait for the write either. The report is read there too, while the
+// read waits for Chrome's other answers.
 func sendScreen(ctx context.Context, s *session, frame cdproto.FrameID, expr string, later bool) *aheadScreen {
 	w, ok := s.knownWorld(frame)
 	if !ok {
@@ -487,6 +486,9 @@ func sendScreen(ctx context.Context, s *session, frame cdproto.FrameID, expr str
 		}
 		a.its, a.err = answerItems(ctx, reply)
 		s.releaseGroup(ctx, group) // (after the script, even when the wait ended first)
+		if a.err == nil {
+			a.report, a.err = reportOf(a.its)
+		}
 	}()
 	return a
 }
@@ -513,13 +515,14 @@ func (a *aheadScreen) take() bool { return a != nil && a.taken.CompareAndSwap(fa
 // names one of them starts a new numbering (errNumberingLost).
 func (a *aheadScreen) drop() { a.take() }
 
-// items waits for the script's answer and returns its items.
-func (a *aheadScreen) items(ctx context.Context) ([]item, error) {
+// answer waits for the script's answer and returns its report and
+// items.
+func (a *aheadScreen) answer(ctx context.Context) (screenReport, []item, error) {
 	select {
 	case <-a.done:
-		return a.its, a.err
+		return a.report, a.its, a.err
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return screenReport{}, nil, ctx.Err()
 	}
 }
 
@@ -527,11 +530,11 @@ func (a *aheadScreen) items(ctx context.Context) ([]item, error) {
 // by its caller, and takes it for the numbering ks (takeScreen); when
 // that names an element it has no id of, the numbering is forgotten.
 func (p *Provider) takeAhead(ctx context.Context, ks *docScreen, a *aheadScreen) (*screenFound, error) {
-	items, err := a.items(ctx)
+	report, items, err := a.answer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	found, err := p.takeScreen(ctx, ks, items)
+	found, err := p.takeScreen(ctx, ks, report, items)
 	if errors.Is(err, errNumberingLost) {
 		ks.forget()
 	}

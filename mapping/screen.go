@@ -118,12 +118,15 @@ type screener struct {
 	docs       map[uint64]bool // the documents added
 	tops       map[int64][]onScreenKey
 	last, memo map[*Element]screenMemo
-	// on holds the ids of the elements on screen, without their
-	// check letters (an id's payload, IDs.Make), and whole the documents
-	// kept whole: own asks them of every element, which parsing each
-	// id made most of a screen's time (5.5 ms of 73,502 nodes).
-	on    map[string]bool
-	whole map[uint64]bool
+	// frames are the frames added, whose OnScreen the index looks up
+	// (screenIndex.screen); on holds the ids of their elements on
+	// screen, without their check letters (an id's payload, IDs.Make),
+	// made when own first asks (onScreen), and whole the documents kept
+	// whole: own asks them of every element, which parsing each id made
+	// most of a screen's time (5.5 ms of 73,502 nodes).
+	frames []*Frame
+	on     map[string]bool
+	whole  map[uint64]bool
 	// indexed and indexes count the Documents answered from an index
 	// and the indexes made (ScreenMemo).
 	indexed, indexes int
@@ -149,14 +152,7 @@ func (s *screener) addFrame(f *Frame, sig *[]onScreenKey) {
 		}
 		s.whole[f.Doc] = true
 	}
-	if s.on == nil {
-		s.on = make(map[string]bool, len(f.OnScreen))
-	}
-	var b []byte
-	for _, id := range f.OnScreen {
-		b = appendPayload(b[:0], Ref{Kind: KindNode, A: int64(f.Doc), B: int64(id - f.NodeBase)})
-		s.on[string(b)] = true
-	}
+	s.frames = append(s.frames, f)
 	for _, c := range f.Frames {
 		s.addFrame(c, sig)
 	}
@@ -175,7 +171,7 @@ func (s *screener) own(e *Element, parentOn bool) bool {
 		return parentOn
 	}
 	payload := e.ID[:len(e.ID)-macChars]
-	if s.on[payload] {
+	if s.onScreen()[payload] {
 		return true
 	}
 	if len(s.whole) > 0 {
@@ -183,6 +179,21 @@ func (s *screener) own(e *Element, parentOn bool) bool {
 		return ok && s.whole[doc]
 	}
 	return false
+}
+
+// onScreen returns s.on, made the first time.
+func (s *screener) onScreen() map[string]bool {
+	if s.on == nil {
+		s.on = map[string]bool{}
+		var b []byte
+		for _, f := range s.frames {
+			for _, id := range f.OnScreen {
+				b = appendPayload(b[:0], Ref{Kind: KindNode, A: int64(f.Doc), B: int64(id - f.NodeBase)})
+				s.on[string(b)] = true
+			}
+		}
+	}
+	return s.on
 }
 
 // keep returns e as the screen answer has it, on saying whether e itself
@@ -340,12 +351,20 @@ type screenIndex struct {
 	end    []int32 // one past the last of its subtree
 	count  []int   // count: what a subtree left out counts
 	own    []int8  // how own decides (ownAlways…)
-	at     map[string]int32
+	// at finds a DOM-backed element by its document and node number (an
+	// id's payload, parsed once here): a screen looks up each element on
+	// screen, and a map of numbers answers without reading the strings
+	// of a map of every element's id, cold in the cache by then (0.1 ms
+	// of a read of 50,000 nodes after a scroll).
+	at map[nodeKey]int32
 	// on and below hold the stamp of the last screen that had the
 	// element (DOM-backed) on screen itself, or one of those below it.
 	on, below []uint32
 	stamp     uint32
 }
+
+// nodeKey is a node's document and number, as its id says them.
+type nodeKey struct{ doc, node int64 }
 
 // How own decides, for an element of an index.
 const (
@@ -362,7 +381,7 @@ var noIndex = &screenIndex{}
 // indexOf makes the index of the Document d, noIndex when it cannot have
 // one.
 func indexOf(d *Element) *screenIndex {
-	x := &screenIndex{at: map[string]int32{}}
+	x := &screenIndex{at: map[nodeKey]int32{}}
 	var add func(e *Element, parent int32) bool
 	add = func(e *Element, parent int32) bool {
 		if e.Unfetched {
@@ -375,7 +394,9 @@ func indexOf(d *Element) *screenIndex {
 		x.count = append(x.count, e.Omitted)
 		x.own = append(x.own, ownKind(e))
 		if x.own[i] == ownByID {
-			x.at[e.ID[:len(e.ID)-macChars]] = i
+			if doc, node, ok := parsePair(e.ID[:len(e.ID)-macChars]); ok {
+				x.at[nodeKey{doc, node}] = i
+			}
 		}
 		for _, c := range e.Children {
 			j := int32(len(x.els))
@@ -421,14 +442,16 @@ func (x *screenIndex) screen(s *screener, on bool) (*Element, leftOut) {
 		clear(x.below)
 		x.stamp = 1
 	}
-	for payload := range s.on {
-		i, ok := x.at[payload]
-		if !ok {
-			continue
-		}
-		x.on[i] = x.stamp
-		for p := x.parent[i]; p >= 0 && x.below[p] != x.stamp; p = x.parent[p] {
-			x.below[p] = x.stamp
+	for _, f := range s.frames {
+		for _, id := range f.OnScreen {
+			i, ok := x.at[nodeKey{int64(f.Doc), int64(id - f.NodeBase)}]
+			if !ok {
+				continue
+			}
+			x.on[i] = x.stamp
+			for p := x.parent[i]; p >= 0 && x.below[p] != x.stamp; p = x.parent[p] {
+				x.below[p] = x.stamp
+			}
 		}
 	}
 	return x.keep(0, on)
