@@ -161,7 +161,7 @@ func (p *Provider) axOf(s *session) *warm.Trees {
 		}
 		seen := readPageState(ctx, s, frame).activity()
 		if f.ParentID == "" && seen.OK && p.screenAsked.Load() {
-			seen.ScreenFirst = p.largeDocument(ctx, s, frame)
+			seen.ScreenFirst, seen.ReadWhole = p.screenFirstOf(ctx, s, frame)
 		}
 		return f.LoaderID, seen, nil
 	}
@@ -574,28 +574,43 @@ func (p *Provider) screenFirst(ctx context.Context, o tabSession, f *cdproto.Fra
 		return true
 	}
 	seen := st.activity()
-	if !o.ax.Unkept(f.ID, f.LoaderID, seen) || !p.largeDocument(ctx, o.sess, f.ID) {
+	if !o.ax.Unkept(f.ID, f.LoaderID, seen) {
+		return false
+	}
+	if seen.ScreenFirst, seen.ReadWhole = p.screenFirstOf(ctx, o.sess, f.ID); !seen.ScreenFirst {
 		return false
 	}
 	return o.ax.WalkScreenFirst(f.ID, f.LoaderID, seen)
 }
 
 // DefaultScreenFirstFrom is Options.ScreenFirstFrom's default: Chrome's
-// first getFullAXTree of a page after its load takes about 0.2 ms an
-// element and holds every other call of the page meanwhile (4.0–4.6 s
-// for p50k's 18,781 elements on Chromium 156), where a read of its
-// screen alone took 0.23 s (bench/MODEL.md).
-const DefaultScreenFirstFrom = 8000
+// first getFullAXTree of a page after its load holds every other call of
+// the page meanwhile, 130–160 ms at 6,749 elements
+// (umweltbundesamt.de), 4.0–4.6 s for p50k's 18,781 on Chromium 156,
+// where a read of its screen alone took 5 ms and 0.23 s (bench/MODEL.md).
+const DefaultScreenFirstFrom = 4000
 
-// largeDocument reports whether a frame's document has
-// Options.ScreenFirstFrom elements or more, never when that is negative
-// (1–4 ms at 18,781; asked at a load, and by a screen read that has
-// nothing of the document).
-func (p *Provider) largeDocument(ctx context.Context, s *session, frame cdproto.FrameID) bool {
+// DefaultWaitWalkFrom is Options.WaitWalkFrom's default. Below it, the
+// whole tree is quicker fetched than walked: the walk of the 6,749
+// elements of umweltbundesamt.de, a page read waiting for it, ended 1.3 s
+// after the load, where its whole tree took 130 ms.
+const DefaultWaitWalkFrom = 8000
+
+// screenFirstOf reports whether a frame's document has
+// Options.ScreenFirstFrom elements or more (never when that is
+// negative): its screen is read first, and its whole tree walked
+// (warm.Activity's ScreenFirst); and then whether a read of its whole
+// tree meanwhile reads it whole, having fewer than Options.WaitWalkFrom
+// (always when that is negative; warm.Activity's ReadWhole). 1–4 ms at
+// 18,781 elements; asked at a load, and by a screen read that has
+// nothing of the document.
+func (p *Provider) screenFirstOf(ctx context.Context, s *session, frame cdproto.FrameID) (first, whole bool) {
 	if p.opts.ScreenFirstFrom <= 0 {
-		return false
+		return false, false
 	}
 	var n int
-	err := evalIn(ctx, s, frame, `document.getElementsByTagName("*").length`, &n)
-	return err == nil && n >= p.opts.ScreenFirstFrom
+	if err := evalIn(ctx, s, frame, `document.getElementsByTagName("*").length`, &n); err != nil || n < p.opts.ScreenFirstFrom {
+		return false, false
+	}
+	return true, p.opts.WaitWalkFrom < 0 || n < p.opts.WaitWalkFrom
 }

@@ -73,6 +73,12 @@ type Options struct {
 	// at its load (warm.Activity's ScreenFirst). 0 means
 	// DefaultScreenFirstFrom; a negative value, never.
 	ScreenFirstFrom int
+	// WaitWalkFrom is the fewest elements a page read screen first
+	// must have for a read of the whole page during its walk to wait
+	// for the walk (up to a second), rather than fetch the whole tree at
+	// once (warm.Activity's ReadWhole). 0 means DefaultWaitWalkFrom; a
+	// negative value, always.
+	WaitWalkFrom int
 }
 
 // readTimeout bounds one read of the browser: a huge page's tree takes
@@ -329,6 +335,9 @@ func NewProvider(opts Options) (*Provider, error) {
 	}
 	if opts.ScreenFirstFrom == 0 {
 		opts.ScreenFirstFrom = DefaultScreenFirstFrom
+	}
+	if opts.WaitWalkFrom == 0 {
+		opts.WaitWalkFrom = DefaultWaitWalkFrom
 	}
 	log := opts.Logger
 	if log == nil {

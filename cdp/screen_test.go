@@ -189,7 +189,7 @@ func TestScreenAfterAnAnswerLostShowsAll(t *testing.T) {
 	if a == nil {
 		t.Fatal("no world known in the tab after a read")
 	}
-	items, err := a.items(ctx)
+	_, items, err := a.answer(ctx)
 	a.drop()
 	if err != nil || len(items) < 2 {
 		t.Fatalf("the answer dropped numbered no element: %v, %d items: %s", err, len(items), items[0].text())
@@ -318,15 +318,7 @@ func TestScreenAfterALoadTakesTheWalkAhead(t *testing.T) {
 // says more is below without a number. A read of the whole page
 // meanwhile is not partial.
 func TestScreenFirstOfALargePage(t *testing.T) {
-	large := largePage()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/small" {
-			fmt.Fprint(w, `<!doctype html><title>Small</title><p>A small page <a href="/">to the large one</a></p><script>window.__reloaded = false</script>`)
-			return
-		}
-		fmt.Fprint(w, large)
-	}))
-	defer srv.Close()
+	srv := smallAndLarge(t)
 
 	// WalkFrom as a user has it: the small page is read whole, not walked.
 	ctx, p, u := launchFor(t, srv.URL+"/small", Options{RestAfter: -1, ScreenFirstFrom: 1000})
@@ -384,6 +376,78 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	checkPartialScreen(t, ctx, p, a, frame, loader, partial)
 }
 
+// A page read screen first that is quicker fetched whole than walked
+// (fewer elements than WaitWalkFrom) is walked at its load too, and its
+// screen read from what is on screen alone; but a read of the whole page
+// during that walk fetches the whole tree at once (counted) rather than
+// wait for the walk, and is whole.
+func TestScreenFirstOfAMidSizePage(t *testing.T) {
+	srv := smallAndLarge(t)
+	ctx, p, u := launchFor(t, srv.URL+"/small", Options{RestAfter: -1, ScreenFirstFrom: 1000, WaitWalkFrom: 50000})
+	s := u.session(t, u.tabs[0])
+	// The walk runs on its own: when it has ended before the host reads,
+	// the person goes back to the small page and loads the large one again.
+	read := false
+	for attempt := 0; attempt < 5 && !read; attempt++ {
+		if attempt > 0 {
+			u.navigate(t, s, 0, srv.URL+"/small")
+		}
+		if _, err := p.Screen(ctx); err != nil { // the page before, read as a host reads it
+			t.Fatal(err)
+		}
+		waitQuiet(t, ctx, p)
+		atLoad := p.answers.AtLoad.Load()
+		u.navigate(t, s, 0, srv.URL+"/")
+		tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
+		p.mu.Lock()
+		a := p.state.sessions[u.tabs[0]].ax.Load()
+		p.mu.Unlock()
+		if err := waitFor(ctx, func() bool { return a.LoadWalking(frame, loader) || a.WalkedDocument(frame) == loader }); err != nil {
+			t.Fatalf("the page was neither walked nor walking after its load: %v", err)
+		}
+		if p.answers.AtLoad.Load() == atLoad {
+			t.Fatal("the page was not walked at its load")
+		}
+		notAwaited, awaited := p.answers.NotAwaited.Load(), p.answers.Awaited.Load()
+		all, err := p.Current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.answers.NotAwaited.Load() == notAwaited {
+			continue // the walk was kept first, or the read waited for it
+		}
+		read = true
+		if p.answers.Awaited.Load() != awaited {
+			t.Error("the read of the page that did not wait for the walk waited for a walk")
+		}
+		if elementsOf(all.Root, func(e *mapping.Element) bool { return e.Title == "link 2499" }) == nil {
+			t.Error("the read of the page during its walk is not the whole page")
+		}
+	}
+	if !read {
+		t.Fatal("no read of the page during its walk at its load read it whole rather than wait for the walk")
+	}
+}
+
+// smallAndLarge serves a small page at /small, which links to largePage,
+// served at /.
+func smallAndLarge(t *testing.T) *httptest.Server {
+	large := largePage()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/small" {
+			fmt.Fprint(w, `<!doctype html><title>Small</title><p>A small page <a href="/">to the large one</a></p><script>window.__reloaded = false</script>`)
+			return
+		}
+		fmt.Fprint(w, large)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // largePage is a page of 2,500 list items, the focus on a link far below
 // the screen; its script sets window.__reloaded = false (user.navigate).
 func largePage() string {
@@ -410,13 +474,18 @@ func checkPartialScreen(t *testing.T, ctx context.Context, p *Provider, a *warm.
 	if !strings.Contains(out.String(), "… more below") || !strings.Contains(out.String(), "Heading Part 0 level=2") || strings.Contains(out.String(), "Part 2499 ") {
 		t.Errorf("the partial screen's outline:\n%s", out.String())
 	}
-	// The page meanwhile: whole.
+	// The page meanwhile: whole, its walk waited for (it has more
+	// elements than WaitWalkFrom).
+	notAwaited := p.answers.NotAwaited.Load()
 	all, err := p.Current(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if elementsOf(all.Root, func(e *mapping.Element) bool { return e.Title == "link 2499" }) == nil {
 		t.Error("a read of the page after the partial screen read is not the whole page")
+	}
+	if p.answers.NotAwaited.Load() != notAwaited {
+		t.Error("a read of a page of more elements than WaitWalkFrom read it whole during its walk rather than wait for the walk")
 	}
 	if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
 		t.Fatalf("the page was not walked: %v", err)

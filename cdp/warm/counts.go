@@ -53,6 +53,10 @@ type Counts struct {
 	// AtLoad counts the walks begun at a document's load instead of its
 	// fetch (walkOnly).
 	AtLoad atomic.Int64
+	// NotAwaited counts the reads of the whole tree of a document walked
+	// screen first that read it whole at once rather than wait for its
+	// walk (Activity.ReadWhole).
+	NotAwaited atomic.Int64
 	// BarriersAhead counts the barriers (of reads of a kept tree with no
 	// change) whose first call was sent with the page's state
 	// (SendBarrier), before the read knew it would need one.

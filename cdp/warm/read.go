@@ -417,14 +417,21 @@ func (t *tree) twinParents() []accessibility.NodeID {
 // changes it with no mutation: it is busy no more); else from a new one,
 // kept for the next read. So a host that reads a newly opened page again
 // and again is answered at once long before the walk of a big page ends.
-// The version of a kept fetch is its own, for the mapping's memo.
+// The version of a kept fetch is its own, for the mapping's memo. A read
+// of a document walked at its load with no fetch waits for the walk
+// first (awaitLoadWalk), unless such reads read it whole
+// (Activity.ReadWhole).
 func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader, seen)
 	a.mu.Lock()
 	fr := a.peek(frame)
 	bg, w := fr.fetching, fr.walk
 	a.mu.Unlock()
-	if w != nil && w.atLoad && w.loader == loader { // walked at its load, not fetched (walkOnly)
+	atLoad := w != nil && w.atLoad && w.loader == loader // walked at its load, not fetched (walkOnly)
+	if atLoad && w.readWhole {
+		a.counts.NotAwaited.Add(1)
+	}
+	if atLoad && !w.readWhole {
 		if kept, err := a.awaitLoadWalk(ctx, frame, w); err != nil {
 			return nil, 0, err
 		} else if kept {

@@ -133,6 +133,11 @@ type Activity struct {
 	// its screen meanwhile asks Chrome for the nodes on screen alone
 	// (LoadWalking, PartialNodes).
 	ScreenFirst bool
+	// ReadWhole, with ScreenFirst, says a read of the whole tree while
+	// that walk goes on reads the document whole at once rather than
+	// wait for the walk (counted: NotAwaited): a document whose whole
+	// fetch is quicker than its walk (one of a few thousand elements).
+	ReadWhole bool
 	// Barrier is the first call of the tree's barrier, sent by this read
 	// right behind the page's state script (SendBarrier); nil: none.
 	Barrier *Barrier

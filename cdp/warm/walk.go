@@ -131,8 +131,9 @@ type walkRun struct {
 	start  time.Time
 	pace   pace
 	// atLoad says the walk began at the document's load with no fetch
-	// (walkOnly): reads wait for it.
-	atLoad bool
+	// (walkOnly): reads wait for it, unless readWhole (the document's
+	// Activity.ReadWhole): then they read it whole.
+	atLoad, readWhole bool
 	// forgotten says its frame is gone (Forget): its tree is not kept;
 	// guarded by the trees' mu.
 	forgotten bool
@@ -278,7 +279,7 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen A
 	}
 	since := a.seq + 1
 	ctx, stop := context.WithCancel(a.life)
-	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now(), atLoad: atLoad}
+	w := &walkRun{stop: stop, done: make(chan struct{}), loader: loader, start: time.Now(), atLoad: atLoad, readWhole: seen.ScreenFirst && seen.ReadWhole}
 	f.walk = w
 	a.goBackground(func() {
 		t, err := a.walk(ctx, frame, &w.pace)
@@ -586,8 +587,9 @@ func (t *tree) ordered() []*accessibility.Node {
 
 // LoadWalking reports whether the document of a frame is being walked at
 // its load without a fetch (walkOnly, or Activity.ScreenFirst), no tree
-// of it kept yet: a read of its whole tree waits for the walk, and one
-// of what is on screen may ask for those nodes alone (PartialNodes).
+// of it kept yet: a read of its whole tree waits for the walk (unless
+// Activity.ReadWhole), and one of what is on screen may ask for those
+// nodes alone (PartialNodes).
 func (a *Trees) LoadWalking(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
