@@ -566,14 +566,15 @@ func valueTexts(ctx context.Context, s *session, ranges []cdproto.BackendNodeID)
 
 // screenFirst reports whether a screen read reads the top document of a
 // tab, f, from what is on screen alone (partialFetch): its load was walked
-// screen first and that walk goes on, or nothing answers its whole tree
-// now (a provider's first read, or its first after a rest) and it is
-// large, and its walk begins.
+// screen first and that walk goes on, with no full fetch of it that
+// answers now (a page read's meanwhile: warm.Activity.ReadWhole), or
+// nothing answers its whole tree now (a provider's first read, or its
+// first after a rest) and it is large, and its walk begins.
 func (p *Provider) screenFirst(ctx context.Context, o tabSession, f *cdproto.Frame, st pageState) bool {
-	if o.ax.LoadWalking(f.ID, f.LoaderID) {
-		return true
-	}
 	seen := st.activity()
+	if o.ax.LoadWalking(f.ID, f.LoaderID) {
+		return !o.ax.FetchAnswers(f.ID, f.LoaderID, seen)
+	}
 	if !o.ax.Unkept(f.ID, f.LoaderID, seen) {
 		return false
 	}
@@ -585,15 +586,18 @@ func (p *Provider) screenFirst(ctx context.Context, o tabSession, f *cdproto.Fra
 
 // DefaultScreenFirstFrom is Options.ScreenFirstFrom's default: Chrome's
 // first getFullAXTree of a page after its load holds every other call of
-// the page meanwhile, 130–160 ms at 6,749 elements
-// (umweltbundesamt.de), 4.0–4.6 s for p50k's 18,781 on Chromium 156,
-// where a read of its screen alone took 5 ms and 0.23 s (bench/MODEL.md).
+// the page meanwhile; a screen read 300 ms after the load waited 154 ms
+// for it at umweltbundesamt.de's 6,749 elements, 4 s at p50k's 18,781
+// (Chromium 156), where a read of its screen alone took 7 ms and
+// 146–208 ms (bench/MODEL.md).
 const DefaultScreenFirstFrom = 4000
 
-// DefaultWaitWalkFrom is Options.WaitWalkFrom's default. Below it, the
-// whole tree is quicker fetched than walked: the walk of the 6,749
-// elements of umweltbundesamt.de, a page read waiting for it, ended 1.3 s
-// after the load, where its whole tree took 130 ms.
+// DefaultWaitWalkFrom is Options.WaitWalkFrom's default, the threshold
+// screen first had before: below it, the whole tree is quicker fetched
+// than walked. Measured at one page only: 300 ms after the load of
+// umweltbundesamt.de's 6,749 elements, a page read that fetched it took
+// 406 ms, one that waited for the walk 1.39 s; at p50k's 18,781 a fetch
+// takes 4 s, which a walk beats (bench/MODEL.md).
 const DefaultWaitWalkFrom = 8000
 
 // screenFirstOf reports whether a frame's document has

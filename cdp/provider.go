@@ -77,7 +77,7 @@ type Options struct {
 	// must have for a read of the whole page during its walk to wait
 	// for the walk (up to a second), rather than fetch the whole tree at
 	// once (warm.Activity's ReadWhole). 0 means DefaultWaitWalkFrom; a
-	// negative value, always.
+	// negative value, never: a page read always fetches the whole tree.
 	WaitWalkFrom int
 }
 

@@ -380,7 +380,8 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 // (fewer elements than WaitWalkFrom) is walked at its load too, and its
 // screen read from what is on screen alone; but a read of the whole page
 // during that walk fetches the whole tree at once (counted) rather than
-// wait for the walk, and is whole.
+// wait for the walk, and is whole; and the screen is read from that tree
+// after it.
 func TestScreenFirstOfAMidSizePage(t *testing.T) {
 	srv := smallAndLarge(t)
 	ctx, p, u := launchFor(t, srv.URL+"/small", Options{RestAfter: -1, ScreenFirstFrom: 1000, WaitWalkFrom: 50000})
@@ -426,6 +427,15 @@ func TestScreenFirstOfAMidSizePage(t *testing.T) {
 		}
 		if elementsOf(all.Root, func(e *mapping.Element) bool { return e.Title == "link 2499" }) == nil {
 			t.Error("the read of the page during its walk is not the whole page")
+		}
+		// The screen is read from that whole tree then, not from what
+		// is on screen alone, the walk over or not.
+		partials := p.screenPartials.Load()
+		if _, err := p.Screen(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if p.screenPartials.Load() != partials {
+			t.Error("a read of the screen after a read of the page fetched its whole tree read what is on screen alone")
 		}
 	}
 	if !read {

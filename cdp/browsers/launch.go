@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -358,11 +359,58 @@ func (b *Launched) Close() error {
 			b.closeErr = errors.Join(b.closeErr,
 				fmt.Errorf("close browser: pid %d did not exit", b.cmd.Process.Pid))
 		}
+		removeSingleton(singletonDir(b.profile))
 		if err := removeProfile(b.profile); err != nil {
 			b.closeErr = errors.Join(b.closeErr, err)
 		}
 	})
 	return b.closeErr
+}
+
+// singletonDir is the directory that the browser made in its temp dir
+// for its process-singleton socket (on Linux and macOS), which the
+// profile's SingletonSocket links to: named for the browser's bundle id
+// with six random characters (org.chromium.Chromium.XXXXXX,
+// .com.google.Chrome.XXXXXX). The browser's temp dir may not be this
+// process's (on macOS it is the user's NSTemporaryDirectory): the name,
+// not the place, tells it. "" when there is none (Windows).
+func singletonDir(profile string) string {
+	target, err := os.Readlink(filepath.Join(profile, "SingletonSocket"))
+	if err != nil || !filepath.IsAbs(target) {
+		return ""
+	}
+	dir := filepath.Dir(target)
+	if !singletonName.MatchString(filepath.Base(dir)) {
+		return ""
+	}
+	return dir
+}
+
+// singletonName is the form of a browser's singleton directory's name.
+var singletonName = regexp.MustCompile(`^\.?[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z0-9-]+)+\.[A-Za-z0-9]{6}$`)
+
+// removeSingleton removes a browser's singleton directory (singletonDir)
+// and what the browser keeps in it, its Singleton files: the browser
+// removes it when it exits, not when it is killed, and each launch would
+// leave one in the temp dir. A directory that holds anything else is
+// left as it is.
+func removeSingleton(dir string) {
+	if dir == "" {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "Singleton") {
+			return
+		}
+	}
+	for _, e := range entries {
+		os.Remove(filepath.Join(dir, e.Name()))
+	}
+	os.Remove(dir)
 }
 
 // removeProfile removes the profile directory, retrying briefly: the

@@ -89,6 +89,13 @@ func TestLaunch(t *testing.T) {
 			}
 		}
 	}
+	// The directory of its singleton socket, in the temp dir (Linux and
+	// macOS), which the browser removes when it exits but not when it is
+	// killed.
+	singleton := singletonDir(profile)
+	if singleton == "" && runtime.GOOS != "windows" {
+		t.Errorf("no singleton socket directory linked from the profile %s", profile)
+	}
 	if err := b.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
@@ -96,6 +103,9 @@ func TestLaunch(t *testing.T) {
 	case <-b.Done():
 	default:
 		t.Error("Done() not closed after Close")
+	}
+	if _, err := os.Stat(singleton); singleton != "" && !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the singleton socket directory %s after Close: %v, want it removed", singleton, err)
 	}
 	if _, err := os.Stat(profile); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("profile dir %s after Close: %v, want it removed", profile, err)
@@ -268,4 +278,52 @@ func profileDirs(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return len(m)
+}
+
+// Close removes the browser's singleton directory only when its name is
+// of a browser's form and it holds the browser's Singleton files alone.
+func TestRemoveSingleton(t *testing.T) {
+	for name, want := range map[string]bool{
+		"org.chromium.Chromium.zyU0kl":  true,
+		".com.google.Chrome.AbC123":     true,
+		"com.microsoft.Edge.x1Y2z3":     true,
+		"org.chromium.Chromium.zyU0k":   false, // five random characters
+		"cdpprovider-profile-123456789": false,
+		"tmp":                           false,
+		"..":                            false,
+	} {
+		if got := singletonName.MatchString(name); got != want {
+			t.Errorf("singletonName matches %q: %v, want %v", name, got, want)
+		}
+	}
+	profile, tmp := t.TempDir(), t.TempDir()
+	mine := filepath.Join(tmp, "org.chromium.Chromium.abc123")
+	other := filepath.Join(tmp, "org.chromium.Chromium.def456")
+	for _, dir := range []string{mine, other} {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"SingletonSocket", "SingletonCookie"} {
+			if err := os.WriteFile(filepath.Join(dir, f), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("a person's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(mine, "SingletonSocket"), filepath.Join(profile, "SingletonSocket")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	if got := singletonDir(profile); got != mine {
+		t.Fatalf("singletonDir = %q, want %q", got, mine)
+	}
+	removeSingleton(mine)
+	removeSingleton(other)
+	if _, err := os.Stat(mine); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the singleton directory after removeSingleton: %v, want it removed", err)
+	}
+	if _, err := os.Stat(filepath.Join(other, "notes.txt")); err != nil {
+		t.Errorf("a directory holding more than Singleton files lost them: %v", err)
+	}
 }

@@ -54,8 +54,8 @@ type Counts struct {
 	// fetch (walkOnly).
 	AtLoad atomic.Int64
 	// NotAwaited counts the reads of the whole tree of a document walked
-	// screen first that read it whole at once rather than wait for its
-	// walk (Activity.ReadWhole).
+	// screen first that did not wait for its walk (Activity.ReadWhole):
+	// they fetched the whole tree, or took the fetch such a read kept.
 	NotAwaited atomic.Int64
 	// BarriersAhead counts the barriers (of reads of a kept tree with no
 	// change) whose first call was sent with the page's state

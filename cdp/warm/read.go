@@ -419,19 +419,21 @@ func (t *tree) twinParents() []accessibility.NodeID {
 // and again is answered at once long before the walk of a big page ends.
 // The version of a kept fetch is its own, for the mapping's memo. A read
 // of a document walked at its load with no fetch waits for the walk
-// first (awaitLoadWalk), unless such reads read it whole
-// (Activity.ReadWhole).
+// first (awaitLoadWalk), unless the last full fetch answers, or such
+// reads read it whole (Activity.ReadWhole): those wait for no walk.
 func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) ([]*accessibility.Node, uint64, error) {
 	a.deferWalk(frame, loader, seen)
 	a.mu.Lock()
 	fr := a.peek(frame)
 	bg, w := fr.fetching, fr.walk
+	answers := fr.fetched.answers(loader, fr.loaded, seen)
 	a.mu.Unlock()
 	atLoad := w != nil && w.atLoad && w.loader == loader // walked at its load, not fetched (walkOnly)
-	if atLoad && w.readWhole {
+	readWhole := atLoad && w.readWhole
+	if readWhole {
 		a.counts.NotAwaited.Add(1)
 	}
-	if atLoad && !w.readWhole {
+	if atLoad && !readWhole && !answers {
 		if kept, err := a.awaitLoadWalk(ctx, frame, w); err != nil {
 			return nil, 0, err
 		} else if kept {
@@ -461,11 +463,15 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 		a.counts.Fetched.Add(1)
 		return f.nodes, f.version, nil
 	}
-	if kept, err := a.awaitWalk(ctx, frame, loader); err != nil {
-		return nil, 0, err
-	} else if kept {
-		a.counts.Awaited.Add(1)
-		return a.Nodes(ctx, frame, loader, seen)
+	// (A read that reads whole waits for no walk, however it goes:
+	// awaitWalk's cost is of the document before, at a load.)
+	if !readWhole {
+		if kept, err := a.awaitWalk(ctx, frame, loader); err != nil {
+			return nil, 0, err
+		} else if kept {
+			a.counts.Awaited.Add(1)
+			return a.Nodes(ctx, frame, loader, seen)
+		}
 	}
 	if Tracing() {
 		Tracef("[%p] read of frame %s: whole, not walked (last full fetch %v); watchers %d saw %d, %d (ok %v)", a, frame, f != nil, seen.Watcher, seen.Mutations, seen.Interactions, seen.OK)

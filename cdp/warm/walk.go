@@ -618,6 +618,17 @@ func (a *Trees) unkept(frame cdproto.FrameID, loader cdproto.LoaderID, seen Acti
 	return !kept && f.walk == nil && f.fetching == nil && !f.fetched.answers(loader, f.loaded, seen)
 }
 
+// FetchAnswers reports whether the last full fetch of a frame's
+// document answers a read of it now (untilWalked): the same document,
+// asked for after its last load, the page's watchers having seen
+// nothing since (seen).
+func (a *Trees) FetchAnswers(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f := a.frames[frame]
+	return f != nil && f.fetched.answers(loader, f.loaded, seen)
+}
+
 // WalkScreenFirst asks for the walk of a frame's document that nothing
 // answers (Unkept) and whose screen the caller reads first, from the
 // nodes on screen alone (PartialNodes): once the read is over
