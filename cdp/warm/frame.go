@@ -69,6 +69,12 @@ func (a *Trees) peek(id cdproto.FrameID) frame {
 	return frame{}
 }
 
+// fetchAnswers reports whether f's last full fetch answers a read of its
+// document now (fetched.answers); false for no frame.
+func (f *frame) fetchAnswers(loader cdproto.LoaderID, seen Activity) bool {
+	return f != nil && f.fetched.answers(loader, f.loaded, seen)
+}
+
 // peekFetched is f's last full fetch, nil when f is.
 func (f *frame) peekFetched() *fetched {
 	if f == nil {

@@ -426,7 +426,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	a.mu.Lock()
 	fr := a.peek(frame)
 	bg, w := fr.fetching, fr.walk
-	answers := fr.fetched.answers(loader, fr.loaded, seen)
+	answers := fr.fetchAnswers(loader, seen)
 	a.mu.Unlock()
 	atLoad := w != nil && w.atLoad && w.loader == loader // walked at its load, not fetched (walkOnly)
 	readWhole := atLoad && w.readWhole
@@ -456,7 +456,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 	if unwalked {
 		a.counts.Unwalked.Add(1)
 	}
-	if f.answers(loader, load, seen) {
+	if fr.fetchAnswers(loader, seen) {
 		if Tracing() {
 			Tracef("[%p] read of frame %s: the last full fetch again; watchers %d saw %d", a, frame, seen.Watcher, seen.Mutations)
 		}

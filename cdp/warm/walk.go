@@ -615,7 +615,7 @@ func (a *Trees) unkept(frame cdproto.FrameID, loader cdproto.LoaderID, seen Acti
 		return true
 	}
 	kept := f.tree != nil && f.tree.loader == loader
-	return !kept && f.walk == nil && f.fetching == nil && !f.fetched.answers(loader, f.loaded, seen)
+	return !kept && f.walk == nil && f.fetching == nil && !f.fetchAnswers(loader, seen)
 }
 
 // FetchAnswers reports whether the last full fetch of a frame's
@@ -625,8 +625,7 @@ func (a *Trees) unkept(frame cdproto.FrameID, loader cdproto.LoaderID, seen Acti
 func (a *Trees) FetchAnswers(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	f := a.frames[frame]
-	return f != nil && f.fetched.answers(loader, f.loaded, seen)
+	return a.frames[frame].fetchAnswers(loader, seen)
 }
 
 // WalkScreenFirst asks for the walk of a frame's document that nothing
