@@ -154,15 +154,14 @@ func startWatch(t testing.TB, args ...string) *watchProcess {
 
 // stepsBrowser starts a headless Chromium of the test's own with the
 // steps page loaded in a tab of its own (openTab), for watch to connect
-// to. The watch tests
-// do not launch the browser on their page: under load (packages tested
-// side by side), a launched browser's first tab took seconds to make its
-// renderer, the provider's first calls waited out its navigation to the
-// page, and in 3 runs of about 150 Chrome then sent the page's session no
-// event at all (no call of the page watchers' binding, no accessibility
-// event), so watch was told of none of the page's changes. Attached to a
-// page that has loaded, as a person's browser mostly is, nothing of the
-// kind was seen.
+// to, as a person's browser mostly is: a page that has loaded. Launched
+// on its page (BenchmarkWatchLatency), a busy machine's first read can
+// straddle the tab's first navigation: its page-state script runs in the
+// empty document before and its tree comes from the page (18 runs of
+// 180 on two busy cores). That made watch miss every change in 7 runs
+// of about 340: the page changed between that read's tree and the new
+// document's watchers, whose counts, from 0 again, were taken for the
+// ones before (TestAFetchCountedByOtherWatchersDoesNotAnswer, cdp/warm).
 func stepsBrowser(t testing.TB, url string) *chrome {
 	t.Helper()
 	br := chromeFor(t, 0)

@@ -489,7 +489,7 @@ func (a *Trees) untilWalked(ctx context.Context, frame cdproto.FrameID, loader c
 		return nodes, 0, nil
 	}
 	a.mu.Lock()
-	f = a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
+	f = a.keepFetch(frame, newFetched(nodes, loader, load, seen))
 	a.mu.Unlock()
 	return f.nodes, f.version, nil
 }
@@ -507,20 +507,20 @@ func (a *Trees) wholeAsNew(ctx context.Context, frame cdproto.FrameID, loader cd
 		return nodes, 0, err
 	}
 	a.mu.Lock()
-	f := a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
+	f := a.keepFetch(frame, newFetched(nodes, loader, load, seen))
 	a.mu.Unlock()
 	return f.nodes, f.version, nil
 }
 
 // keepFetch keeps f as the last full fetch of a frame's document, with a
 // version of its own, and returns it; holding mu. A fetch kept meanwhile
-// of the same document, asked for after the same loadComplete, the page's
+// of the same document, asked for after the same loadComplete, the same
 // watchers having seen the same (the background fetch after a load, and
 // a read's, side by side), stays, and is returned: a read may have mapped
 // it under its version already.
 func (a *Trees) keepFetch(frame cdproto.FrameID, f *fetched) *fetched {
 	fr := a.frames[frame]
-	if old := fr.peekFetched(); old != nil && old.loader == f.loader && old.load == f.load && old.mutations == f.mutations && old.interactions == f.interactions {
+	if old := fr.peekFetched(); old.answers(f.loader, f.load, f.seen()) {
 		return old
 	}
 	f.version = versions.Add(1)
@@ -602,17 +602,35 @@ type fetched struct {
 	// load is the event count of the frame's last loadComplete when the
 	// fetch was asked for (Trees.loaded): one asked for before the
 	// document's own is not the page as loaded.
-	load                    uint64
+	load uint64
+	// watcher names the watchers whose counts (mutations, interactions)
+	// the read that made the fetch had: those of the document before,
+	// when it ran its page-state script just before a navigation's
+	// commit and asked for the tree just after. A new document's
+	// watchers count from 0 again, and were installed after the fetch:
+	// equal counts of other watchers say nothing.
+	watcher                 int64
 	mutations, interactions int64
 	version                 uint64
 }
 
+// newFetched is a full fetch of a document (loader) asked for after its
+// frame's load number load, by a read whose page's watchers saw seen.
+func newFetched(nodes []*accessibility.Node, loader cdproto.LoaderID, load uint64, seen Activity) *fetched {
+	return &fetched{nodes: nodes, loader: loader, load: load, watcher: seen.Watcher, mutations: seen.Mutations, interactions: seen.Interactions}
+}
+
+// seen is what the page's watchers had seen when f was asked for.
+func (f *fetched) seen() Activity {
+	return Activity{OK: true, Watcher: f.watcher, Mutations: f.mutations, Interactions: f.interactions}
+}
+
 // answers reports whether f, a frame's last full fetch (nil: none),
 // answers a read of its document now: the same document (loader), asked
-// for after its last loadComplete (load), the page's watchers having
-// seen nothing since (seen).
+// for after its last loadComplete (load), the same watchers (those of
+// the document the read found) having seen nothing since (seen).
 func (f *fetched) answers(loader cdproto.LoaderID, load uint64, seen Activity) bool {
-	return f != nil && seen.OK && f.loader == loader && f.load == load && f.mutations == seen.Mutations && f.interactions == seen.Interactions
+	return f != nil && seen.OK && f.loader == loader && f.load == load && f.watcher == seen.Watcher && f.mutations == seen.Mutations && f.interactions == seen.Interactions
 }
 
 // barrier returns once Chrome has sent every nodesUpdated event for what

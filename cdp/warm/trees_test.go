@@ -798,6 +798,56 @@ func TestAFetchFromBeforeTheLoadIsNotThePageLoaded(t *testing.T) {
 	}
 }
 
+// A read that runs its page-state script in a document just before a
+// navigation commits, and asks for the tree just after, pairs the
+// counts of the document before's watchers with the new document. The
+// new document's watchers, installed by the next read, count from 0
+// again: their equal counts must not make the fetch answer again, for
+// the page changed before they were there to see it (watch showed a
+// page's first state forever: it changed between the fetch and the
+// watchers' start). The same watchers with the same counts do answer
+// with it, and a fetch by the new watchers is not taken for the one
+// before it.
+func TestAFetchCountedByOtherWatchersDoesNotAnswer(t *testing.T) {
+	c := &loading{}
+	paragraphs(&c.children, t, 10)
+	a := New(c, nil, nil)
+	ctx := context.Background()
+	before := Activity{OK: true, Watcher: 1} // the document before's, at its navigation
+	nodes, first, err := a.Nodes(ctx, "F", "L", before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if axBool(nodes[0], accessibility.PropertyNameBusy) {
+		t.Fatal("the first read: the root is busy")
+	}
+	if _, again, err := a.Nodes(ctx, "F", "L", before); err != nil || again != first {
+		t.Fatalf("the same watchers, having seen nothing: version %d (err %v), want the fetch's again, %d", again, err, first)
+	}
+	if got, want := a.counts.Tally(), (Tally{Whole: 1, Fetched: 1}); got != want {
+		t.Fatalf("the reads: %v; want %v", got, want)
+	}
+
+	c.busy.Store(true) // the page changed, before its new watchers were there
+	now := Activity{OK: true, Watcher: 2}
+	nodes, second, err := a.Nodes(ctx, "F", "L", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !axBool(nodes[0], accessibility.PropertyNameBusy) || second == first {
+		t.Errorf("the read by the new document's watchers answered the fetch counted by the watchers before (version %d, the fetch's %d)", second, first)
+	}
+	if _, third, err := a.Nodes(ctx, "F", "L", now); err != nil || third != second {
+		t.Errorf("the new watchers, having seen nothing: version %d (err %v), want their fetch's again, %d", third, err, second)
+	}
+	if n := c.wholes.Load(); n != 2 {
+		t.Errorf("%d getFullAXTree calls, want 2", n)
+	}
+	if got, want := a.counts.Tally(), (Tally{Whole: 2, Fetched: 2}); got != want {
+		t.Errorf("the reads: %v; want %v", got, want)
+	}
+}
+
 // Rest stops the walk under way and lets go of every kept tree and
 // fetch; it reports that Accessibility was on, for the caller to turn it
 // off. After it no walk starts (StartWalks), and a loadComplete starts no

@@ -105,7 +105,7 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		nodes, err := a.fetchWhole(ctx, frame)
 		a.mu.Lock()
 		if err == nil && !f.forgotten {
-			a.keepFetch(frame, &fetched{nodes: nodes, loader: loader, load: load, mutations: seen.Mutations, interactions: seen.Interactions})
+			a.keepFetch(frame, newFetched(nodes, loader, load, seen))
 		}
 		if fr.fetching == f {
 			fr.fetching = nil
