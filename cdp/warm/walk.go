@@ -620,8 +620,8 @@ func (a *Trees) unkept(frame cdproto.FrameID, loader cdproto.LoaderID, seen Acti
 
 // FetchAnswers reports whether the last full fetch of a frame's
 // document answers a read of it now (untilWalked): the same document,
-// asked for after its last load, the page's watchers having seen
-// nothing since (seen).
+// asked for after its last load, the same watchers having seen nothing
+// since (seen; fetched.answers).
 func (a *Trees) FetchAnswers(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
