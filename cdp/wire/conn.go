@@ -52,10 +52,11 @@ type Conn struct {
 	// must return at once and must not call the conn. Guarded by mu.
 	handlers map[target.SessionID]func(method string, params jsonv2.Value)
 	err      error // why the connection ended; guarded by mu
-	// answered counts each session's answered calls, a sign of life of
-	// its page (FirstCall). Guarded by mu.
-	answered map[target.SessionID]uint64
-	closed   bool // the read loop has failed every call; guarded by mu
+	// heard is when each session's page last said something: an answer
+	// or an event, a sign of life of the page's main thread, which sends
+	// nearly all of them (FirstCall). Guarded by mu.
+	heard  map[target.SessionID]time.Time
+	closed bool // the read loop has failed every call; guarded by mu
 
 	done chan struct{} // closed when the read loop ends
 
@@ -122,7 +123,7 @@ func newConn(tr chromedp.Transport) *Conn {
 		pending:  make(map[int64]pendingCall),
 		subs:     make(map[subKey][]*subscription),
 		handlers: make(map[target.SessionID]func(string, jsonv2.Value)),
-		answered: make(map[target.SessionID]uint64),
+		heard:    make(map[target.SessionID]time.Time),
 		done:     make(chan struct{}),
 
 		sent:          make(map[string]uint64),
@@ -220,7 +221,7 @@ func (c *Conn) read() {
 			c.mu.Lock()
 			p, ok := c.pending[msg.ID]
 			delete(c.pending, msg.ID)
-			c.answered[msg.SessionID]++
+			c.heard[msg.SessionID] = time.Now()
 			c.mu.Unlock()
 			if ok {
 				p.reply <- msg
@@ -239,6 +240,9 @@ func (c *Conn) read() {
 				s.push(msg.Params)
 			}
 			h := c.handlers[msg.SessionID]
+			if h != nil { // a session of the conn's, not detached
+				c.heard[msg.SessionID] = time.Now()
+			}
 			c.mu.Unlock()
 			if h != nil {
 				h(string(msg.Method), msg.Params)
@@ -247,11 +251,12 @@ func (c *Conn) read() {
 	}
 }
 
-// progress returns how many calls of the session Chrome has answered.
-func (c *Conn) progress(id target.SessionID) uint64 {
+// lastHeard returns when Chrome last sent a message of the session: an
+// answer to one of its calls, or an event; zero: none yet.
+func (c *Conn) lastHeard(id target.SessionID) time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.answered[id]
+	return c.heard[id]
 }
 
 // waiting reports whether a call of the session waits for its answer.
@@ -309,7 +314,7 @@ func (c *Conn) detached(params jsonv2.Value) {
 	// goes, so that a connection that lives all day, through many tabs
 	// and iframes attached and gone, keeps only the sessions alive.
 	delete(c.handlers, ev.SessionID)
-	delete(c.answered, ev.SessionID)
+	delete(c.heard, ev.SessionID)
 	for k, subs := range c.subs {
 		if k.session == ev.SessionID {
 			for _, s := range subs {

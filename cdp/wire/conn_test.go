@@ -165,13 +165,13 @@ func TestConnForgetsADetachedSession(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.mu.Lock()
-		handlers, answered, subs := len(c.handlers), len(c.answered), len(c.subs)
+		handlers, heard, subs := len(c.handlers), len(c.heard), len(c.subs)
 		c.mu.Unlock()
 		if handlers != 0 || subs != 0 {
 			t.Errorf("after the detach: %d handlers, %d subscriptions kept; want none", handlers, subs)
 		}
-		if answered > 1 { // the browser session's own count
-			t.Errorf("after the detach: %d sessions' answers counted; want the browser's alone", answered)
+		if heard > 1 { // the browser session's own count
+			t.Errorf("after the detach: %d sessions' messages counted; want the browser's alone", heard)
 		}
 		if _, open := <-events; open {
 			t.Error("the detached session's subscription got an event")

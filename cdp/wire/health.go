@@ -24,11 +24,24 @@ import (
 //     Inspector.targetReloadedAfterCrash;
 //   - a JavaScript dialog (Page.javascriptDialogOpening, hence Page.enable
 //     on each session) fails them until Page.javascriptDialogClosed;
-//   - a page that answers none of the session's calls for answerWithin
-//     while the first call of a read waits (a busy main thread) is
-//     stuck: its calls under way fail at once, later ones fail without
-//     being sent, and a probe waits in the background until the page
-//     answers again.
+//   - a page that says nothing on the session (no answer to any call, no
+//     event: its main thread sends nearly all of them) for answerWithin
+//     while the first call of a read waits (a busy main thread), or a
+//     call that was under way when it navigated, is stuck: its calls
+//     under way fail at once, later ones fail without being sent, and a
+//     probe waits in the background until the page answers again;
+//   - but a page whose document loads is given loadWithin: from the
+//     commit of its top frame's document (Page.frameNavigated) until the
+//     page has done a load's work, its main thread parses, lays out and
+//     runs the document's scripts and, after the load
+//     (Page.frameStoppedLoading), builds the document's accessibility
+//     tree when a session's Accessibility domain is on; a large page on
+//     a slow machine answers nothing for seconds meanwhile (over 1.8 s
+//     after the load of a 50,000-node page, on a CI machine), and a host
+//     that reads the page it asked for reads right then. The load's work
+//     is done at Accessibility.loadComplete, at the answer of a read's
+//     first call made after the load, or loadWithin after the load,
+//     whichever comes first.
 // Each change is a change of what a read answers: the session's Owner is
 // told. How a page that cannot answer is reported is the reader's.
 
@@ -61,6 +74,12 @@ type Owner struct {
 // as not responding.
 const answerWithin = 1500 * time.Millisecond
 
+// loadWithin is answerWithin for a page whose document loads: how long
+// it may go without answering any call, from its document's commit until
+// loadWithin after its load (see the top of this file). Chrome itself
+// calls a renderer hung after 15 s or more.
+const loadWithin = 10 * time.Second
+
 // probeEvery bounds one probe of a stuck page; another follows at once.
 const probeEvery = 30 * time.Second
 
@@ -76,15 +95,29 @@ type health struct {
 	// it when a navigation commits, before the new document's scripts run,
 	// so it is known of a page that stops answering right after.
 	document cdproto.LoaderID
+	// top is the top frame, as the last Page.frameNavigated told.
+	top cdproto.FrameID
+	// loading: the top frame's document committed, and its load's work
+	// is not known to be done (the top of this file).
+	loading bool
+	// loaded is when the top frame stopped loading
+	// (Page.frameStoppedLoading) since the commit; zero: not yet.
+	loaded time.Time
 }
 
 // slimNavigated is what a page session's Page.frameNavigated tells the
 // health: which frame has which document now.
 type slimNavigated struct {
 	Frame struct {
+		ID       cdproto.FrameID  `json:"id"`
 		ParentID string           `json:"parentId"`
 		LoaderID cdproto.LoaderID `json:"loaderId"`
 	} `json:"frame"`
+}
+
+// slimStopped is a Page.frameStoppedLoading.
+type slimStopped struct {
+	FrameID cdproto.FrameID `json:"frameId"`
 }
 
 // onNavigated records the top frame's new document (Page.frameNavigated),
@@ -95,38 +128,104 @@ func (s *Session) onNavigated(params jsonv2.Value) {
 		return
 	}
 	s.h.mu.Lock()
-	s.h.document = ev.Frame.LoaderID
+	s.h.document, s.h.top = ev.Frame.LoaderID, ev.Frame.ID
+	s.h.loading, s.h.loaded = true, time.Time{}
 	s.h.mu.Unlock()
-	go s.afterNavigation(s.c.progress(s.id))
+	go s.afterNavigation(time.Now())
 }
 
-// afterNavigation treats the calls under way when a tab's page navigated
-// as a read's first call (FirstCall): the page before may have answered
-// the read's first call, but they wait on the new document, which can be
-// busy from its start (a long script as it loads). When the page has
-// answered none of the session's calls since the navigation (its count
-// was last) answerWithin after it while some wait, and is not busy with
-// a long call of the owner's own (a fetch of a document that loaded), it
-// is not responding: the calls fail, and the read answers without the
-// page rather than at its deadline.
-func (s *Session) afterNavigation(last uint64) {
+// onStopped records that the top frame stopped loading
+// (Page.frameStoppedLoading), on the read loop.
+func (s *Session) onStopped(params jsonv2.Value) {
+	var ev slimStopped
+	if jsonv2.Unmarshal(params, &ev, chromedp.DefaultUnmarshalOptions) != nil {
+		return
+	}
+	s.h.mu.Lock()
+	if s.h.loading && ev.FrameID == s.h.top && s.h.loaded.IsZero() {
+		s.h.loaded = time.Now()
+	}
+	s.h.mu.Unlock()
+}
+
+// loadDone records that the page's load's work is done: its accessibility
+// tree is built (Accessibility.loadComplete; sent zero), or a read's first
+// call made at sent, after the load, was answered (Chrome answers it
+// after the work the load queued before it).
+func (s *Session) loadDone(sent time.Time) {
+	s.h.mu.Lock()
+	if sent.IsZero() || !s.h.loaded.IsZero() && s.h.loaded.Before(sent) {
+		s.h.loading = false
+	}
+	s.h.mu.Unlock()
+}
+
+// loading reports whether the page's document loads: its load's work is
+// not done, and loadWithin has not passed since its load.
+func (s *Session) loading() bool {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	return s.h.loading && (s.h.loaded.IsZero() || time.Since(s.h.loaded) < loadWithin)
+}
+
+// patience is how long the page may say nothing before it counts as not
+// responding: loadWithin while its document loads, answerWithin
+// otherwise.
+func (s *Session) patience() time.Duration {
+	if s.loading() {
+		return loadWithin
+	}
+	return answerWithin
+}
+
+// silence waits until the page has said nothing (no answer, no event)
+// past its patience since start, nor been busy with a long call of the
+// owner's own, while something waits on it (until stop is closed, and
+// while waiting says so); it reports whether that came.
+func (s *Session) silence(start time.Time, stop <-chan struct{}, waiting func() bool) bool {
+	quiet := start
 	t := time.NewTimer(answerWithin)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.owner.Life.Done():
-			return
+			return false
+		case <-stop:
+			return false
 		case <-t.C:
 		}
-		if !s.c.waiting(s.id) || s.c.progress(s.id) != last {
-			return // nothing waits on it, or it answers
+		patience := s.patience() // before waiting, which may ask whether it loads
+		if !waiting() {
+			return false
+		}
+		now := time.Now()
+		if heard := s.c.lastHeard(s.id); heard.After(quiet) {
+			quiet = heard
 		}
 		if s.isBusy() {
-			t.Reset(answerWithin)
-			continue
+			quiet = now
 		}
+		wait := patience - now.Sub(quiet)
+		if wait <= 0 {
+			return true
+		}
+		t.Reset(wait)
+	}
+}
+
+// afterNavigation treats the calls under way when a tab's page navigated
+// as a read's first call (FirstCall): the page before may have answered
+// the read's first call, but they wait on the new document, which can be
+// busy from its start (a long script as it loads). While some wait and
+// the document loads, a page that has said nothing (no answer, no event)
+// for loadWithin, and is not busy with a long call of the owner's own (a
+// fetch of a document that loaded), is not responding: the calls fail,
+// and the read answers without the page rather than at its deadline.
+// Once the load's work is done, the calls are the owner's again (a long
+// one of them is no sign of trouble). at is when the navigation was told.
+func (s *Session) afterNavigation(at time.Time) {
+	if s.silence(at, nil, func() bool { return s.c.waiting(s.id) && s.loading() }) {
 		s.markStuck()
-		return
 	}
 }
 
@@ -180,8 +279,15 @@ func (s *Session) OpenDialog() *Dialog {
 // read loop; it reports whether the event was one of them, and none of
 // the session's handler's: Page.frameNavigated is both.
 func (s *Session) onHealthEvent(method string, params jsonv2.Value) bool {
-	if method == page.FrameNavigated.Method {
+	switch method {
+	case page.FrameNavigated.Method:
 		s.onNavigated(params)
+		return false
+	case page.FrameStoppedLoading.Method:
+		s.onStopped(params)
+		return false
+	case "Accessibility.loadComplete":
+		s.loadDone(time.Time{})
 		return false
 	}
 	var fail error
@@ -259,34 +365,31 @@ func (s *Session) probe() {
 }
 
 // FirstCall runs call, the first a read makes to a page, and waits for it
-// while the page answers anything: Chrome answers a page's calls one after
-// another, so this one may wait behind others (a walk's, in the
-// background) and that is no sign of trouble; nor is a page busy with a
-// long call of the owner's own (the busy func of Conn.Session). A page
-// that answers none of the session's calls for answerWithin otherwise is
-// marked stuck, which fails call at once.
+// while the page says anything (answers a call, sends an event): Chrome
+// answers a page's calls one after another, so this one may wait behind
+// others (a walk's, in the background) and that is no sign of trouble;
+// nor is a page busy with a long call of the owner's own (the busy func
+// of Conn.Session). A page that says nothing past its patience
+// (answerWithin; loadWithin as its document loads) is marked stuck, which
+// fails call at once.
 func (s *Session) FirstCall(ctx context.Context, call func(context.Context) error) error {
+	sent := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- call(ctx) }()
-	last := s.c.progress(s.id)
-	t := time.NewTimer(answerWithin)
-	defer t.Stop()
-	for {
-		select {
-		case err := <-done:
-			return err
-		case <-t.C:
-			if n := s.c.progress(s.id); n != last {
-				last = n
-				t.Reset(answerWithin)
-				continue
-			}
-			if s.isBusy() {
-				t.Reset(answerWithin)
-				continue
-			}
-			s.markStuck()
-			return <-done
+	answered := make(chan struct{})
+	silent := make(chan bool, 1)
+	go func() { silent <- s.silence(sent, answered, func() bool { return true }) }()
+	select {
+	case err := <-done:
+		close(answered)
+		if err == nil {
+			s.loadDone(sent)
 		}
+		return err
+	case stuck := <-silent:
+		if stuck {
+			s.markStuck()
+		}
+		return <-done
 	}
 }

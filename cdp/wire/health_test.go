@@ -220,3 +220,184 @@ func TestFirstCallWaitsForTheOwnersFetch(t *testing.T) {
 		}
 	})
 }
+
+// A page whose document loads may answer nothing for longer than one that
+// has loaded: it parses, lays out, runs its scripts and, after its load,
+// builds its accessibility tree, seconds for a large page on a slow
+// machine. It is given loadWithin, from its commit until its load's work
+// is done (Accessibility.loadComplete, a read's first call made after the
+// load answered, or loadWithin after the load); then answerWithin again.
+func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
+	event := func(tr *fakeTransport, method, params string) {
+		tr.in <- &cdpmsg.Message{SessionID: "S1", Method: cdpmsg.MethodType(method), Params: jsonv2.Value(params)}
+		synctest.Wait() // handled
+	}
+	commit := func(tr *fakeTransport) {
+		event(tr, "Page.frameNavigated", `{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/big"},"type":"Navigation"}`)
+	}
+	stopped := func(tr *fakeTransport) { event(tr, "Page.frameStoppedLoading", `{"frameId":"T1"}`) }
+	getTargets := func(s *Session) func(context.Context) error {
+		return func(ctx context.Context) error {
+			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+			return err
+		}
+	}
+	// silent runs a read's first call that the page never answers, and
+	// returns how long it took to count as not responding.
+	silent := func(t *testing.T, tr *fakeTransport, s *Session) time.Duration {
+		t.Helper()
+		start := time.Now()
+		done := make(chan error, 1)
+		go func() { done <- s.FirstCall(context.Background(), getTargets(s)) }()
+		<-tr.out
+		if err := <-done; !errors.Is(err, ErrNotResponding) {
+			t.Fatalf("a first call never answered: %v, want ErrNotResponding", err)
+		}
+		took := time.Since(start)
+		<-tr.out // the probe
+		return took
+	}
+
+	t.Run("busy after its load", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			commit(tr)
+			time.Sleep(3 * time.Second) // parsed, laid out
+			stopped(tr)
+			time.Sleep(300 * time.Millisecond)
+			// The read's first call waits behind the accessibility tree
+			// Chrome builds after the load: 4 s without an answer.
+			done := make(chan error, 1)
+			go func() { done <- s.FirstCall(context.Background(), getTargets(s)) }()
+			req := <-tr.out
+			time.Sleep(4 * time.Second)
+			tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+			if err := <-done; err != nil {
+				t.Fatalf("the first call to a page busy with its load: %v, want its answer", err)
+			}
+			if err := s.Unavailable(); err != nil {
+				t.Fatalf("a page busy with its load counts as %v", err)
+			}
+			// That answer ended the load's work: a page silent now is
+			// frozen, and counts so after answerWithin.
+			if took := silent(t, tr, s); took != answerWithin {
+				t.Fatalf("a loaded page counted as not responding after %v, want %v", took, answerWithin)
+			}
+		})
+	})
+	t.Run("a call under way at the commit", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			done := make(chan error, 1)
+			go func() { done <- getTargets(s)(context.Background()) }()
+			req := <-tr.out
+			commit(tr)
+			time.Sleep(5 * time.Second)
+			tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+			if err := <-done; err != nil {
+				t.Fatalf("a call under way when the page navigated, answered 5 s into the load: %v", err)
+			}
+			if err := s.Unavailable(); err != nil {
+				t.Fatalf("a page that answered 5 s into its load counts as %v", err)
+			}
+		})
+	})
+	t.Run("says things as it loads", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			commit(tr)
+			go func() {
+				time.Sleep(8 * time.Second)
+				event(tr, "Page.domContentEventFired", `{"timestamp":1}`) // then a script loops
+			}()
+			if took := silent(t, tr, s); took != 8*time.Second+loadWithin {
+				t.Fatalf("a page that sent an event 8 s into its load counted as not responding after %v, want %v", took, 8*time.Second+loadWithin)
+			}
+		})
+	})
+	t.Run("a call under way, then silence", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			start := time.Now()
+			done := make(chan error, 1)
+			go func() { done <- getTargets(s)(ctx) }()
+			<-tr.out // never answered
+			commit(tr)
+			time.Sleep(time.Second)
+			event(tr, "Page.domContentEventFired", `{"timestamp":1}`) // then a script loops
+			if err := <-done; !errors.Is(err, ErrNotResponding) {
+				t.Fatalf("a call under way when the page navigated, the page silent after an event: %v, want ErrNotResponding", err)
+			}
+			if took := time.Since(start); took != time.Second+loadWithin {
+				t.Fatalf("the page counted as not responding after %v, want %v", took, time.Second+loadWithin)
+			}
+		})
+	})
+	t.Run("a long call after the load", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			commit(tr)
+			stopped(tr)
+			event(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
+			// A call of the owner's, not a read's first: Chrome may work
+			// on it for seconds with no word. Loaded, the page is past
+			// what a navigation watches.
+			done := make(chan error, 1)
+			go func() { done <- getTargets(s)(context.Background()) }()
+			req := <-tr.out
+			time.Sleep(5 * time.Second)
+			tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+			if err := <-done; err != nil {
+				t.Fatalf("a call 5 s long after the load's work: %v, want its answer", err)
+			}
+			if err := s.Unavailable(); err != nil {
+				t.Fatalf("a page that answered a long call after its load counts as %v", err)
+			}
+		})
+	})
+	t.Run("never loads", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			commit(tr) // and a script loops as it parses
+			if took := silent(t, tr, s); took != loadWithin {
+				t.Fatalf("a page frozen in its load counted as not responding after %v, want %v", took, loadWithin)
+			}
+		})
+	})
+	t.Run("accessibility tree built", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			commit(tr)
+			stopped(tr)
+			event(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
+			if took := silent(t, tr, s); took != answerWithin {
+				t.Fatalf("a page silent after its loadComplete counted as not responding after %v, want %v", took, answerWithin)
+			}
+		})
+	})
+	t.Run("long after its load", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			commit(tr)
+			stopped(tr)
+			time.Sleep(loadWithin)
+			if took := silent(t, tr, s); took != answerWithin {
+				t.Fatalf("a page silent %v after its load counted as not responding after %v, want %v", loadWithin, took, answerWithin)
+			}
+		})
+	})
+	t.Run("an iframe stops loading", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			tr, _, s := fakePageSession(t, nil)
+			commit(tr)
+			event(tr, "Page.frameStoppedLoading", `{"frameId":"F9"}`)
+			time.Sleep(loadWithin)
+			// The top frame has not stopped loading: still its load.
+			if took := silent(t, tr, s); took != loadWithin {
+				t.Fatalf("a page whose iframe alone loaded counted as not responding after %v, want %v", took, loadWithin)
+			}
+		})
+	})
+}
