@@ -258,6 +258,28 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 		return took
 	}
 
+	// answeredLate sends a call that is not a read's first (the owner's:
+	// a walk's), runs then (nil: nothing), lets the page say nothing for
+	// d, answers the call, and fails unless the call got its answer and
+	// the page counts as answering.
+	answeredLate := func(t *testing.T, tr *fakeTransport, s *Session, then func(), d time.Duration) {
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { done <- getTargets(s)(context.Background()) }()
+		req := <-tr.out
+		if then != nil {
+			then()
+		}
+		time.Sleep(d)
+		tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
+		if err := <-done; err != nil {
+			t.Fatalf("a call the page answered after %v of silence: %v, want its answer", d, err)
+		}
+		if err := s.Unavailable(); err != nil {
+			t.Fatalf("a page that answered a call after %v of silence counts as %v", d, err)
+		}
+	}
+
 	t.Run("busy after its load", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			tr, _, s := fakePageSession(t, nil)
@@ -288,18 +310,7 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 	t.Run("a call under way at the commit", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			tr, _, s := fakePageSession(t, nil)
-			done := make(chan error, 1)
-			go func() { done <- getTargets(s)(context.Background()) }()
-			req := <-tr.out
-			commit(tr)
-			time.Sleep(5 * time.Second)
-			tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
-			if err := <-done; err != nil {
-				t.Fatalf("a call under way when the page navigated, answered 5 s into the load: %v", err)
-			}
-			if err := s.Unavailable(); err != nil {
-				t.Fatalf("a page that answered 5 s into its load counts as %v", err)
-			}
+			answeredLate(t, tr, s, func() { commit(tr) }, 5*time.Second)
 		})
 	})
 	t.Run("says things as it loads", func(t *testing.T) {
@@ -344,60 +355,41 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 			// A call of the owner's, not a read's first: Chrome may work
 			// on it for seconds with no word. Loaded, the page is past
 			// what a navigation watches.
-			done := make(chan error, 1)
-			go func() { done <- getTargets(s)(context.Background()) }()
-			req := <-tr.out
-			time.Sleep(5 * time.Second)
-			tr.in <- &cdpmsg.Message{ID: req.ID, SessionID: "S1", Result: jsonv2.Value(`{"targetInfos":[]}`)}
-			if err := <-done; err != nil {
-				t.Fatalf("a call 5 s long after the load's work: %v, want its answer", err)
-			}
-			if err := s.Unavailable(); err != nil {
-				t.Fatalf("a page that answered a long call after its load counts as %v", err)
-			}
+			answeredLate(t, tr, s, nil, 5*time.Second)
 		})
 	})
-	t.Run("never loads", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			tr, _, s := fakePageSession(t, nil)
-			commit(tr) // and a script loops as it parses
-			if took := silent(t, tr, s); took != loadWithin {
-				t.Fatalf("a page frozen in its load counted as not responding after %v, want %v", took, loadWithin)
-			}
-		})
-	})
-	t.Run("accessibility tree built", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			tr, _, s := fakePageSession(t, nil)
+	// How long a page that says nothing to a read's first call, after
+	// what the page did before, takes to count as not responding.
+	for _, c := range []struct {
+		name   string
+		before func(tr *fakeTransport)
+		want   time.Duration
+	}{
+		{"never loads", func(tr *fakeTransport) { commit(tr) /* and a script loops as it parses */ }, loadWithin},
+		{"accessibility tree built", func(tr *fakeTransport) {
 			commit(tr)
 			stopped(tr)
 			event(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
-			if took := silent(t, tr, s); took != answerWithin {
-				t.Fatalf("a page silent after its loadComplete counted as not responding after %v, want %v", took, answerWithin)
-			}
-		})
-	})
-	t.Run("long after its load", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			tr, _, s := fakePageSession(t, nil)
+		}, answerWithin},
+		{"long after its load", func(tr *fakeTransport) {
 			commit(tr)
 			stopped(tr)
 			time.Sleep(loadWithin)
-			if took := silent(t, tr, s); took != answerWithin {
-				t.Fatalf("a page silent %v after its load counted as not responding after %v, want %v", loadWithin, took, answerWithin)
-			}
-		})
-	})
-	t.Run("an iframe stops loading", func(t *testing.T) {
-		synctest.Test(t, func(t *testing.T) {
-			tr, _, s := fakePageSession(t, nil)
+		}, answerWithin},
+		{"an iframe stops loading", func(tr *fakeTransport) {
 			commit(tr)
 			event(tr, "Page.frameStoppedLoading", `{"frameId":"F9"}`)
-			time.Sleep(loadWithin)
-			// The top frame has not stopped loading: still its load.
-			if took := silent(t, tr, s); took != loadWithin {
-				t.Fatalf("a page whose iframe alone loaded counted as not responding after %v, want %v", took, loadWithin)
-			}
+			time.Sleep(loadWithin) // the top frame has not stopped loading: still its load
+		}, loadWithin},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tr, _, s := fakePageSession(t, nil)
+				c.before(tr)
+				if took := silent(t, tr, s); took != c.want {
+					t.Fatalf("counted as not responding after %v, want %v", took, c.want)
+				}
+			})
 		})
-	})
+	}
 }
