@@ -69,15 +69,15 @@ type Owner struct {
 	dialogs atomic.Uint64
 }
 
-// answerWithin is how long a page may go without answering any call
-// while a read waits for its first one (a small script) before it counts
-// as not responding.
+// answerWithin is how long a page may say nothing (no answer to any
+// call, no event) while a read waits for its first call (a small script)
+// before it counts as not responding.
 const answerWithin = 1500 * time.Millisecond
 
-// loadWithin is answerWithin for a page whose document loads: how long
-// it may go without answering any call, from its document's commit until
-// loadWithin after its load (see the top of this file). Chrome itself
-// calls a renderer hung after 15 s or more.
+// loadWithin is answerWithin for a page whose document loads, from its
+// commit until its load's work is done or loadWithin after its load (see
+// the top of this file). Chrome itself calls a renderer hung after 15 s
+// or more.
 const loadWithin = 10 * time.Second
 
 // probeEvery bounds one probe of a stuck page; another follows at once.
@@ -87,7 +87,7 @@ const probeEvery = 30 * time.Second
 type health struct {
 	mu      sync.Mutex
 	crashed bool    // since Inspector.targetCrashed
-	stuck   bool    // a call went unanswered past answerWithin; until a probe answers
+	stuck   bool    // the page said nothing past its patience; until a probe answers
 	probing bool    // a probe is under way
 	dialog  *Dialog // the JavaScript dialog open in the page, if any
 	// document is the top frame's document as the last Page.frameNavigated
