@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/page"
@@ -286,7 +287,7 @@ func (s *Session) onHealthEvent(method string, params jsonv2.Value) bool {
 	case page.FrameStoppedLoading.Method:
 		s.onStopped(params)
 		return false
-	case "Accessibility.loadComplete":
+	case accessibility.LoadComplete.Method:
 		s.loadDone(time.Time{})
 		return false
 	}

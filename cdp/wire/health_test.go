@@ -31,6 +31,15 @@ func fakePageSession(t *testing.T, busy func() bool) (*fakeTransport, *Owner, *S
 	return tr, o, s
 }
 
+// getTargets returns a call on the session that the fake page answers
+// only when the test sends its answer.
+func getTargets(s *Session) func(context.Context) error {
+	return func(ctx context.Context) error {
+		_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
+		return err
+	}
+}
+
 // A page that does not answer in time is stuck: its call under way fails
 // at once, later calls fail without being sent, and once the probe is
 // answered the page counts as responding again and its calls go out.
@@ -125,10 +134,7 @@ func TestCrashAndDialogFailCallsUntilOver(t *testing.T) {
 func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr, _, s := fakePageSession(t, nil)
-		call := func(ctx context.Context) error {
-			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
-			return err
-		}
+		call := getTargets(s)
 
 		done := make(chan error, 1)
 		go func() { done <- s.FirstCall(context.Background(), call) }()
@@ -160,18 +166,15 @@ func TestFirstCallWaitsWhileThePageAnswersOthers(t *testing.T) {
 }
 
 // A call under way when the tab's page navigates waits on the new
-// document: one that answers nothing for answerWithin is not responding,
-// though the page before answered the read's first call.
+// document: one that says nothing for loadWithin (it loads) is not
+// responding, though the page before answered the read's first call.
 func TestCallsUnderWayWhenThePageNavigatesFailWhenItDoesNotAnswer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr, _, s := fakePageSession(t, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		done := make(chan error, 1)
-		go func() {
-			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
-			done <- err
-		}()
+		go func() { done <- getTargets(s)(ctx) }()
 		<-tr.out // sent, and never answered
 		tr.in <- &cdpmsg.Message{SessionID: "S1", Method: "Page.frameNavigated", Params: jsonv2.Value(`{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/busy"},"type":"Navigation"}`)}
 		if err := <-done; !errors.Is(err, ErrNotResponding) {
@@ -196,10 +199,7 @@ func TestFirstCallWaitsForTheOwnersFetch(t *testing.T) {
 		tr, _, s := fakePageSession(t, fetching.Load)
 
 		done := make(chan error, 1)
-		call := func(ctx context.Context) error {
-			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
-			return err
-		}
+		call := getTargets(s)
 		go func() { done <- s.FirstCall(context.Background(), call) }()
 		req := <-tr.out
 		time.Sleep(3 * answerWithin) // the fetch goes on, the page answers nothing else
@@ -236,12 +236,6 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 		event(tr, "Page.frameNavigated", `{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/big"},"type":"Navigation"}`)
 	}
 	stopped := func(tr *fakeTransport) { event(tr, "Page.frameStoppedLoading", `{"frameId":"T1"}`) }
-	getTargets := func(s *Session) func(context.Context) error {
-		return func(ctx context.Context) error {
-			_, err := cdproto.Call(ctx, s, target.GetTargets, target.GetTargetsParams{})
-			return err
-		}
-	}
 	// silent runs a read's first call that the page never answers, and
 	// returns how long it took to count as not responding.
 	silent := func(t *testing.T, tr *fakeTransport, s *Session) time.Duration {
