@@ -55,7 +55,7 @@ func (p *Provider) At(ctx context.Context, x, y float64) (*mapping.Hit, error) {
 	}
 	p.wake(ctx)
 	defer p.startWalks()
-	cur, seen, err := p.read(ctx, c, readWarm)
+	cur, seen, err := p.read(ctx, c, readWarm, false)
 	if err != nil {
 		return nil, err
 	}

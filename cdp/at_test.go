@@ -217,7 +217,7 @@ func TestAtSaysTheHitTestFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur, seen, err := p.read(rctx, c, readWarm)
+	cur, seen, err := p.read(rctx, c, readWarm, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package cdp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"maps"
@@ -47,6 +48,7 @@ type tabRead struct {
 	ahead   *aheadScreen  // the screen script sent with its state (sendScreen); nil when not
 	barrier *warm.Barrier // its top document's barrier's first call, sent with its state (sendAhead); nil when not
 	cold    bool          // bypass the warm trees
+	behind  bool          // a read in the background: leaves a document loading to its load
 	screen  bool          // a read of the screen: partialFetch may answer
 	focused bool          // the tab of the focused window: its focus is read
 	live    map[target.ID]*target.Info
@@ -318,6 +320,8 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 		g.asked()
 	}
 	switch {
+	case r.behind && isTop && o.sess.DocumentLoading():
+		ff.err = errLeftToLoad
 	case r.cold:
 		ff.nodes, ff.err = warm.FullAXTree(ctx, o.sess, accessibility.GetFullAXTreeParams{FrameID: f.ID})
 	case r.screen && isTop && ff.state.ok && ff.state.visible && p.screenFirst(ctx, o, f, ff.state):
@@ -349,6 +353,32 @@ func (p *Provider) fetchFrame(ctx context.Context, r *tabRead, o tabSession, f *
 	r.mu.Lock()
 	r.fetched[f.ID] = ff
 	r.mu.Unlock()
+}
+
+// errLeftToLoad: a read in the background found a shown tab's document
+// still loading (wire.Session.DocumentLoading), and left it to its load.
+var errLeftToLoad = errors.New("a shown tab's document is still loading; it is read after its load")
+
+// leftToLoad reports whether a read in the background left the tab's
+// document to its load: it was loading when its tree was to be asked for.
+func (r *tabRead) leftToLoad() bool {
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	top := r.fetched[cdproto.FrameID(r.tab)]
+	return top != nil && errors.Is(top.err, errLeftToLoad)
+}
+
+// lastLoading reports whether the document of a tab the last read read
+// is loading now (wire.Session.DocumentLoading): a read in the background
+// then does not start.
+func (st *connState) lastLoading() bool {
+	return slices.ContainsFunc(st.readLast, func(id target.ID) bool {
+		s := st.sessions[id]
+		return s != nil && s.DocumentLoading()
+	})
 }
 
 // ownerKey names an <iframe> (or <frame>, <object>) element: the target

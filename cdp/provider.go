@@ -119,6 +119,9 @@ type Provider struct {
 	// reused counts the tabs' documents answered with the element a read
 	// before had mapped (memo.go).
 	reused atomic.Int64
+	// leftToLoad counts the reads in the background that stopped at a
+	// shown document still loading (errLeftToLoad).
+	leftToLoad atomic.Int64
 	// screenWalks counts the answers of the screen script in a document
 	// that looked at its elements (screen.go), screenScrolls those of
 	// them that took the last walk shifted by the page's scroll,
@@ -388,7 +391,7 @@ func (p *Provider) current(ctx context.Context, how readHow) (*mapping.Current, 
 	}
 	p.wake(ctx)
 	defer p.startWalks()
-	cur, _, err := p.read(ctx, c, how)
+	cur, _, err := p.read(ctx, c, how, false)
 	return cur, err
 }
 
@@ -410,7 +413,7 @@ func (p *Provider) readBehind(ctx context.Context) error {
 	if p.screenAsked.Load() {
 		how = readScreen // what the read keeps is the same; its walk is kept too
 	}
-	_, _, err = p.read(ctx, c, how)
+	_, _, err = p.read(ctx, c, how, true)
 	return err
 }
 

@@ -23,10 +23,19 @@ import (
 // cut, for mapping to cut by.) A cold read reads every document whole
 // (getFullAXTree), bypassing the warm trees, and neither uses nor keeps
 // the elements other reads mapped (the tests compare the two). It also
-// returns what it saw of the windows, for at (at.go). Called with p.mu
-// held, on a live connection.
-func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mapping.Current, *sight, error) {
+// returns what it saw of the windows, for at (at.go). A read in the
+// background (behind: readAhead) that finds a shown tab's document still
+// loading stops there, with errLeftToLoad, and keeps nothing: what it
+// would read is of a document half parsed, which its load changes again
+// and reads again (warm.Trees.OnLoadFetched), and its calls would wait
+// behind the load's work on the page's main thread, holding the host's
+// next read behind them. Called with p.mu held, on a live connection.
+func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow, behind bool) (*mapping.Current, *sight, error) {
 	cold := how == readCold
+	if behind && p.state.lastLoading() {
+		p.leftToLoad.Add(1)
+		return nil, nil, errLeftToLoad
+	}
 	// The tabs (tabs.go): the page targets and every live target, what
 	// each tab says of itself, and which was activated last.
 	pages, live, tabs, recent, err := p.readTabs(ctx, c, how)
@@ -50,7 +59,11 @@ func (p *Provider) read(ctx context.Context, c *wire.Conn, how readHow) (*mappin
 	// (fetch.go), then assembled into its document (assemble.go); or,
 	// for a page that cannot answer, its Document as last shown
 	// (down.go).
-	reads := p.fetchTabs(ctx, c, wins, focused, live, how)
+	reads := p.fetchTabs(ctx, c, wins, focused, live, how, behind)
+	if behind && slices.ContainsFunc(reads, (*tabRead).leftToLoad) {
+		p.leftToLoad.Add(1)
+		return nil, nil, errLeftToLoad
+	}
 	shown := p.assembleTabs(ctx, c, wins, focused, reads)
 	// The tabs or pages that could not be read are in the answer,
 	// marked; the log says so once for each.
@@ -157,12 +170,13 @@ type shownTab struct {
 // window's tabRead, nil for a window whose tab is not read: minimised,
 // none active, or one whose page cannot answer. The tabs it reads are
 // the next read's to ask first (readLast, readTabs).
-func (p *Provider) fetchTabs(ctx context.Context, c *wire.Conn, wins []window, focused int, live map[target.ID]*target.Info, how readHow) []*tabRead {
+func (p *Provider) fetchTabs(ctx context.Context, c *wire.Conn, wins []window, focused int, live map[target.ID]*target.Info, how readHow, behind bool) []*tabRead {
 	reads := make([]*tabRead, len(wins))
 	p.state.readLast = p.state.readLast[:0]
 	for i, w := range wins {
 		if a := w.active; a != nil && !w.minimized && a.down == nil {
 			reads[i] = p.planTab(ctx, c, a, live, how, i == focused)
+			reads[i].behind = behind
 			p.state.readLast = append(p.state.readLast, a.info.TargetID)
 		}
 	}

@@ -3,9 +3,11 @@ package cdp
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -388,4 +390,134 @@ func TestCloseWaitsForTheReadAhead(t *testing.T) {
 	if now, running := p.readsAhead(); running || now != done+1 {
 		t.Errorf("after Close, readAhead started a read (running %v, %d made since, want 1)", running, now-done)
 	}
+}
+
+// A read in the background that finds a shown tab's document still
+// loading (here its load held by an image the server does not send)
+// leaves it to its load: it asks Chrome for none of its accessibility
+// tree and keeps nothing (counted: leftToLoad), whether the tab is the
+// one the last read read or one shown in its place since; the read the
+// load starts reads it, and the host's first read after the load is
+// answered with what that read mapped.
+func TestABackgroundReadLeavesALoadingDocumentToItsLoad(t *testing.T) {
+	path := testChrome(t)
+	// /slow/N is a page whose load waits for its image, /held/N, until
+	// free(N).
+	held := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+	var freed [2]sync.Once
+	free := func(n int) { freed[n].Do(func() { close(held[n]) }) }
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]; {
+		case strings.HasPrefix(r.URL.Path, "/held/"):
+			select {
+			case <-held[map[string]int{"0": 0, "1": 1}[n]]:
+			case <-r.Context().Done():
+			}
+			http.NotFound(w, r)
+		case strings.HasPrefix(r.URL.Path, "/slow/"):
+			fmt.Fprintf(w, `%s<img src="/held/%s" alt="Held">`, sectionsPage("Slow", 40), n)
+		default:
+			fmt.Fprint(w, sectionsPage("First", 20))
+		}
+	}))
+	defer srv.Close()
+	defer free(1) // before srv.Close, which waits for the images' handlers
+	defer free(0)
+
+	ctx, p, u := walkedOnLaunch(t, path, srv.URL+"/")
+	p.mu.Lock()
+	conn := p.conn
+	p.mu.Unlock()
+	treeCalls := func() map[string]uint64 {
+		calls := conn.Traffic().Calls
+		n := map[string]uint64{}
+		// (Not getPartialAXTree: a read sends one, its barrier, to the
+		// tab it read last, shown or not: readTabs.)
+		for _, m := range []string{"Accessibility.getFullAXTree", "Accessibility.getRootAXNode", "Accessibility.getChildAXNodes", "Accessibility.queryAXTree"} {
+			n[m] = calls[m]
+		}
+		return n
+	}
+	// loadHeld has tab i go to /slow/i and waits until the provider's
+	// session knows its document loads.
+	loadHeld := func(i int) {
+		t.Helper()
+		s := u.session(t, u.tabs[i])
+		u.eval(t, s, `window.__reloaded = true; ''`)
+		if _, err := cdproto.Call(ctx, s, page.Navigate, page.NavigateParams{URL: fmt.Sprintf("%s/slow/%d", srv.URL, i)}); err != nil {
+			t.Fatal(err)
+		}
+		u.waitNewDocument(t, s)
+		if err := waitFor(ctx, func() bool { return u.eval(t, s, `document.readyState`) == "interactive" }); err != nil {
+			t.Fatalf("tab %d's page was not parsed: %v", i, err)
+		}
+		ps := sessionOf(t, p, u.tabs[i])
+		if err := waitFor(ctx, ps.DocumentLoading); err != nil {
+			t.Fatalf("the provider's session of tab %d does not know its document loads: %v", i, err)
+		}
+	}
+	sent := func() (n uint64) {
+		for _, c := range conn.Traffic().Calls {
+			n += c
+		}
+		return n
+	}
+	// leftAlone runs a read in the background and fails unless it left
+	// the loading document to its load, asking nothing of its tree (and,
+	// with nothing, asking the pages nothing at all).
+	leftAlone := func(what string, nothing bool) {
+		t.Helper()
+		done0, _ := p.readsAhead()
+		left, calls, answers, before := p.leftToLoad.Load(), treeCalls(), p.Answers(), sent()
+		p.readAhead()
+		if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > done0 && !running }); err != nil {
+			t.Fatalf("%s: the read in the background did not end: %v", what, err)
+		}
+		if p.leftToLoad.Load() == left {
+			t.Errorf("%s: the read in the background did not leave the loading document to its load", what)
+		}
+		if now := treeCalls(); !maps.Equal(now, calls) {
+			t.Errorf("%s: the read in the background asked for the loading document's accessibility tree: calls %v, before it %v", what, now, calls)
+		}
+		if got := p.Answers().Minus(answers); got.All() != 0 {
+			t.Errorf("%s: the warm trees answered the read in the background: %v, want nothing", what, got)
+		}
+		if n := sent() - before; nothing && n != 0 {
+			t.Errorf("%s: the read in the background sent the pages %d calls, want none", what, n)
+		}
+	}
+
+	// The person goes to a page whose load is held: it is parsed, its
+	// load does not come.
+	loadHeld(0)
+	leftAlone("the tab read last", true)
+
+	// Its load comes: the read it starts reads it, for the host's next read.
+	done1, _ := p.readsAhead()
+	free(0)
+	u.waitLoaded(t, 0)
+	if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > done1 && !running }); err != nil {
+		t.Fatalf("no read in the background after the load: %v", err)
+	}
+	waitQuiet(t, ctx, p)
+	reused := p.Reused()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := p.Reused() - reused; n != 1 {
+		t.Errorf("the first read after the load took %d documents as mapped before, want the page's (mapped by the read the load started)", n)
+	}
+	if outline := fmt.Sprint(outlineOf(cur.Root)); !strings.Contains(outline, "Button 39") {
+		t.Errorf("the read does not show the loaded page: %v", outline)
+	}
+
+	// A second tab, read once, goes in the background to a page whose
+	// load is held, and the person switches to it as it loads.
+	u.openSecondTab(t, srv.URL+"/")
+	u.front(t, 0)
+	waitWalked(t, ctx, p) // reads, tab 0 shown, until no walk runs: its calls are not counted below
+	loadHeld(1)
+	u.front(t, 1)
+	leftAlone("a tab shown in the place of the one read last", false)
 }

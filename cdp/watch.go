@@ -249,7 +249,8 @@ func boolInt8(b bool) int8 {
 // again. Only a provider that has read is told (the events come from its
 // connection and from the pages it has read), and one background read
 // runs at a time: asked for again while it runs, it runs once more
-// after.
+// after. One that finds a shown tab's document still loading leaves it
+// to its load (read: errLeftToLoad), whose fetch reads again.
 func (p *Provider) readAhead() {
 	if p.resting() {
 		return

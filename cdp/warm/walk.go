@@ -593,7 +593,12 @@ func (t *tree) ordered() []*accessibility.Node {
 func (a *Trees) LoadWalking(frame cdproto.FrameID, loader cdproto.LoaderID) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	f := a.frames[frame]
+	return a.frames[frame].loadWalking(loader)
+}
+
+// loadWalking is LoadWalking of the frame f (nil: none), holding the
+// trees' mu.
+func (f *frame) loadWalking(loader cdproto.LoaderID) bool {
 	return f != nil && f.tree == nil && f.walk != nil && f.walk.atLoad && f.walk.loader == loader
 }
 
@@ -634,12 +639,20 @@ func (a *Trees) FetchAnswers(frame cdproto.FrameID, loader cdproto.LoaderID, see
 // (StartWalks), it is walked as a document read screen first at its
 // load is, which reads of the whole tree wait for (LoadWalking). A
 // provider's first read of a large page, or its first after a rest, is
-// such a read. It reports whether the walk was asked for; never while the
-// trees rest.
+// such a read. It reports whether the caller reads the screen first: the
+// walk was asked for, or the document's load began that walk since the
+// caller found it unkept (its loadComplete and a read's first call come
+// at once), and no full fetch answers; never while the trees rest.
 func (a *Trees) WalkScreenFirst(frame cdproto.FrameID, loader cdproto.LoaderID, seen Activity) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.resting || !seen.OK || !a.unkept(frame, loader, seen) {
+	if a.resting || !seen.OK {
+		return false
+	}
+	if f := a.frames[frame]; f.loadWalking(loader) {
+		return !f.fetchAnswers(loader, seen)
+	}
+	if !a.unkept(frame, loader, seen) {
 		return false
 	}
 	f := a.frameOf(frame)

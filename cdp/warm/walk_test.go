@@ -6,8 +6,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/chromedp/cdproto/accessibility"
+	cdproto "github.com/chromedp/cdproto/cdp"
 	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 )
 
@@ -96,4 +98,57 @@ func TestWalkFetchesBelowANodeAnsweredAgainWithNewChildren(t *testing.T) {
 	if want := []accessibility.NodeID{"1", "2", "5", "7", "8", "4", "3"}; !slices.Equal(ids, want) {
 		t.Errorf("ordered nodes %v, want %v", ids, want)
 	}
+}
+
+// A screen read that finds a large document unkept and asks for its walk
+// screen first (WalkScreenFirst) just as the document's load began that
+// walk (its loadComplete and the read's first call come at once) reads
+// the screen first all the same, rather than fetch the document whole;
+// the load's walk goes on.
+func TestAScreenReadMeetingTheLoadsWalkReadsTheScreenFirst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := &heldWalk{release: make(chan struct{})}
+		paragraphs(&c.children, t, 10)
+		a := New(c, nil, nil)
+		a.enabled = true
+		a.frameOf("F").measured = true // read before: its load is handled
+		a.Loaded = func(context.Context, cdproto.FrameID) (cdproto.LoaderID, Activity, error) {
+			return "L", Activity{OK: true, Watcher: 1, ScreenFirst: true}, nil
+		}
+		read := Activity{OK: true, Watcher: 1}
+		if !a.Unkept("F", "L", read) {
+			t.Fatal("the document is kept before its load")
+		}
+		a.OnEvent(accessibility.LoadComplete.Method, jsonv2.Value(`{"root":{"nodeId":"1","ignored":false,"frameId":"F"}}`))
+		synctest.Wait() // the load's walk has begun, and waits for its first answer
+		if !a.LoadWalking("F", "L") {
+			t.Fatal("the load did not begin a walk screen first")
+		}
+		if !a.WalkScreenFirst("F", "L", read) {
+			t.Error("a screen read that met the load's walk does not read the screen first")
+		}
+		close(c.release)
+		a.Rest()
+		if err := a.AwaitBackground(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// heldWalk is a page whose walk calls wait for release.
+type heldWalk struct {
+	children
+	release chan struct{}
+}
+
+func (c *heldWalk) Call(ctx context.Context, method string, params, res any) error {
+	if method == accessibility.CommandEnable {
+		return nil
+	}
+	select {
+	case <-c.release:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return c.children.Call(ctx, method, params, res)
 }

@@ -98,6 +98,9 @@ type health struct {
 	document cdproto.LoaderID
 	// top is the top frame, as the last Page.frameNavigated told.
 	top cdproto.FrameID
+	// committed is when the last Page.frameNavigated of the top frame
+	// came; zero: none since the session was attached.
+	committed time.Time
 	// loading: the top frame's document committed, and its load's work
 	// is not known to be done (the top of this file).
 	loading bool
@@ -129,10 +132,11 @@ func (s *Session) onNavigated(params jsonv2.Value) {
 		return
 	}
 	s.h.mu.Lock()
-	s.h.document, s.h.top = ev.Frame.LoaderID, ev.Frame.ID
+	now := time.Now()
+	s.h.document, s.h.top, s.h.committed = ev.Frame.LoaderID, ev.Frame.ID, now
 	s.h.loading, s.h.loaded = true, time.Time{}
 	s.h.mu.Unlock()
-	go s.afterNavigation(time.Now())
+	go s.afterNavigation(now)
 }
 
 // onStopped records that the top frame stopped loading
@@ -167,6 +171,19 @@ func (s *Session) loading() bool {
 	s.h.mu.Lock()
 	defer s.h.mu.Unlock()
 	return s.h.loading && (s.h.loaded.IsZero() || time.Since(s.h.loaded) < loadWithin)
+}
+
+// DocumentLoading reports whether the page's top document is still
+// loading: it committed (Page.frameNavigated), and neither has the top
+// frame stopped loading since (Page.frameStoppedLoading) nor its load's
+// work been done (the top of this file), for at most loadWithin after the
+// commit. What is read of it now is of a document still parsed, whose
+// scripts still run, and its load changes it again. False for a page
+// whose commit came before the session was attached.
+func (s *Session) DocumentLoading() bool {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	return s.h.loading && s.h.loaded.IsZero() && time.Since(s.h.committed) < loadWithin
 }
 
 // patience is how long the page may say nothing before it counts as not

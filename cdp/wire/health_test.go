@@ -31,6 +31,21 @@ func fakePageSession(t *testing.T, busy func() bool) (*fakeTransport, *Owner, *S
 	return tr, o, s
 }
 
+// pageEvent has the fake page send an event on session S1, and waits
+// until it is handled (in a synctest bubble).
+func pageEvent(tr *fakeTransport, method, params string) {
+	tr.in <- &cdpmsg.Message{SessionID: "S1", Method: cdpmsg.MethodType(method), Params: jsonv2.Value(params)}
+	synctest.Wait()
+}
+
+// commitTop has the fake page commit a new document in its top frame, T1.
+func commitTop(tr *fakeTransport) {
+	pageEvent(tr, "Page.frameNavigated", `{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/big"},"type":"Navigation"}`)
+}
+
+// stopTop has the fake page's top frame stop loading.
+func stopTop(tr *fakeTransport) { pageEvent(tr, "Page.frameStoppedLoading", `{"frameId":"T1"}`) }
+
 // getTargets returns a call on the session that the fake page answers
 // only when the test sends its answer.
 func getTargets(s *Session) func(context.Context) error {
@@ -228,14 +243,6 @@ func TestFirstCallWaitsForTheOwnersFetch(t *testing.T) {
 // is done (Accessibility.loadComplete, a read's first call made after the
 // load answered, or loadWithin after the load); then answerWithin again.
 func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
-	event := func(tr *fakeTransport, method, params string) {
-		tr.in <- &cdpmsg.Message{SessionID: "S1", Method: cdpmsg.MethodType(method), Params: jsonv2.Value(params)}
-		synctest.Wait() // handled
-	}
-	commit := func(tr *fakeTransport) {
-		event(tr, "Page.frameNavigated", `{"frame":{"id":"T1","loaderId":"L2","url":"http://a.test/big"},"type":"Navigation"}`)
-	}
-	stopped := func(tr *fakeTransport) { event(tr, "Page.frameStoppedLoading", `{"frameId":"T1"}`) }
 	// silent runs a read's first call that the page never answers, and
 	// returns how long it took to count as not responding.
 	silent := func(t *testing.T, tr *fakeTransport, s *Session) time.Duration {
@@ -277,9 +284,9 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 	t.Run("busy after its load", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			tr, _, s := fakePageSession(t, nil)
-			commit(tr)
+			commitTop(tr)
 			time.Sleep(3 * time.Second) // parsed, laid out
-			stopped(tr)
+			stopTop(tr)
 			time.Sleep(300 * time.Millisecond)
 			// The read's first call waits behind the accessibility tree
 			// Chrome builds after the load: 4 s without an answer.
@@ -304,16 +311,16 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 	t.Run("a call under way at the commit", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			tr, _, s := fakePageSession(t, nil)
-			answeredLate(t, tr, s, func() { commit(tr) }, 5*time.Second)
+			answeredLate(t, tr, s, func() { commitTop(tr) }, 5*time.Second)
 		})
 	})
 	t.Run("says things as it loads", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			tr, _, s := fakePageSession(t, nil)
-			commit(tr)
+			commitTop(tr)
 			go func() {
 				time.Sleep(8 * time.Second)
-				event(tr, "Page.domContentEventFired", `{"timestamp":1}`) // then a script loops
+				pageEvent(tr, "Page.domContentEventFired", `{"timestamp":1}`) // then a script loops
 			}()
 			if took := silent(t, tr, s); took != 8*time.Second+loadWithin {
 				t.Fatalf("a page that sent an event 8 s into its load counted as not responding after %v, want %v", took, 8*time.Second+loadWithin)
@@ -329,9 +336,9 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- getTargets(s)(ctx) }()
 			<-tr.out // never answered
-			commit(tr)
+			commitTop(tr)
 			time.Sleep(time.Second)
-			event(tr, "Page.domContentEventFired", `{"timestamp":1}`) // then a script loops
+			pageEvent(tr, "Page.domContentEventFired", `{"timestamp":1}`) // then a script loops
 			if err := <-done; !errors.Is(err, ErrNotResponding) {
 				t.Fatalf("a call under way when the page navigated, the page silent after an event: %v, want ErrNotResponding", err)
 			}
@@ -343,9 +350,9 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 	t.Run("a long call after the load", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			tr, _, s := fakePageSession(t, nil)
-			commit(tr)
-			stopped(tr)
-			event(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
+			commitTop(tr)
+			stopTop(tr)
+			pageEvent(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
 			// A call of the owner's, not a read's first: Chrome may work
 			// on it for seconds with no word. Loaded, the page is past
 			// what a navigation watches.
@@ -359,20 +366,20 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 		before func(tr *fakeTransport)
 		want   time.Duration
 	}{
-		{"never loads", func(tr *fakeTransport) { commit(tr) /* and a script loops as it parses */ }, loadWithin},
+		{"never loads", func(tr *fakeTransport) { commitTop(tr) /* and a script loops as it parses */ }, loadWithin},
 		{"accessibility tree built", func(tr *fakeTransport) {
-			commit(tr)
-			stopped(tr)
-			event(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
+			commitTop(tr)
+			stopTop(tr)
+			pageEvent(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
 		}, answerWithin},
 		{"long after its load", func(tr *fakeTransport) {
-			commit(tr)
-			stopped(tr)
+			commitTop(tr)
+			stopTop(tr)
 			time.Sleep(loadWithin)
 		}, answerWithin},
 		{"an iframe stops loading", func(tr *fakeTransport) {
-			commit(tr)
-			event(tr, "Page.frameStoppedLoading", `{"frameId":"F9"}`)
+			commitTop(tr)
+			pageEvent(tr, "Page.frameStoppedLoading", `{"frameId":"F9"}`)
 			time.Sleep(loadWithin) // the top frame has not stopped loading: still its load
 		}, loadWithin},
 	} {
@@ -382,6 +389,40 @@ func TestALoadingPageIsGivenLoadWithin(t *testing.T) {
 				c.before(tr)
 				if took := silent(t, tr, s); took != c.want {
 					t.Fatalf("counted as not responding after %v, want %v", took, c.want)
+				}
+			})
+		})
+	}
+}
+
+// A page's document is loading from its top frame's commit until its top
+// frame stops loading or its load's work is done, for at most loadWithin:
+// what the provider reads in the background leaves it to its load.
+func TestDocumentLoading(t *testing.T) {
+	iframeStopped := func(tr *fakeTransport) { pageEvent(tr, "Page.frameStoppedLoading", `{"frameId":"F2"}`) }
+	loadComplete := func(tr *fakeTransport) {
+		pageEvent(tr, "Accessibility.loadComplete", `{"root":{"nodeId":"1","ignored":false}}`)
+	}
+	for _, c := range []struct {
+		name  string
+		steps func(tr *fakeTransport)
+		want  bool
+	}{
+		{"no commit seen", func(*fakeTransport) {}, false},
+		{"committed", commitTop, true},
+		{"committed, an iframe stopped", func(tr *fakeTransport) { commitTop(tr); iframeStopped(tr) }, true},
+		{"committed, 9 s", func(tr *fakeTransport) { commitTop(tr); time.Sleep(9 * time.Second) }, true},
+		{"stopped", func(tr *fakeTransport) { commitTop(tr); stopTop(tr) }, false},
+		{"its tree built", func(tr *fakeTransport) { commitTop(tr); loadComplete(tr) }, false},
+		{"loadWithin after the commit", func(tr *fakeTransport) { commitTop(tr); time.Sleep(loadWithin) }, false},
+		{"stopped, committed again", func(tr *fakeTransport) { commitTop(tr); stopTop(tr); commitTop(tr) }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tr, _, s := fakePageSession(t, nil)
+				c.steps(tr)
+				if got := s.DocumentLoading(); got != c.want {
+					t.Errorf("DocumentLoading() = %v, want %v", got, c.want)
 				}
 			})
 		})
