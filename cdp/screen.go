@@ -38,7 +38,7 @@ var screenCall = jsTemplate("screen_call.js")
 // screenVersion is the version of what screen.js keeps in the world:
 // a script of another version (an older provider's, in the world all
 // providers share) starts its own.
-const screenVersion = "2"
+const screenVersion = "3"
 
 // screenKept bounds the elements whose backend ids the provider keeps
 // for one document; past it, it starts a new numbering.
@@ -76,8 +76,12 @@ type screenUnder struct {
 type screenFound struct {
 	on     []cdproto.BackendNodeID
 	frames map[cdproto.BackendNodeID][4]float64
-	n      int
-	fresh  int // the elements the answer numbered for the first time
+	// holders are the elements of on that hold another element of on,
+	// as far as the script's walk knew (warm.PartialNodes asks for them
+	// last, and only for what the others' answers lack).
+	holders map[cdproto.BackendNodeID]bool
+	n       int
+	fresh   int // the elements the answer numbered for the first time
 }
 
 // screenReport is the first item of screen.js's answer.
@@ -87,6 +91,7 @@ type screenReport struct {
 	On     []int       `json:"on"`
 	Frames [][]float64 `json:"frames"`
 	Fresh  []int       `json:"fresh"`
+	Up     []int       `json:"up"`
 	N      int         `json:"n"`
 }
 
@@ -399,6 +404,14 @@ func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, report screenR
 			found.on = append(found.on, id)
 		}
 	}
+	for _, n := range report.Up {
+		if id := ks.ids[n]; id != 0 {
+			if found.holders == nil {
+				found.holders = make(map[cdproto.BackendNodeID]bool, len(report.Up))
+			}
+			found.holders[id] = true
+		}
+	}
 	for _, f := range report.Frames {
 		if len(f) != 5 {
 			continue
@@ -601,7 +614,7 @@ func (p *Provider) partialFetch(ctx context.Context, o tabSession, f *cdproto.Fr
 	if len(found.on) == 0 {
 		return nil, nil, fmt.Errorf("nothing of the page is on screen")
 	}
-	nodes, err := warm.PartialNodes(ctx, o.sess, f.ID, found.on)
+	nodes, err := warm.PartialNodes(ctx, o.sess, f.ID, found.on, found.holders)
 	if err != nil {
 		return nil, nil, err
 	}

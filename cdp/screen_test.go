@@ -370,6 +370,19 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	if partial == nil {
 		t.Fatal("no read of the screen took the nodes the read in the background had read of what is on screen, while the page's walk went on")
 	}
+	// The screen script's walk said which elements on screen hold others
+	// (the list, its items, their paragraphs): their nodes were asked for
+	// last, and only when the others' answers lacked them
+	// (warm.PartialNodes).
+	p.mu.Lock()
+	var on, holders int
+	if info := p.state.docNumbered(docKey{u.tabs[0], frame, loader}); info != nil && info.screen.last != nil {
+		on, holders = len(info.screen.last.on), len(info.screen.last.holders)
+	}
+	p.mu.Unlock()
+	if holders == 0 || holders >= on {
+		t.Errorf("the screen script named %d of the %d elements on screen as holding others", holders, on)
+	}
 	if p.answers.AtLoad.Load() == 0 {
 		t.Error("the large page was not walked at its load")
 	}

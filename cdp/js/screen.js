@@ -6,8 +6,10 @@
 // <iframe> shows ([x, y, width, height] in this frame's CSS pixels, or
 // null for a top frame). Returns an array: its first item a JSON string
 // {world, how, on: [serial…], frames: [[serial, x, y, w, h]…],
-// fresh: [serial…], n}, then the elements the provider has not seen before,
-// in the order of fresh. Each element the script has returned keeps a
+// fresh: [serial…], up: [serial…], n}, then the elements the provider
+// has not seen before, in the order of fresh. up names the elements of
+// on that a walk found holding another element of on (a hint: a read
+// after a scroll names only those in sticky elements). Each element the script has returned keeps a
 // serial number in this world (a WeakMap), so a later read returns only
 // the elements new on screen; world names this numbering, and a
 // {{world}} other than the one kept starts a new one (the provider forgot
@@ -53,7 +55,7 @@
     if (said && marks && said.n === last && said.marks === marks && said.sx === sx && said.sy === sy) {
       return [JSON.stringify({world: st.world, how: 'same', on: [], frames: [], fresh: [], n: said.n})];
     }
-    const on = [], frames = [], fresh = [], out = [null];
+    const on = [], frames = [], fresh = [], up = [], out = [null];
     const serial = (el) => {
       let n = st.serials.get(el);
       if (n === undefined) {
@@ -104,7 +106,7 @@
       if (kept) kept.sticky.push(el, cs, clip(ca), clip(cf));
       keep = false;
     }
-    let box;
+    let box, self = 0;
     if (display === 'contents') {
       const range = document.createRange();
       range.selectNodeContents(el);
@@ -130,15 +132,17 @@
         if (keep && kept) kept.iframes.push(kept.els.length - 1, c[0], c[1], c[2], c[3]);
       }
       if (meets(box, cut(own, view))) {
-        const n = serial(el);
+        const n = self = serial(el);
         on.push(n);
         if (frame) frameOf(n, own, c);
       }
     }
     const kids = children(el);
     if (!kids.length) return;
+    const before = on.length;
     if (display === 'contents') {
       for (const k of kids) visit(k, cs, ca, cf, keep);
+      if (self && on.length > before) up.push(self);
       return;
     }
     const contain = s.contain, paint = /paint|strict|content/.test(contain);
@@ -164,6 +168,7 @@
     const ma = pos !== 'static' ? mine : () => a ??= holdsFixed() ? mine : clip(ca);
     const mf = () => f ??= holdsFixed() ? mine : clip(cf);
     for (const k of kids) visit(k, mine, ma, mf, keep);
+    if (self && on.length > before) up.push(self);
   };
   // Whether the root's overflow is visible, when the body's clips the
   // viewport rather than the body: read when a walk first asks, not by
@@ -204,7 +209,7 @@
   }
   const n = ++st.answers;
   st.said = marks ? {marks, sx, sy, n} : null;
-  out[0] = JSON.stringify({world: st.world, how, on, frames, fresh, n});
+  out[0] = JSON.stringify({world: st.world, how, on, frames, fresh, up, n});
   return out;
   };
   // rows(k, top, bottom) returns, in the walk's order, the indexes of the

@@ -3,6 +3,7 @@ package warm
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/chromedp/cdproto/accessibility"
@@ -27,47 +28,87 @@ const partialWidth = 8
 // for. An element with no node (removed meanwhile) is left out; it fails
 // only when no element answers. The nodes are not kept, and Chrome sends
 // no event for them.
-func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements []cdproto.BackendNodeID) ([]*accessibility.Node, error) {
+//
+// holders (nil: none known) are the elements, in the order given, that
+// hold another of them. They are asked for last, the deepest first, and
+// only when the answers before lack their node or one of its children:
+// an element's answer brings its ancestors, and its siblings, which are
+// its parent's children. Each of the rest costs Chrome a call that
+// serializes its siblings, all of them (585 at p50k, whose <main> holds
+// its sections). The nodes are the same either way, but for the siblings
+// of an element whose parent is not among the elements.
+func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements []cdproto.BackendNodeID, holders map[cdproto.BackendNodeID]bool) ([]*accessibility.Node, error) {
 	if len(elements) == 0 {
 		return nil, errors.New("no element to ask for")
 	}
 	var (
-		mu       sync.Mutex
-		byID     = map[accessibility.NodeID]*accessibility.Node{}
-		answered int
-		firstErr error
-		wg       sync.WaitGroup
+		mu        sync.Mutex
+		byID      = map[accessibility.NodeID]*accessibility.Node{}
+		byElement = map[cdproto.BackendNodeID]*accessibility.Node{}
+		answered  int
+		firstErr  error
 	)
 	add := func(r slimNodes) {
 		for _, n := range r.nodes() {
 			if n != nil {
 				byID[n.NodeID] = n
+				if n.BackendDOMNodeID != 0 && byElement[n.BackendDOMNodeID] == nil {
+					byElement[n.BackendDOMNodeID] = n
+				}
 			}
 		}
 	}
-	next := make(chan cdproto.BackendNodeID)
-	for range min(partialWidth, len(elements)) {
-		wg.Go(func() {
-			for id := range next {
-				r, err := call(ctx, c, partialTree, accessibility.GetPartialAXTreeParams{BackendNodeID: id, FetchRelatives: ptr(true)})
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = err
+	// held reports whether the answers so far hold an element's node and
+	// all its children.
+	held := func(id cdproto.BackendNodeID) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		n := byElement[id]
+		return n != nil && !missingChildren(byID, n)
+	}
+	// ask asks for each element of ids, partialWidth at a time; with
+	// spare, not for one whose node and children the answers hold by the
+	// time its turn comes.
+	ask := func(ids []cdproto.BackendNodeID, spare bool) {
+		var wg sync.WaitGroup
+		next := make(chan cdproto.BackendNodeID)
+		for range min(partialWidth, len(ids)) {
+			wg.Go(func() {
+				for id := range next {
+					r, err := call(ctx, c, partialTree, accessibility.GetPartialAXTreeParams{BackendNodeID: id, FetchRelatives: ptr(true)})
+					mu.Lock()
+					if err != nil {
+						if firstErr == nil {
+							firstErr = err
+						}
+					} else {
+						answered++
+						add(r)
 					}
-				} else {
-					answered++
-					add(r)
+					mu.Unlock()
 				}
-				mu.Unlock()
+			})
+		}
+		for _, id := range ids {
+			if spare && held(id) {
+				continue
 			}
-		})
+			next <- id
+		}
+		close(next)
+		wg.Wait()
 	}
+	var first, last []cdproto.BackendNodeID
 	for _, id := range elements {
-		next <- id
+		if holders[id] {
+			last = append(last, id)
+		} else {
+			first = append(first, id)
+		}
 	}
-	close(next)
-	wg.Wait()
+	slices.Reverse(last) // the deepest first
+	ask(first, false)
+	ask(last, true)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -124,7 +124,7 @@ func TestPartialNodes(t *testing.T) {
 		"12 9 link 108",
 		"13 2 heading 109", // off screen: not named by what was asked
 	)
-	nodes, err := PartialNodes(context.Background(), p, "F", []cdproto.BackendNodeID{103, 105, 999})
+	nodes, err := PartialNodes(context.Background(), p, "F", []cdproto.BackendNodeID{103, 105, 999}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,60 @@ func TestPartialNodes(t *testing.T) {
 	if p.calls[accessibility.CommandGetPartialAXTree] != 3 || p.calls[accessibility.CommandGetChildAXNodes] != 1 {
 		t.Errorf("calls %v, want 3 getPartialAXTree and 1 getChildAXNodes (the marker's)", p.calls)
 	}
-	if _, err := PartialNodes(context.Background(), p, "F", []cdproto.BackendNodeID{998, 999}); err == nil {
+	if _, err := PartialNodes(context.Background(), p, "F", []cdproto.BackendNodeID{998, 999}, nil); err == nil {
 		t.Error("no element answered, and no error")
+	}
+}
+
+// Given which elements hold others (the screen script's walk knows), the
+// others are asked for first, and a holder only when their answers lack
+// its node or one of its children: in a <main> of twenty sections, three
+// on screen, the sections, their paragraphs and the document are
+// answered by what they hold, and <main> is asked for its sections. The
+// nodes are those of asking for every element.
+func TestPartialNodesAskForHoldersLast(t *testing.T) {
+	lines := []string{"1 - RootWebArea 100", "2 1 main 101"}
+	var on []cdproto.BackendNodeID
+	holders := map[cdproto.BackendNodeID]bool{100: true, 101: true}
+	on = append(on, 100, 101)
+	for i := range 20 {
+		s, h, p, a, b := 200+i, 300+i, 400+i, 500+i, 600+i
+		lines = append(lines,
+			fmt.Sprintf("s%d 2 region %d", i, s),
+			fmt.Sprintf("h%d s%d heading %d", i, i, h), fmt.Sprintf("ht%d h%d StaticText 0", i, i),
+			fmt.Sprintf("p%d s%d paragraph %d", i, i, p), fmt.Sprintf("pt%d p%d StaticText 0", i, i),
+			fmt.Sprintf("a%d p%d link %d", i, i, a), fmt.Sprintf("at%d a%d StaticText 0", i, i),
+			fmt.Sprintf("b%d s%d button %d", i, i, b), fmt.Sprintf("bt%d b%d StaticText 0", i, i))
+		if i < 3 {
+			on = append(on, cdproto.BackendNodeID(s), cdproto.BackendNodeID(h), cdproto.BackendNodeID(p), cdproto.BackendNodeID(a), cdproto.BackendNodeID(b))
+			holders[cdproto.BackendNodeID(s)], holders[cdproto.BackendNodeID(p)] = true, true
+		}
+	}
+	ids := func(nodes []*accessibility.Node) []string {
+		var out []string
+		for _, n := range nodes {
+			out = append(out, string(n.NodeID))
+		}
+		return out
+	}
+	every := newPage(t, lines...)
+	all, err := PartialNodes(context.Background(), every, "F", on, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spared := newPage(t, lines...)
+	got, err := PartialNodes(context.Background(), spared, "F", on, holders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ids(got), ids(all)) {
+		t.Errorf("the nodes, holders last:\n%v\nwant those of asking for every element:\n%v", ids(got), ids(all))
+	}
+	if n := every.calls[accessibility.CommandGetPartialAXTree]; n != len(on) {
+		t.Errorf("asking for every element made %d calls, want %d", n, len(on))
+	}
+	// The headings, links and buttons, then <main>.
+	if n := spared.calls[accessibility.CommandGetPartialAXTree]; n != 10 {
+		t.Errorf("holders last: %d getPartialAXTree calls, want 10", n)
 	}
 }
