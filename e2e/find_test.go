@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -214,7 +215,34 @@ func TestCommandsThroughServer(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "#"+form) {
 			t.Errorf("current --root with the id both runs issued: exit status %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 		}
-	} else if code != 1 || stdout != "" || !strings.Contains(stderr, "ui_current through --server "+p.url+": not-issued: ") {
+	} else if code != 1 || stdout != "" || !strings.Contains(stderr, "ui_current through --server "+p.url+": not-issued: ") &&
+		!(strings.Contains(stderr, "ui_current through --server "+p.url+": gone: ") && forgot(t, server, other.Matches[0].ID)) {
+		// (One 26th of the time the string is one the server gave a node
+		// of a document it has forgotten: gone, as docs/ids.md says. Tabs
+		// other tests open and close between the two runs can number the
+		// documents differently.)
 		t.Errorf("current --root with another run's id: exit status %d (want 1), stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
+}
+
+// forgot says whether the provider that server names shows no document
+// of the number id's document has: it has forgotten any it had.
+func forgot(t *testing.T, server []string, id string) bool {
+	t.Helper()
+	ref, ok := mapping.Peek(id)
+	if !ok || ref.Kind != mapping.KindNode {
+		t.Fatalf("%q is not an element's id", id)
+	}
+	stdout, stderr, code := runBinary(t, nil, append([]string{"current", "--json"}, server...)...)
+	var a mapping.Current
+	if err := json.Unmarshal([]byte(stdout), &a); code != 0 || err != nil || a.Root == nil {
+		t.Fatalf("current --json through the server: exit status %d, %v, stderr:\n%s", code, err, stderr)
+	}
+	shown := false
+	elemtest.Walk(a.Root, func(e *elem, _ []*elem) {
+		if r, ok := mapping.Peek(e.ID); ok && r.Kind == mapping.KindDocument && r.A == ref.A {
+			shown = true
+		}
+	})
+	return !shown
 }
