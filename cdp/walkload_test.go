@@ -521,3 +521,89 @@ func TestABackgroundReadLeavesALoadingDocumentToItsLoad(t *testing.T) {
 	u.front(t, 1)
 	leftAlone("a tab shown in the place of the one read last", false)
 }
+
+// Chrome's loadComplete of a tab's page ends its events for every node of
+// the tab's documents a client fetched before it, the iframes' too. A
+// same-site iframe walked while its page still loaded (a host read then)
+// is walked again after the load: a change in it later shows in the
+// read, answered from the kept tree. Before, its tree stayed kept,
+// followed by nothing, and the read after the change, made once Chrome's
+// events should have come, answered the iframe as it was.
+func TestAnIframeWalkedWhileItsPageLoadsIsFollowedAfterItsLoad(t *testing.T) {
+	path := testChrome(t)
+	// /top is a page whose load waits for its image, /held, until free;
+	// its iframe, /inner, loads at once.
+	held := make(chan struct{})
+	var freed sync.Once
+	free := func() { freed.Do(func() { close(held) }) }
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/held":
+			select {
+			case <-held:
+			case <-r.Context().Done():
+			}
+			http.NotFound(w, r)
+		case "/top":
+			fmt.Fprint(w, `<!doctype html><title>Top</title><h1>Top</h1><iframe src="/inner"></iframe><img src="/held" alt="Held"><script>window.__reloaded = false</script>`)
+		case "/inner":
+			fmt.Fprint(w, `<!doctype html><title>Inner</title><ul><li>First item</li></ul><button>Inner button</button>`)
+		default:
+			fmt.Fprint(w, sectionsPage("First", 5))
+		}
+	}))
+	defer srv.Close()
+	defer free() // before srv.Close, which waits for the image's handler
+
+	ctx, p, u := walkedOnLaunch(t, path, srv.URL+"/")
+	s := u.session(t, u.tabs[0])
+	u.eval(t, s, `window.__reloaded = true; ''`)
+	if _, err := cdproto.Call(ctx, s, page.Navigate, page.NavigateParams{URL: srv.URL + "/top"}); err != nil {
+		t.Fatal(err)
+	}
+	u.waitNewDocument(t, s)
+	inner := `document.querySelector('iframe').contentDocument`
+	if err := waitFor(ctx, func() bool {
+		return u.eval(t, s, `document.readyState + ' ' + `+inner+`.readyState + ' ' + `+inner+`.location.pathname`) == "interactive complete /inner"
+	}); err != nil {
+		t.Fatalf("the iframe did not load while its page waited for its image: %v", err)
+	}
+	ps := sessionOf(t, p, u.tabs[0])
+	tree, err := cdproto.Call(ctx, ps, page.GetFrameTree, cdproto.Empty{})
+	if err != nil || len(tree.FrameTree.ChildFrames) != 1 {
+		t.Fatalf("the page's frames: %v, %v", tree, err)
+	}
+	iframe := tree.FrameTree.ChildFrames[0].Frame.ID
+
+	// The host reads while the page loads: the iframe is walked.
+	waitWalked(t, ctx, p)
+	a := ps.ax.Load()
+	if a == nil || !a.Walked(iframe) {
+		t.Fatal("the iframe was not walked while its page loaded")
+	}
+
+	// The page loads; the read its load starts ends.
+	done, _ := p.readsAhead()
+	free()
+	u.waitLoaded(t, 0)
+	if err := waitFor(ctx, func() bool { n, running := p.readsAhead(); return n > done && !running }); err != nil {
+		t.Fatalf("no read in the background after the load: %v", err)
+	}
+	waitWalked(t, ctx, p)
+
+	// The iframe changes; the host reads once Chrome's events for the
+	// change have had their time.
+	u.eval(t, s, inner+`.querySelector('ul').insertAdjacentHTML('beforeend', '<li>Added after the load</li>'); ''`)
+	waitQuiet(t, ctx, p)
+	answers := p.Answers()
+	cur, err := p.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outline := strings.Join(outlineOf(cur.Root), "\n"); !strings.Contains(outline, "Added after the load") {
+		t.Errorf("the read after the iframe changed does not show the change:\n%s", outline)
+	}
+	if got := p.Answers().Minus(answers); got.Changed+got.Waited != 1 || got.Whole != 0 {
+		t.Errorf("the read after the change: %v; want the iframe from its kept tree, right after a change", got)
+	}
+}

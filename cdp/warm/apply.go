@@ -77,29 +77,19 @@ func (a *Trees) apply(ctx context.Context) error {
 		if Tracing() {
 			Tracef("[%p] event %d %s %s", a, ev.seq, ev.method, ev.params)
 		}
-		switch ev.method {
-		case accessibility.LoadComplete.Method:
-			// A new document: its tree is walked again from the root (the
-			// subscriptions restart there too).
-			// A tree walked since (after the load) is of the new document.
-			e, err := decode[slimLoad](ev.params)
-			a.mu.Lock()
-			for id, f := range a.frames {
-				if t := f.tree; t != nil && t.since <= ev.seq && (err != nil || e.Root == nil || e.Root.FrameID == "" || e.Root.FrameID == id) {
-					f.tree = nil
-				}
-			}
-			a.mu.Unlock()
-		case accessibility.NodesUpdated.Method:
-			e, err := decode[slimNodes](ev.params)
-			if err != nil {
-				continue
-			}
-			for _, n := range e.nodes() {
-				updateOrKeep(orphan{seq: ev.seq, node: n})
-			}
-			reparent()
+		// (Only nodesUpdated is queued: a loadComplete dropped every tree
+		// of the session as it came, and the events queued before it.)
+		if ev.method != accessibility.NodesUpdated.Method {
+			continue
 		}
+		e, err := decode[slimNodes](ev.params)
+		if err != nil {
+			continue
+		}
+		for _, n := range e.nodes() {
+			updateOrKeep(orphan{seq: ev.seq, node: n})
+		}
+		reparent()
 	}
 	a.mu.Lock()
 	if a.walking() {

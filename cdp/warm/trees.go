@@ -170,6 +170,13 @@ type Trees struct {
 	signals  map[int64][]signal         // the last signals of each document's watchers; guarded by mu
 	arrived  chan struct{}              // closed when a nodesUpdated arrives; guarded by mu
 	lastSent time.Time                  // when the last nodesUpdated arrived; guarded by mu
+	// cleared is the sequence of the session's last loadComplete. Chrome
+	// keeps one record of the nodes the client fetched, for all the
+	// session's documents, and a loadComplete empties it but for the new
+	// root (inspector_accessibility_agent.cc): after it no event comes for
+	// a node fetched before, of any frame. So no tree walked, in part or
+	// whole, before it is kept (unfollowed, keepWalked). Guarded by mu.
+	cleared uint64
 	// awaiting counts the reads waiting for a walk to end (awaitWalk):
 	// the walks do not give way to them.
 	awaiting atomic.Int32
@@ -242,16 +249,21 @@ func New(c Caller, busy func() bool, counts *Counts) *Trees {
 		signals: map[int64][]signal{}, arrived: make(chan struct{})}
 }
 
-// OnEvent queues an Accessibility event of the session
-// (Accessibility.nodesUpdated, Accessibility.loadComplete). The caller
-// must deliver them in the order they arrived, before any later answer on
-// the session, and from one goroutine (the connection's read loop): so a
-// barrier's answer comes after every event sent before it. It returns at
-// once and makes no call.
+// OnEvent takes an Accessibility event of the session: it queues a
+// nodesUpdated for the next read to apply, and a loadComplete drops every
+// kept tree of the session at once (unfollowed) and starts the walk of
+// the document loaded (onLoad). The caller must deliver them in the
+// order they arrived, before any later answer on the session, and from
+// one goroutine (the connection's read loop): so a barrier's answer comes
+// after every event sent before it. It returns at once and makes no
+// call.
 func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 	a.mu.Lock()
 	a.seq++
-	if a.keeping() {
+	if method == accessibility.LoadComplete.Method {
+		a.cleared = a.seq
+		a.unfollowed()
+	} else if a.keeping() {
 		a.events = append(a.events, event{a.seq, method, params})
 		a.queued += len(params)
 		if len(a.events) > MaxEvents || a.queued > MaxEventBytes {
@@ -265,6 +277,22 @@ func (a *Trees) OnEvent(method string, params jsonv2.Value) {
 		a.onLoad(params)
 	}
 	a.mu.Unlock()
+}
+
+// unfollowed drops the kept trees of every frame at a loadComplete, and
+// stops the walks under way (keepWalked would not keep them): Chrome
+// sends no event for their nodes from now on (cleared). The events
+// queued, and the orphans, were for them: they go too. The top
+// document's load walks each document again (onLoad, Loaded's
+// WalkLoaded); a read before that reads them whole. Holding mu.
+func (a *Trees) unfollowed() {
+	for _, f := range a.frames {
+		if f.walk != nil {
+			f.walk.stop()
+		}
+		f.tree = nil
+	}
+	a.events, a.orphans, a.queued = nil, nil, 0
 }
 
 // MaxEvents and MaxEventBytes bound the events queued for the kept
@@ -309,8 +337,7 @@ func (a *Trees) Queued() int {
 
 // onLoad starts the walk of a document that loaded in a session the
 // reads have asked for (Loaded), holding mu: a page loaded again has
-// new frames for its iframes. A walk under way of the frame's
-// document before is stopped.
+// new frames for its iframes. (OnEvent stopped the walks under way.)
 func (a *Trees) onLoad(params jsonv2.Value) {
 	e, err := decode[slimLoad](params)
 	if err != nil || e.Root == nil || e.Root.FrameID == "" || a.Loaded == nil {
@@ -328,10 +355,7 @@ func (a *Trees) onLoad(params jsonv2.Value) {
 	if !a.everRead() {
 		return // the session was never read: walked when a read asks
 	}
-	if w := f.walk; w != nil {
-		w.stop() // of the document before: its calls would only delay the new one's
-	}
-	a.goBackground(func() { a.walkLoaded(frame, true) })
+	a.goBackground(func() { a.walkLoaded(frame, true) }) // (the walk of the document before is stopped: unfollowed)
 }
 
 // everRead reports whether a read asked for any of the session's

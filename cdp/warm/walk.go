@@ -300,8 +300,9 @@ func (a *Trees) beginWalk(frame cdproto.FrameID, loader cdproto.LoaderID, seen A
 }
 
 // keepWalked ends the walk w of a frame: it keeps its tree t, unless the
-// walk failed (the next read tries again) or a new document loaded
-// meanwhile (onLoad). It reports whether t was kept, and what the walk
+// walk failed (the next read tries again) or a loadComplete came in the
+// session meanwhile (cleared: a new document, or one Chrome no longer
+// follows). It reports whether t was kept, and what the walk
 // did (taken before t is kept: reads update it from then on). A tree
 // whose nodes are those of the document's last full fetch, still kept
 // (asFetched, from fetchMatching), keeps that fetch's version: what a
@@ -321,9 +322,9 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	}
 	close(w.done)
 	if Tracing() {
-		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, f != nil && f.loaded >= since, asFetched != nil && f != nil && f.fetched == asFetched)
+		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, a.cleared >= since, asFetched != nil && f != nil && f.fetched == asFetched)
 	}
-	if err != nil || w.forgotten || f == nil || f.loaded >= since {
+	if err != nil || w.forgotten || f == nil || a.cleared >= since { // (a load of its own frame too)
 		return Walk{}, false
 	}
 	done := Walk{Nodes: len(t.nodes), Asked: t.asked, Spared: t.spared, Mixed: t.mixed}
