@@ -74,9 +74,6 @@ func (a *Trees) walkLoaded(frame cdproto.FrameID, loaded bool) {
 		a.mu.Unlock()
 		return
 	}
-	if t := fr.tree; t != nil && t.since <= fr.loaded {
-		fr.tree = nil // the document before
-	}
 	if seen.OK && (seen.ScreenFirst || a.walkOnly(frame, loader)) {
 		// Reads follow this frame's changes, or the caller reads its
 		// screen first: the walk alone, no fetch; a read meanwhile waits
