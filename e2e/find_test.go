@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cdpprovider/cdpprovider/internal/elemtest"
 	"github.com/cdpprovider/cdpprovider/mapping"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -229,20 +228,10 @@ func TestCommandsThroughServer(t *testing.T) {
 // of the number id's document has: it has forgotten any it had.
 func forgot(t *testing.T, server []string, id string) bool {
 	t.Helper()
-	ref, ok := mapping.Peek(id)
-	if !ok || ref.Kind != mapping.KindNode {
-		t.Fatalf("%q is not an element's id", id)
-	}
 	stdout, stderr, code := runBinary(t, nil, append([]string{"current", "--json"}, server...)...)
 	var a mapping.Current
 	if err := json.Unmarshal([]byte(stdout), &a); code != 0 || err != nil || a.Root == nil {
 		t.Fatalf("current --json through the server: exit status %d, %v, stderr:\n%s", code, err, stderr)
 	}
-	shown := false
-	elemtest.Walk(a.Root, func(e *elem, _ []*elem) {
-		if r, ok := mapping.Peek(e.ID); ok && r.Kind == mapping.KindDocument && r.A == ref.A {
-			shown = true
-		}
-	})
-	return !shown
+	return !showsDocumentOf(t, a.Root, id)
 }

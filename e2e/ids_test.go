@@ -207,18 +207,11 @@ func (p *provider) wantNotIssuedHere(t *testing.T, id, why string) {
 		p.wantNotFound(t, uri, why)
 		return
 	}
-	ref, ok := mapping.Peek(id)
-	if !ok || ref.Kind != mapping.KindNode {
-		t.Fatalf("%s: %q is not an element's id", why, id)
-	}
 	l := checkLocation(t, raw)
-	shown, known := false, false
-	elemtest.Walk(p.current(t).Root, func(e *elem, _ []*elem) {
-		shown = shown || e.ID == id
-		if r, ok := mapping.Peek(e.ID); ok && r.Kind == mapping.KindDocument && r.A == ref.A {
-			known = true
-		}
-	})
+	root := p.current(t).Root
+	shown := false
+	elemtest.Walk(root, func(e *elem, _ []*elem) { shown = shown || e.ID == id })
+	known := showsDocumentOf(t, root, id)
 	switch {
 	case shown:
 		t.Logf("read %s (%s): this run issued the same string, for an element it shows: %s", uri, why, raw)
@@ -227,4 +220,21 @@ func (p *provider) wantNotIssuedHere(t *testing.T, id, why string) {
 	default:
 		t.Errorf("read %s (%s): %s, want resource-not-found (or, one time in 26, what this run issued under that string)", uri, why, raw)
 	}
+}
+
+// showsDocumentOf reports whether the tree under root holds a Document of
+// the number by which the element id names its document.
+func showsDocumentOf(t *testing.T, root *elem, id string) bool {
+	t.Helper()
+	ref, ok := mapping.Peek(id)
+	if !ok || ref.Kind != mapping.KindNode {
+		t.Fatalf("%q is not an element's id", id)
+	}
+	shown := false
+	elemtest.Walk(root, func(e *elem, _ []*elem) {
+		if r, ok := mapping.Peek(e.ID); ok && r.Kind == mapping.KindDocument && r.A == ref.A {
+			shown = true
+		}
+	})
+	return shown
 }

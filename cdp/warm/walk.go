@@ -319,7 +319,7 @@ func (a *Trees) keepWalked(frame cdproto.FrameID, w *walkRun, t *tree, err error
 	}
 	close(w.done)
 	if Tracing() {
-		Tracef("[%p] walk of frame %s document %s ended: err %v, loaded since %v, as fetched %v", a, frame, loader, err, a.cleared >= since, asFetched != nil && f != nil && f.fetched == asFetched)
+		Tracef("[%p] walk of frame %s document %s ended: err %v, a loadComplete since %v, as fetched %v", a, frame, loader, err, a.cleared >= since, asFetched != nil && f != nil && f.fetched == asFetched)
 	}
 	if err != nil || w.forgotten || f == nil || a.cleared >= since { // (a load of its own frame too)
 		return Walk{}, false
