@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	cdproto "github.com/chromedp/cdproto/cdp"
@@ -15,7 +16,8 @@ import (
 )
 
 // pageTree is a Caller that answers getPartialAXTree and getChildAXNodes from
-// a whole tree, as Chrome does, and counts the calls.
+// a whole tree, as Chrome does, and counts the calls and the nodes it
+// answered with.
 type pageTree struct {
 	t     *testing.T
 	nodes map[accessibility.NodeID]string // a node's JSON
@@ -79,15 +81,13 @@ func (p *pageTree) Call(ctx context.Context, method string, params, res any) err
 		if !ok {
 			return errors.New("No node with given id found")
 		}
-		// The node, its ancestors, its siblings and its children.
+		// The node, its ancestors and its children, as Chromium 156
+		// answers (no siblings: a list item's answer is 7 nodes in a list
+		// of 10,000, the list's 10,004).
 		for a := p.up[id]; a != ""; a = p.up[a] {
 			ids = append(ids, a)
 		}
-		if par, ok := p.up[id]; ok {
-			ids = append(ids, p.tree[par]...)
-		} else {
-			ids = append(ids, id)
-		}
+		ids = append(ids, id)
 		ids = append(ids, p.tree[id]...)
 	case accessibility.GetChildAXNodesParams:
 		ids = p.tree[q.ID]
@@ -102,12 +102,12 @@ func (p *pageTree) Call(ctx context.Context, method string, params, res any) err
 	return jsonv2.Unmarshal([]byte(`{"nodes":[`+strings.Join(js, ",")+`]}`), res)
 }
 
-// The nodes that place the elements asked for: each one's ancestors,
-// siblings and children, merged, the root first and the rest in tree
-// order; below an element on screen what has no box of its own (a list
-// item's marker and its text) is asked for too, and nothing below an
-// element off screen. An element that has no node is left out; none
-// that answers is an error.
+// The nodes that place the elements asked for: each one's ancestors and
+// children, merged, the root first and the rest in tree order; below an
+// element on screen what has no box of its own (a list item's marker and
+// its text) is asked for too, and nothing of an element off screen (the
+// list names its second item, which no answer holds). An element that
+// has no node is left out; none that answers is an error.
 func TestPartialNodes(t *testing.T) {
 	p := newPage(t,
 		"1 - RootWebArea 100",
@@ -132,7 +132,7 @@ func TestPartialNodes(t *testing.T) {
 	for _, n := range nodes {
 		got = append(got, string(n.NodeID))
 	}
-	want := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	want := []string{"1", "2", "3", "4", "5", "6", "7", "8"}
 	if !slices.Equal(got, want) {
 		t.Errorf("the nodes %v, want %v", got, want)
 	}
@@ -147,9 +147,9 @@ func TestPartialNodes(t *testing.T) {
 // Given which elements hold others (the screen script's walk knows), the
 // others are asked for first, and a holder only when their answers lack
 // its node or one of its children: in a <main> of twenty sections, three
-// on screen, the sections, their paragraphs and the document are
-// answered by what they hold, and <main> is asked for its sections. The
-// nodes are those of asking for every element.
+// on screen, the sections and the document are answered by what they
+// hold, each paragraph is asked for its text, and <main> for its
+// sections. The nodes are those of asking for every element.
 func TestPartialNodesAskForHoldersLast(t *testing.T) {
 	lines := []string{"1 - RootWebArea 100", "2 1 main 101"}
 	var on []cdproto.BackendNodeID
@@ -191,8 +191,130 @@ func TestPartialNodesAskForHoldersLast(t *testing.T) {
 	if n := every.calls[accessibility.CommandGetPartialAXTree]; n != len(on) {
 		t.Errorf("asking for every element made %d calls, want %d", n, len(on))
 	}
-	// The headings, links and buttons, then <main>.
-	if n := spared.calls[accessibility.CommandGetPartialAXTree]; n != 10 {
-		t.Errorf("holders last: %d getPartialAXTree calls, want 10", n)
+	// The headings, links and buttons; each paragraph, for its text; then
+	// <main>, for its sections.
+	if n := spared.calls[accessibility.CommandGetPartialAXTree]; n != 13 {
+		t.Errorf("holders last: %d getPartialAXTree calls, want 13", n)
+	}
+}
+
+// heldChildren is a pageTree whose getChildAXNodes calls are answered
+// only once together is under way at once.
+type heldChildren struct {
+	*pageTree
+	together int
+	mu       sync.Mutex
+	inFlight int
+	all      chan struct{} // closed when together calls are under way
+}
+
+func (h *heldChildren) Call(ctx context.Context, method string, params, res any) error {
+	if method == accessibility.CommandGetChildAXNodes {
+		h.mu.Lock()
+		if h.inFlight++; h.inFlight == h.together {
+			close(h.all)
+		}
+		h.mu.Unlock()
+		select {
+		case <-h.all:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return h.pageTree.Call(ctx, method, params, res)
+}
+
+// The children of what has no box of its own on screen (each list
+// item's marker) are asked for all at once, not one after another: the
+// page answers none of the three markers' calls until all three are
+// under way.
+func TestPartialNodesAskForTheMarkersAtOnce(t *testing.T) {
+	lines := []string{"1 - RootWebArea 100", "2 1 list 101"}
+	var on []cdproto.BackendNodeID
+	for i := range 3 {
+		lines = append(lines,
+			fmt.Sprintf("li%d 2 listitem %d", i, 200+i),
+			fmt.Sprintf("m%d li%d ListMarker %d", i, i, 300+i),
+			fmt.Sprintf("mt%d m%d StaticText 0", i, i))
+		on = append(on, cdproto.BackendNodeID(200+i))
+	}
+	h := &heldChildren{pageTree: newPage(t, lines...), together: 3, all: make(chan struct{})}
+	// (A bound on the failure only: calls made one after another wait
+	// for it, and fail.)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	var nodes []*accessibility.Node
+	go func() {
+		var err error
+		nodes, err = PartialNodes(ctx, h, "F", on, nil)
+		done <- err
+	}()
+	select {
+	case <-h.all:
+	case err := <-done:
+		t.Fatalf("PartialNodes ended (%v) before the three markers' calls were under way at once", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var texts int
+	for _, n := range nodes {
+		if strings.HasPrefix(string(n.NodeID), "mt") {
+			texts++
+		}
+	}
+	if texts != 3 {
+		t.Errorf("%d of the 3 markers' texts, want all", texts)
+	}
+}
+
+// A holder that lacks more than holderMostMissing children once the
+// elements it holds have answered is not asked for: Chrome's answer
+// would bring all its children (843 ms for a list of 10,000 items). Its
+// node stays, naming children no answer holds. One that lacks
+// holderMostMissing is asked, and its children are all there.
+func TestPartialNodesLeaveALongListUnread(t *testing.T) {
+	for _, c := range []struct {
+		items int
+		asked bool
+	}{{3 + holderMostMissing, true}, {4 + holderMostMissing, false}} {
+		lines := []string{"1 - RootWebArea 100", "2 1 list 101"}
+		for i := range c.items {
+			lines = append(lines, fmt.Sprintf("li%d 2 listitem %d", i, 200+i), fmt.Sprintf("t%d li%d StaticText 0", i, i))
+		}
+		p := newPage(t, lines...)
+		on := []cdproto.BackendNodeID{101, 200, 201, 202}
+		nodes, err := PartialNodes(context.Background(), p, "F", on, map[cdproto.BackendNodeID]bool{101: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := 0
+		var list *accessibility.Node
+		for _, n := range nodes {
+			if strings.HasPrefix(string(n.NodeID), "li") {
+				items++
+			}
+			if n.NodeID == "2" {
+				list = n
+			}
+		}
+		calls, want := p.calls[accessibility.CommandGetPartialAXTree], 3
+		if c.asked {
+			want = 4
+		}
+		if calls != want {
+			t.Errorf("%d items, 3 on screen: %d getPartialAXTree calls, want %d", c.items, calls, want)
+		}
+		wantItems := 3
+		if c.asked {
+			wantItems = c.items
+		}
+		if list == nil || len(list.ChildIDs) != c.items {
+			t.Fatalf("%d items, 3 on screen: the list's node is missing, or names other children", c.items)
+		}
+		if items != wantItems {
+			t.Errorf("%d items, 3 on screen: %d items among the nodes, want %d", c.items, items, wantItems)
+		}
 	}
 }
