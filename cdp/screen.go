@@ -38,7 +38,7 @@ var screenCall = jsTemplate("screen_call.js")
 // screenVersion is the version of what screen.js keeps in the world:
 // a script of another version (an older provider's, in the world all
 // providers share) starts its own.
-const screenVersion = "3"
+const screenVersion = "4"
 
 // screenKept bounds the elements whose backend ids the provider keeps
 // for one document; past it, it starts a new numbering.
@@ -77,8 +77,9 @@ type screenFound struct {
 	on     []cdproto.BackendNodeID
 	frames map[cdproto.BackendNodeID][4]float64
 	// holders are the elements of on that hold another element of on,
-	// as far as the script's walk knew (warm.PartialNodes asks for them
-	// last, and only for what the others' answers lack).
+	// as far as the script's walk knew, each true when it holds text of
+	// its own (warm.PartialNodes asks for them last, and only for what
+	// the others' answers lack).
 	holders map[cdproto.BackendNodeID]bool
 	n       int
 	fresh   int // the elements the answer numbered for the first time
@@ -92,6 +93,7 @@ type screenReport struct {
 	Frames [][]float64 `json:"frames"`
 	Fresh  []int       `json:"fresh"`
 	Up     []int       `json:"up"`
+	Texts  []int       `json:"texts"`
 	N      int         `json:"n"`
 }
 
@@ -409,7 +411,14 @@ func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, report screenR
 			if found.holders == nil {
 				found.holders = make(map[cdproto.BackendNodeID]bool, len(report.Up))
 			}
-			found.holders[id] = true
+			found.holders[id] = false
+		}
+	}
+	for _, n := range report.Texts {
+		if id := ks.ids[n]; id != 0 && found.holders != nil {
+			if _, ok := found.holders[id]; ok {
+				found.holders[id] = true
+			}
 		}
 	}
 	for _, f := range report.Frames {

@@ -371,17 +371,27 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 		t.Fatal("no read of the screen took the nodes the read in the background had read of what is on screen, while the page's walk went on")
 	}
 	// The screen script's walk said which elements on screen hold others
-	// (the list, its items, their paragraphs): their nodes were asked for
-	// last, and only when the others' answers lacked them
-	// (warm.PartialNodes).
+	// (<main>, the list, its items, the paragraphs), and which of them
+	// text of their own: their nodes were asked for last, and only when
+	// the others' answers lacked them (warm.PartialNodes).
 	p.mu.Lock()
-	var on, holders int
+	var on, holders, texts int
 	if info := p.state.docNumbered(docKey{u.tabs[0], frame, loader}); info != nil && info.screen.last != nil {
 		on, holders = len(info.screen.last.on), len(info.screen.last.holders)
+		for _, text := range info.screen.last.holders {
+			if text {
+				texts++
+			}
+		}
 	}
 	p.mu.Unlock()
 	if holders == 0 || holders >= on {
 		t.Errorf("the screen script named %d of the %d elements on screen as holding others", holders, on)
+	}
+	// The paragraphs hold text of their own; <main>, the list and its
+	// items do not.
+	if texts == 0 || texts >= holders {
+		t.Errorf("the screen script named %d of the %d elements that hold others as holding text of their own", texts, holders)
 	}
 	if p.answers.AtLoad.Load() == 0 {
 		t.Error("the large page was not walked at its load")
@@ -471,11 +481,18 @@ func smallAndLarge(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// largePage is a page of 2,500 list items, the focus on a link far below
-// the screen; its script sets window.__reloaded = false (user.navigate).
+// largePage is a page of a paragraph of 120 links and 2,500 list items,
+// the focus on a link far below the screen; its script sets
+// window.__reloaded = false (user.navigate).
 func largePage() string {
 	var b strings.Builder
-	b.WriteString(`<!doctype html><title>Large</title><main><h1>Large page</h1><ul>`)
+	b.WriteString(`<!doctype html><title>Large</title><main><h1>Large page</h1><p>`)
+	// A paragraph of more children than warm.PartialNodes asks a holder
+	// for when it has no text of its own: its text is on screen.
+	for i := range 120 {
+		fmt.Fprintf(&b, `w%d <a href="#w%d">v%d</a> `, i, i, i)
+	}
+	b.WriteString(`</p><ul>`)
 	for i := range 2500 {
 		fmt.Fprintf(&b, `<li><h2>Part %d</h2><p>Text of part %d with <a href="#%d">link %d</a>.</p></li>`, i, i, i, i)
 	}

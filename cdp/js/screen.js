@@ -6,10 +6,12 @@
 // <iframe> shows ([x, y, width, height] in this frame's CSS pixels, or
 // null for a top frame). Returns an array: its first item a JSON string
 // {world, how, on: [serial…], frames: [[serial, x, y, w, h]…],
-// fresh: [serial…], up: [serial…], n}, then the elements the provider
+// fresh: [serial…], up: [serial…], texts: [serial…], n}, then the elements the provider
 // has not seen before, in the order of fresh. up names the elements of
 // on that a walk found holding another element of on (a hint: a read
-// after a scroll names only those in sticky elements). Each element the script has returned keeps a
+// after a scroll names only those in sticky elements), and texts those
+// of up that hold text of their own (a text node not all white space,
+// or a ::before or ::after with content), which is on screen with them. Each element the script has returned keeps a
 // serial number in this world (a WeakMap), so a later read returns only
 // the elements new on screen; world names this numbering, and a
 // {{world}} other than the one kept starts a new one (the provider forgot
@@ -55,7 +57,7 @@
     if (said && marks && said.n === last && said.marks === marks && said.sx === sx && said.sy === sy) {
       return [JSON.stringify({world: st.world, how: 'same', on: [], frames: [], fresh: [], n: said.n})];
     }
-    const on = [], frames = [], fresh = [], up = [], out = [null];
+    const on = [], frames = [], fresh = [], up = [], texts = [], out = [null];
     const serial = (el) => {
       let n = st.serials.get(el);
       if (n === undefined) {
@@ -65,6 +67,16 @@
         out.push(el);
       }
       return n;
+  };
+  // holder takes el, which holds another element on screen (its serial
+  // n): n goes in up, and in texts too when el holds text of its own.
+  const holder = (el, n) => {
+    up.push(n);
+    for (let c = (el.shadowRoot || el).firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3 && /\S/.test(c.data)) return texts.push(n);
+    }
+    const pseudo = (p) => { const c = getComputedStyle(el, p).content; return c !== 'none' && c !== 'normal'; };
+    if (pseudo('::before') || pseudo('::after')) texts.push(n);
   };
   // meets: the box [x, y, w, h] clipped by c [x0, y0, x1, y1] has area.
   const meets = (b, c) => Math.min(b[0] + b[2], c[2]) > Math.max(b[0], c[0]) && Math.min(b[1] + b[3], c[3]) > Math.max(b[1], c[1]);
@@ -142,7 +154,7 @@
     const before = on.length;
     if (display === 'contents') {
       for (const k of kids) visit(k, cs, ca, cf, keep);
-      if (self && on.length > before) up.push(self);
+      if (self && on.length > before) holder(el, self);
       return;
     }
     const contain = s.contain, paint = /paint|strict|content/.test(contain);
@@ -168,7 +180,7 @@
     const ma = pos !== 'static' ? mine : () => a ??= holdsFixed() ? mine : clip(ca);
     const mf = () => f ??= holdsFixed() ? mine : clip(cf);
     for (const k of kids) visit(k, mine, ma, mf, keep);
-    if (self && on.length > before) up.push(self);
+    if (self && on.length > before) holder(el, self);
   };
   // Whether the root's overflow is visible, when the body's clips the
   // viewport rather than the body: read when a walk first asks, not by
@@ -209,7 +221,7 @@
   }
   const n = ++st.answers;
   st.said = marks ? {marks, sx, sy, n} : null;
-  out[0] = JSON.stringify({world: st.world, how, on, frames, fresh, up, n});
+  out[0] = JSON.stringify({world: st.world, how, on, frames, fresh, up, texts, n});
   return out;
   };
   // rows(k, top, bottom) returns, in the walk's order, the indexes of the

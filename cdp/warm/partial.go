@@ -17,7 +17,7 @@ const partialWidth = 8
 
 // holderMostMissing is the most children, not among the answers so far,
 // for which PartialNodes asks for an element that holds others on
-// screen. Chrome's answer for an element holds all its children, about
+// screen and no text of its own. Chrome's answer for an element holds all its children, about
 // 0.085 ms of the page's main thread each (Chromium 156): 843 ms for a
 // list of 10,000 items, 70 ms for p50k's <main> of 584 sections, where
 // the rest of the read's calls take a few milliseconds. Past it, the
@@ -39,15 +39,17 @@ const holderMostMissing = 100
 // (removed meanwhile) is left out; it fails only when no element answers.
 // The nodes are not kept, and Chrome sends no event for them.
 //
-// holders (nil: none known) are the elements, in the order given, that
-// hold another of them. They are asked for last, the deepest first, and
-// only when the answers before lack their node or one of its children,
-// and lack no more than holderMostMissing of them: an element's answer
+// holders (nil: none known) are the elements that hold another of them,
+// each true when it holds text of its own (the screen script says). They
+// are asked for last, the deepest first, and only when the answers
+// before lack their node or one of its children: an element's answer
 // brings its ancestors, the holders above it, with the list of their
 // children, and a holder's own answer brings all its children (584 at
-// p50k, whose <main> holds its sections; 10,000 for a long list). The
-// nodes are the same as of asking for every element, but for the
-// children of a holder that lacked more than holderMostMissing.
+// p50k, whose <main> holds its sections; 10,000 for a long list). A
+// holder without text of its own that lacks more than holderMostMissing
+// children is not asked for: what it lacks holds no element on screen
+// (each was asked for) and no text of its own. The nodes are the same as
+// of asking for every element, but for the children of such a holder.
 func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements []cdproto.BackendNodeID, holders map[cdproto.BackendNodeID]bool) ([]*accessibility.Node, error) {
 	if len(elements) == 0 {
 		return nil, errors.New("no element to ask for")
@@ -70,8 +72,9 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 		}
 	}
 	// spared reports whether a holder is not asked for: the answers so
-	// far hold its node and all its children, or its node and lack more
-	// than holderMostMissing of its children.
+	// far hold its node and all its children, or, of one without text of
+	// its own, its node and lack more than holderMostMissing of its
+	// children.
 	spared := func(id cdproto.BackendNodeID) bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -85,7 +88,7 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 				lack++
 			}
 		}
-		return lack == 0 || lack > holderMostMissing
+		return lack == 0 || lack > holderMostMissing && !holders[id]
 	}
 	// ask asks for each element of ids, partialWidth at a time; with
 	// spare, not for one spared by the answers when its turn comes.
@@ -109,7 +112,7 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 	}
 	var first, last []cdproto.BackendNodeID
 	for _, id := range elements {
-		if holders[id] {
+		if _, ok := holders[id]; ok {
 			last = append(last, id)
 		} else {
 			first = append(first, id)

@@ -153,7 +153,7 @@ func TestPartialNodes(t *testing.T) {
 func TestPartialNodesAskForHoldersLast(t *testing.T) {
 	lines := []string{"1 - RootWebArea 100", "2 1 main 101"}
 	var on []cdproto.BackendNodeID
-	holders := map[cdproto.BackendNodeID]bool{100: true, 101: true}
+	holders := map[cdproto.BackendNodeID]bool{100: false, 101: false} // (true: text of its own)
 	on = append(on, 100, 101)
 	for i := range 20 {
 		s, h, p, a, b := 200+i, 300+i, 400+i, 500+i, 600+i
@@ -165,7 +165,7 @@ func TestPartialNodesAskForHoldersLast(t *testing.T) {
 			fmt.Sprintf("b%d s%d button %d", i, i, b), fmt.Sprintf("bt%d b%d StaticText 0", i, i))
 		if i < 3 {
 			on = append(on, cdproto.BackendNodeID(s), cdproto.BackendNodeID(h), cdproto.BackendNodeID(p), cdproto.BackendNodeID(a), cdproto.BackendNodeID(b))
-			holders[cdproto.BackendNodeID(s)], holders[cdproto.BackendNodeID(p)] = true, true
+			holders[cdproto.BackendNodeID(s)], holders[cdproto.BackendNodeID(p)] = false, true
 		}
 	}
 	ids := func(nodes []*accessibility.Node) []string {
@@ -273,19 +273,20 @@ func TestPartialNodesAskForTheMarkersAtOnce(t *testing.T) {
 // elements it holds have answered is not asked for: Chrome's answer
 // would bring all its children (843 ms for a list of 10,000 items). Its
 // node stays, naming children no answer holds. One that lacks
-// holderMostMissing is asked, and its children are all there.
+// holderMostMissing is asked, and its children are all there; and so is
+// one that holds text of its own, which is on screen with it.
 func TestPartialNodesLeaveALongListUnread(t *testing.T) {
 	for _, c := range []struct {
-		items int
-		asked bool
-	}{{3 + holderMostMissing, true}, {4 + holderMostMissing, false}} {
+		items       int
+		text, asked bool
+	}{{3 + holderMostMissing, false, true}, {4 + holderMostMissing, false, false}, {4 + holderMostMissing, true, true}} {
 		lines := []string{"1 - RootWebArea 100", "2 1 list 101"}
 		for i := range c.items {
 			lines = append(lines, fmt.Sprintf("li%d 2 listitem %d", i, 200+i), fmt.Sprintf("t%d li%d StaticText 0", i, i))
 		}
 		p := newPage(t, lines...)
 		on := []cdproto.BackendNodeID{101, 200, 201, 202}
-		nodes, err := PartialNodes(context.Background(), p, "F", on, map[cdproto.BackendNodeID]bool{101: true})
+		nodes, err := PartialNodes(context.Background(), p, "F", on, map[cdproto.BackendNodeID]bool{101: c.text})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,7 +305,7 @@ func TestPartialNodesLeaveALongListUnread(t *testing.T) {
 			want = 4
 		}
 		if calls != want {
-			t.Errorf("%d items, 3 on screen: %d getPartialAXTree calls, want %d", c.items, calls, want)
+			t.Errorf("%d items, 3 on screen, text of its own %v: %d getPartialAXTree calls, want %d", c.items, c.text, calls, want)
 		}
 		wantItems := 3
 		if c.asked {
@@ -314,7 +315,7 @@ func TestPartialNodesLeaveALongListUnread(t *testing.T) {
 			t.Fatalf("%d items, 3 on screen: the list's node is missing, or names other children", c.items)
 		}
 		if items != wantItems {
-			t.Errorf("%d items, 3 on screen: %d items among the nodes, want %d", c.items, items, wantItems)
+			t.Errorf("%d items, 3 on screen, text of its own %v: %d items among the nodes, want %d", c.items, c.text, items, wantItems)
 		}
 	}
 }
