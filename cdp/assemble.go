@@ -98,18 +98,23 @@ func (st *connState) docNumbered(key docKey) *docInfo {
 
 // topScreen returns what the provider keeps of the screen of a tab's top
 // document, the one numbered last (a tab's top frame's id is its
-// target's); an empty one when none. A read sends the screen script with
-// it before it knows the document (sendScreen): when that is another
-// one, the script's numbering is another too, and the answer starts a
-// new one (takeScreen).
-func (st *connState) topScreen(tab target.ID) *docScreen {
+// target's); an empty one when none, or when the tab shows another
+// document than that one (shown, the loader its page's events last told;
+// empty: not told). A read sends the screen script with it before it
+// knows the document (sendScreen): the call of the function a document
+// gone kept would answer "absent", and the script sent after it would
+// begin a round trip later, behind whatever the page's main thread does
+// first (Chrome's accessibility tree after a load: 250 ms at p50k). When
+// it is another document all the same, the script's numbering is another
+// too, and the answer starts a new one (takeScreen).
+func (st *connState) topScreen(tab target.ID, shown cdproto.LoaderID) *docScreen {
 	var top *docInfo
 	for _, d := range st.docs {
 		if d.key.target == tab && d.key.frame == cdproto.FrameID(tab) && (top == nil || d.n > top.n) {
 			top = d
 		}
 	}
-	if top == nil {
+	if top == nil || shown != "" && top.key.loader != shown {
 		return &docScreen{}
 	}
 	return &top.screen

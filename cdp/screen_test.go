@@ -183,7 +183,8 @@ func TestScreenAfterAnAnswerLostShowsAll(t *testing.T) {
 	// the page, then dropped.
 	tab := u.tabs[0]
 	p.mu.Lock()
-	sess, expr := p.state.sessions[tab], p.screenExpr(p.state.topScreen(tab), nil)
+	sess := p.state.sessions[tab]
+	expr := p.screenExpr(p.state.topScreen(tab, sess.ShownDocument()), nil)
 	p.mu.Unlock()
 	a := sendScreen(ctx, sess, cdproto.FrameID(tab), expr, false)
 	if a == nil {
@@ -819,5 +820,47 @@ func TestScreenRowsFromTheIndex(t *testing.T) {
 	}
 	if got.On < got.Reads {
 		t.Errorf("%d elements on screen over %d positions: the test shows nothing", got.On, got.Reads)
+	}
+}
+
+// A screen read after the tab's page changed sends, right behind the
+// tab's state script, the screen script for the new document, not a
+// call of the function the document before kept in its world (which
+// answers "absent", and the script goes a round trip later): the script
+// sent ahead answers the read.
+func TestScreenAheadOfANewDocument(t *testing.T) {
+	t.Parallel()
+	url := serve(t, map[string]string{
+		"/":    `<!doctype html><title>One</title><a href="#a">First page</a>`,
+		"/two": `<!doctype html><title>Two</title><a href="#b">Second page</a>`,
+	})
+	ctx, u, p := browserWith(t, url)
+	s := u.session(t, u.tabs[0])
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u.navigate(t, s, 0, url+"/two")
+	tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	ps := p.state.sessions[u.tabs[0]]
+	p.mu.Unlock()
+	// The provider's session is told of the new document by the page's
+	// events, apart from the user's.
+	if err := waitFor(ctx, func() bool { return ps.ShownDocument() == tree.FrameTree.Frame.LoaderID }); err != nil {
+		t.Fatalf("the provider's session was not told of the new document: %v", err)
+	}
+	aheads := p.screenAheads.Load()
+	cur, err := p.Screen(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if elementsOf(cur.Root, func(e *mapping.Element) bool { return e.Title == "Second page" }) == nil {
+		t.Error("the screen read after the navigation does not show the new page's link")
+	}
+	if p.screenAheads.Load() == aheads {
+		t.Error("the screen read after the navigation did not take the screen script sent ahead with the tab's state")
 	}
 }

@@ -117,7 +117,7 @@ func (p *Provider) readTabs(ctx context.Context, c *wire.Conn, how readHow) (pag
 			early[id] = t
 			screen := ""
 			if how == readScreen {
-				screen = p.screenExpr(p.state.topScreen(id), nil)
+				screen = p.screenExpr(p.state.topScreen(id, s.ShownDocument()), nil)
 			}
 			wg.Go(func() { t.err = p.readTabState(ctx, c, t, true, cold, screen) })
 		}
