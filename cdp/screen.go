@@ -414,11 +414,9 @@ func (p *Provider) takeScreen(ctx context.Context, ks *docScreen, report screenR
 			found.holders[id] = false
 		}
 	}
-	for _, n := range report.Texts {
-		if id := ks.ids[n]; id != 0 && found.holders != nil {
-			if _, ok := found.holders[id]; ok {
-				found.holders[id] = true
-			}
+	for _, n := range report.Texts { // (of Up)
+		if _, ok := found.holders[ks.ids[n]]; ok {
+			found.holders[ks.ids[n]] = true
 		}
 	}
 	for _, f := range report.Frames {

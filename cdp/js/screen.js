@@ -6,16 +6,17 @@
 // <iframe> shows ([x, y, width, height] in this frame's CSS pixels, or
 // null for a top frame). Returns an array: its first item a JSON string
 // {world, how, on: [serial…], frames: [[serial, x, y, w, h]…],
-// fresh: [serial…], up: [serial…], texts: [serial…], n}, then the elements the provider
-// has not seen before, in the order of fresh. up names the elements of
-// on that a walk found holding another element of on (a hint: a read
-// after a scroll names only those in sticky elements), and texts those
-// of up that hold text of their own (a text node not all white space,
-// or a ::before or ::after with content), which is on screen with them. Each element the script has returned keeps a
-// serial number in this world (a WeakMap), so a later read returns only
-// the elements new on screen; world names this numbering, and a
-// {{world}} other than the one kept starts a new one (the provider forgot
-// its own).
+// fresh: [serial…], up: [serial…], texts: [serial…], n}, then the
+// elements the provider has not seen before, in the order of fresh. up
+// names the elements of on that a walk found holding another element of
+// on (a hint: a read after a scroll names only those in sticky
+// elements), and texts those of up that hold text of their own (a text
+// node not all white space, or a ::before or ::after with content),
+// which is on screen with them. Each element the script has returned
+// keeps a serial number in this world (a WeakMap), so a later read
+// returns only the elements new on screen; world names this numbering,
+// and a {{world}} other than the one kept starts a new one (the provider
+// forgot its own).
 //
 // how is "walk" or "scroll". A walk keeps each element's box and clip,
 // and whether they move with the page's scroll; while the provider's
