@@ -587,8 +587,12 @@ type partialScreen struct {
 // host's) takes its nodes again (counted: partialReuses). The nodes have
 // no version: nothing made of them is kept as the page's (the memo, the
 // Document last shown), and the mapping counts what was not asked for
-// (mapping.Frame.Partial).
+// (mapping.Frame.Partial). The document's walk sends no call
+// meanwhile.
 func (p *Provider) partialFetch(ctx context.Context, o tabSession, f *cdproto.Frame, st pageState, ahead *aheadScreen) ([]*accessibility.Node, *partialScreen, error) {
+	// The document's walk sends nothing meanwhile: its calls would go in
+	// front of the read's (warm.Trees.HoldWalks).
+	defer o.ax.HoldWalks()()
 	ps := &partialScreen{}
 	ps.under, ps.known = screenUnderOf(st, nil)
 	var last *partialScreen

@@ -359,6 +359,10 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 		if p.screenPartials.Load() == made {
 			t.Fatal("the read in the background after the load did not read the screen from what is on it alone")
 		}
+		// It held the page's walk while it asked for the nodes on screen.
+		if p.answers.Holds.Load() == 0 {
+			t.Fatal("the read in the background after the load read the screen without holding the page's walk")
+		}
 		partials, reuses := p.screenPartials.Load(), p.partialReuses.Load()
 		cur, err := p.Screen(ctx)
 		if err != nil {

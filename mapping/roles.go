@@ -244,7 +244,7 @@ var roles = map[string]string{
 	"presentation":         "",
 	"LineBreak":            "",
 	"InlineTextBox":        "",
-	"ListMarker":           "",
+	"ListMarker":           "", // and its subtree: see [skipped]
 	"LayoutTable":          "",
 	"LayoutTableRow":       "",
 	"LayoutTableCell":      "",
@@ -286,5 +286,10 @@ const (
 )
 
 // skipped are the Chrome roles dropped with their whole subtree: a closed
-// <select>'s popup, whose chosen option is the combobox's value.
-var skipped = map[string]bool{"MenuListPopup": true}
+// <select>'s popup, whose chosen option is the combobox's value; a list
+// item's marker ("1. ", "• "), whose text is its name, never an element,
+// and whose children are an ignored node or an unnamed image (Chromium
+// 156; older ones gave it a StaticText of the same text, dropped when
+// bullets): what a read of the screen does not ask Chrome for
+// (warm.PartialNodes).
+var skipped = map[string]bool{"MenuListPopup": true, "ListMarker": true}

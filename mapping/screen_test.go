@@ -136,9 +136,12 @@ func TestScreen(t *testing.T) {
 func TestScreenOfAPartialTree(t *testing.T) {
 	// On screen: the heading and the first item's link. The second item
 	// is held without its link (its child not read), and the list names
-	// a third item it does not hold.
+	// a third item it does not hold. What the first item's marker holds
+	// is not read either (warm.PartialNodes does not ask): the marker is
+	// dropped with it, not counted.
 	heading := leaf(1001, "heading", "Top", "level", 1)
-	first := el(ax(1010, "listitem", ""), el(ax(1011, "link", "one"), leaf(1012, "StaticText", "one")))
+	first := el(ax(1010, "listitem", ""), el(ax(1013, "ListMarker", "• "), ignored(leaf(1014, "none", ""))),
+		el(ax(1011, "link", "one"), leaf(1012, "StaticText", "one")))
 	second := el(ax(1020, "listitem", ""), el(ax(1021, "link", "two"), leaf(1022, "StaticText", "two")))
 	third := el(ax(1030, "listitem", ""), leaf(1031, "link", "three"))
 	list := el(ax(1002, "list", ""), first, second, third)
@@ -146,7 +149,7 @@ func TestScreenOfAPartialTree(t *testing.T) {
 	var nodes []*accessibility.Node
 	for _, n := range f.Nodes {
 		switch n.NodeID {
-		case "1021", "1022", "1030", "1031": // not read
+		case "1014", "1021", "1022", "1030", "1031": // not read
 		default:
 			nodes = append(nodes, n)
 		}
@@ -182,6 +185,9 @@ func TestScreenOfAPartialTree(t *testing.T) {
 		// The second item (its link not read: one) and the third (one).
 		if listEl.Omitted != 3 || listEl.Off == nil || !listEl.Off.Unknown || listEl.Off.Below != 3 {
 			t.Errorf("a partial tree: the list's omitted %d, off %+v", listEl.Omitted, listEl.Off)
+		}
+		if strings.Count(out, "… more") != 1 {
+			t.Errorf("a partial tree's outline says more is left out other than below the list:\n%s", out)
 		}
 		if !strings.Contains(out, " … more below\n") || strings.Contains(out, "… 3 below") {
 			t.Errorf("a partial tree's outline does not say more is below without a number:\n%s", out)

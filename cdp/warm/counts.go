@@ -61,6 +61,9 @@ type Counts struct {
 	// change) whose first call was sent with the page's state
 	// (SendBarrier), before the read knew it would need one.
 	BarriersAhead atomic.Int64
+	// Holds counts the reads that held the session's walks (HoldWalks),
+	// Held the times a walk waited for them, with no call under way.
+	Holds, Held atomic.Int64
 	// Overflows counts the times a session's events queued for its kept
 	// trees passed their bound (no read applied them) and the trees were
 	// dropped.

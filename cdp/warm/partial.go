@@ -30,7 +30,8 @@ const holderMostMissing = 100
 // places the given DOM elements: for each, its node, its ancestors up to
 // the document's and its children (Accessibility.getPartialAXTree with
 // fetchRelatives; Chrome gives no siblings), and the children of what is
-// on screen with its parent (boxless), merged, the document's node first
+// on screen with its parent (boxless) but for a text's and a list item's
+// marker's, merged, the document's node first
 // and the rest in tree order. It is what a read of a document's screen
 // asks for before the document's tree is kept (Activity.ScreenFirst): a
 // few calls of a fraction of a millisecond each, where a getFullAXTree of
@@ -127,11 +128,14 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 	if answered == 0 {
 		return nil, firstErr
 	}
-	// What has no box of its own (a list item's marker, a text, a node
-	// with no DOM element) is on screen when its parent is: its children
-	// are asked for too, a level at a time, the calls of a level
-	// partialWidth at a time (56 of them at p50k, one for each list
-	// item's marker on screen: 48 ms one after another).
+	// What has no box of its own (a node with no DOM element) is on
+	// screen when its parent is: its children are asked for too, a level
+	// at a time, the calls of a level partialWidth at a time. Not a
+	// text's (its InlineTextBoxes, which a walk does not go below
+	// either: hasChildrenToFetch), nor a list item's marker's (the
+	// mapping drops a marker with what it holds, an ignored node): no
+	// answer holds anything of them, and p50k's screen has 51 texts and
+	// 56 markers, a call each.
 	on := make(map[cdproto.BackendNodeID]bool, len(elements))
 	for _, id := range elements {
 		on[id] = true
@@ -139,7 +143,7 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 	for range 4 {
 		var more []accessibility.NodeID
 		for _, n := range byID {
-			if boxless(n) && n.ParentID != "" && shown(byID, on, byID[n.ParentID]) && missingChildren(byID, n) {
+			if boxless(n) && hasChildrenToFetch(n) && Role(n) != "ListMarker" && n.ParentID != "" && shown(byID, on, byID[n.ParentID]) && missingChildren(byID, n) {
 				more = append(more, n.NodeID)
 			}
 		}

@@ -104,10 +104,11 @@ func (p *pageTree) Call(ctx context.Context, method string, params, res any) err
 
 // The nodes that place the elements asked for: each one's ancestors and
 // children, merged, the root first and the rest in tree order; below an
-// element on screen what has no box of its own (a list item's marker and
-// its text) is asked for too, and nothing of an element off screen (the
-// list names its second item, which no answer holds). An element that
-// has no node is left out; none that answers is an error.
+// element on screen what has no box of its own (a node with no DOM
+// element, and its text) is asked for too, but not what a text or a list
+// item's marker holds (the mapping drops it), and nothing of an element off
+// screen (the list names its second item, which no answer holds). An
+// element that has no node is left out; none that answers is an error.
 func TestPartialNodes(t *testing.T) {
 	p := newPage(t,
 		"1 - RootWebArea 100",
@@ -115,9 +116,11 @@ func TestPartialNodes(t *testing.T) {
 		"3 2 list 102",
 		"4 3 listitem 103", // on screen
 		"5 4 ListMarker 104",
-		"6 5 StaticText 0",
+		"6 5 none 0",
 		"7 4 link 105", // on screen
-		"8 7 StaticText 0",
+		"14 7 generic 0",
+		"8 14 StaticText 0",
+		"15 8 InlineTextBox 0",
 		"9 3 listitem 106", // off screen
 		"10 9 ListMarker 107",
 		"11 10 StaticText 0",
@@ -132,12 +135,12 @@ func TestPartialNodes(t *testing.T) {
 	for _, n := range nodes {
 		got = append(got, string(n.NodeID))
 	}
-	want := []string{"1", "2", "3", "4", "5", "6", "7", "8"}
+	want := []string{"1", "2", "3", "4", "5", "7", "14", "8"}
 	if !slices.Equal(got, want) {
 		t.Errorf("the nodes %v, want %v", got, want)
 	}
 	if p.calls[accessibility.CommandGetPartialAXTree] != 3 || p.calls[accessibility.CommandGetChildAXNodes] != 1 {
-		t.Errorf("calls %v, want 3 getPartialAXTree and 1 getChildAXNodes (the marker's)", p.calls)
+		t.Errorf("calls %v, want 3 getPartialAXTree and 1 getChildAXNodes (the generic's, not the marker's)", p.calls)
 	}
 	if _, err := PartialNodes(context.Background(), p, "F", []cdproto.BackendNodeID{998, 999}, nil); err == nil {
 		t.Error("no element answered, and no error")
@@ -224,17 +227,17 @@ func (h *heldChildren) Call(ctx context.Context, method string, params, res any)
 	return h.pageTree.Call(ctx, method, params, res)
 }
 
-// The children of what has no box of its own on screen (each list
-// item's marker) are asked for all at once, not one after another: the
-// page answers none of the three markers' calls until all three are
-// under way.
-func TestPartialNodesAskForTheMarkersAtOnce(t *testing.T) {
+// The children of what has no box of its own on screen (in each list
+// item a node with no DOM element) are asked for all at once, not one
+// after another: the page answers none of the three calls until all
+// three are under way.
+func TestPartialNodesAskForWhatHasNoBoxAtOnce(t *testing.T) {
 	lines := []string{"1 - RootWebArea 100", "2 1 list 101"}
 	var on []cdproto.BackendNodeID
 	for i := range 3 {
 		lines = append(lines,
 			fmt.Sprintf("li%d 2 listitem %d", i, 200+i),
-			fmt.Sprintf("m%d li%d ListMarker %d", i, i, 300+i),
+			fmt.Sprintf("m%d li%d generic 0", i, i),
 			fmt.Sprintf("mt%d m%d StaticText 0", i, i))
 		on = append(on, cdproto.BackendNodeID(200+i))
 	}
@@ -253,7 +256,7 @@ func TestPartialNodesAskForTheMarkersAtOnce(t *testing.T) {
 	select {
 	case <-h.all:
 	case err := <-done:
-		t.Fatalf("PartialNodes ended (%v) before the three markers' calls were under way at once", err)
+		t.Fatalf("PartialNodes ended (%v) before the three calls were under way at once", err)
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -265,7 +268,7 @@ func TestPartialNodesAskForTheMarkersAtOnce(t *testing.T) {
 		}
 	}
 	if texts != 3 {
-		t.Errorf("%d of the 3 markers' texts, want all", texts)
+		t.Errorf("%d of the 3 texts, want all", texts)
 	}
 }
 

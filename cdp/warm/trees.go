@@ -180,6 +180,9 @@ type Trees struct {
 	// awaiting counts the reads waiting for a walk to end (awaitWalk):
 	// the walks do not give way to them.
 	awaiting atomic.Int32
+	// paused counts the reads of a screen that hold the session's walks
+	// (HoldWalks).
+	paused holds
 
 	counts *Counts
 

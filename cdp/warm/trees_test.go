@@ -285,6 +285,48 @@ func TestAWalkGoesOnOneCallAtATimeDuringReads(t *testing.T) {
 	}
 }
 
+// While a read of a screen holds the walks (HoldWalks: it asks Chrome
+// for the nodes on screen), a walk sends no call, not even the one at a
+// time it sends during other reads: Chrome would answer it before the
+// read's calls. Let go, the walk goes on to its end.
+func TestAWalkSendsNothingWhileAScreenReadHoldsIt(t *testing.T) {
+	c := &gated{hold: "1", held: make(chan struct{}), open: make(chan struct{})}
+	paragraphs(&c.children, t, 30)
+	counts := new(Counts)
+	a := New(c, func() bool { return true }, counts) // a read is always under way
+	walked := make(chan Walk, 1)
+	a.OnWalked = func(frame cdproto.FrameID, w Walk) { walked <- w }
+	a.startWalk("F", "L")
+	<-c.held // the walk asks for the root's children
+	release := a.HoldWalks()
+	close(c.open) // the root's children come: 30 paragraphs to ask for
+	// The walk waits, its call answered and none sent, or it ends having
+	// sent them.
+	for counts.Held.Load() == 0 {
+		select {
+		case w := <-walked:
+			release()
+			t.Fatalf("the walk went on while a read of the screen held it: %d calls", w.Asked)
+		default:
+			runtime.Gosched()
+		}
+	}
+	c.mu.Lock()
+	asked := slices.Clone(c.asked)
+	c.mu.Unlock()
+	if len(asked) != 1 || asked[0] != "1" {
+		t.Errorf("while held, the walk asked for %v, want [1] alone", asked)
+	}
+	release()
+	release() // (once is enough)
+	if w := <-walked; w.Nodes != 61 || w.Asked != 31 {
+		t.Errorf("the walk let go is told as %+v, want 61 nodes and 31 calls", w)
+	}
+	if h := a.paused.free(); h != nil {
+		t.Error("the walks are still held after the read let go")
+	}
+}
+
 // concurrent is children that also counts the calls in flight at once.
 type concurrent struct {
 	children

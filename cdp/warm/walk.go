@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,6 +39,60 @@ const incremental = 1500
 // stopped for reads would never end for a host that reads often.) A read
 // that waits for the walk to end (awaitWalk) does not slow it.
 const walkWidth = 8
+
+// HoldWalks keeps the session's walks from sending another call until
+// release is called (their calls under way end as they do), unless a
+// read waits for a walk to end (awaitWalk). A read of a document's
+// screen holds them from its walk of the screen to the end of its
+// PartialNodes: Chrome answers a page's calls one after another, and a
+// walk's getChildAXNodes of an element with hundreds of children (p50k's
+// <main>: 514 kB, about 70 ms) would hold up the read's calls behind it,
+// where width 1 (walkWidth) still let one through. The read is over in
+// a few hundred milliseconds at most, and the walk goes on between
+// reads: a host that reads the screen again and again before the walk
+// ends gets its last nodes again while nothing moves (no PartialNodes).
+func (a *Trees) HoldWalks() (release func()) {
+	a.paused.take()
+	a.counts.Holds.Add(1)
+	var once sync.Once
+	return func() { once.Do(a.paused.give) }
+}
+
+// holds counts the holders of the walks (HoldWalks), and closes a
+// channel when the last lets go.
+type holds struct {
+	mu    sync.Mutex
+	n     int
+	freed chan struct{} // closed when n drops to 0; guarded by mu
+}
+
+func (h *holds) take() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n == 0 {
+		h.freed = make(chan struct{})
+	}
+	h.n++
+}
+
+func (h *holds) give() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n--; h.n == 0 {
+		close(h.freed)
+	}
+}
+
+// free returns nil when nothing holds the walks, else a channel closed
+// when nothing does.
+func (h *holds) free() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.n == 0 {
+		return nil
+	}
+	return h.freed
+}
 
 // WalkLoaded reads the document now in a frame whole, then walks it, in
 // the background, as for a document whose loadComplete came: for the
@@ -430,8 +485,24 @@ func (a *Trees) fetchBelow(ctx context.Context, t *tree, parents []accessibility
 	last := time.Now() // of the answer before
 	for len(queue) > 0 || inflight > 0 {
 		width := walkWidth
-		if limit == 0 && a.busy != nil && a.busy() && a.awaiting.Load() == 0 { // a walk, and a read under way that does not wait for it
-			width = 1
+		if limit == 0 && a.awaiting.Load() == 0 { // a walk, and no read waits for it
+			if free := a.paused.free(); free != nil {
+				// A read of the screen asks for its nodes: none of the
+				// walk's calls goes in front of them.
+				if inflight == 0 && len(queue) > 0 && first == nil {
+					a.counts.Held.Add(1)
+					select {
+					case <-free:
+					case <-ctx.Done():
+						first = ctx.Err()
+					}
+					last = time.Now() // (the wait is not the walk's pace)
+					continue
+				}
+				width = 0
+			} else if a.busy != nil && a.busy() { // a read under way
+				width = 1
+			}
 		}
 		for first == nil && len(queue) > 0 && inflight < width {
 			id := queue[0]
