@@ -38,7 +38,7 @@ var screenCall = jsTemplate("screen_call.js")
 // screenVersion is the version of what screen.js keeps in the world:
 // a script of another version (an older provider's, in the world all
 // providers share) starts its own.
-const screenVersion = "4"
+const screenVersion = "5"
 
 // screenKept bounds the elements whose backend ids the provider keeps
 // for one document; past it, it starts a new numbering.

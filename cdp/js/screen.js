@@ -79,16 +79,6 @@
     const pseudo = (p) => { const c = getComputedStyle(el, p).content; return c !== 'none' && c !== 'normal'; };
     if (pseudo('::before') || pseudo('::after')) texts.push(n);
   };
-  // meets: the box [x, y, w, h] clipped by c [x0, y0, x1, y1] has area.
-  const meets = (b, c) => Math.min(b[0] + b[2], c[2]) > Math.max(b[0], c[0]) && Math.min(b[1] + b[3], c[3]) > Math.max(b[1], c[1]);
-  const children = (el) => {
-    if (el.shadowRoot) return el.shadowRoot.children;
-    if (el.localName === 'slot') {
-      const a = el.assignedElements();
-      if (a.length) return a;
-    }
-    return el.children;
-  };
   // The clips are [x0, y0, x1, y1, fixed] in viewport pixels, without
   // the viewport: fixed 1 when they stay where they are as the page
   // scrolls (inside a fixed element), 0 when they move with it.
@@ -102,85 +92,103 @@
     const v = cut(cut(own, view), c);
     if (v[2] > v[0] && v[3] > v[1]) frames.push([n, v[0] - c[0], v[1] - c[1], v[2] - v[0], v[3] - v[1]]);
   };
-  // clip returns a clip that may be given as a function (what an
-  // element holds absolutely positioned or fixed: asked for only when
-  // such an element is found, as few are).
-  const clip = (c) => typeof c === 'function' ? c() : c;
-  // visit looks at el and its flat-tree descendants; cs, ca and cf clip
-  // what el holds in normal flow, absolutely positioned and fixed. keep
-  // says the walk keeps what it sees (not inside a sticky element).
-  const visit = (el, cs, ca, cf, keep) => {
-    const s = getComputedStyle(el);
-    const display = s.display;
-    if (display === 'none') return;
-    const pos = s.position;
-    const own = pos === 'fixed' ? clip(cf) : pos === 'absolute' ? clip(ca) : cs;
-    if (pos === 'sticky' && keep) {
-      if (kept) kept.sticky.push(el, cs, clip(ca), clip(cf));
-      keep = false;
+  // A context is what an element gives the elements it holds (one
+  // object, no closure: a walk makes one for each element that holds
+  // others, and what it allocates is time): mine clips what they hold in
+  // normal flow; clipA and clipF give what clips them absolutely
+  // positioned and fixed, found when first asked (such elements are
+  // few): mine when the element is their containing block, else what
+  // its own context (up) gives.
+  const contextOf = (cs, ca, cf) => ({s: null, mine: cs, a: ca, f: cf, abs: false, holds: false, contain: '', paint: false, up: null});
+  // holdsFixed: whether the element of c is the containing block of what
+  // it holds fixed (and, static, absolutely positioned): four style
+  // reads, a sixth of a walk's time were they read for every element.
+  const holdsFixed = (c) => {
+    if (c.holds === undefined) {
+      const s = c.s;
+      c.holds = s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' ||
+        /transform|perspective|filter/.test(s.willChange) || c.paint || /layout/.test(c.contain);
     }
-    let box, self = 0;
-    if (display === 'contents') {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const r = range.getBoundingClientRect();
-      box = [r.x, r.y, r.width, r.height];
-    } else {
+    return c.holds;
+  };
+  const clipA = (c) => c.abs ? c.mine : c.a ??= holdsFixed(c) ? c.mine : clipA(c.up);
+  const clipF = (c) => c.f ??= holdsFixed(c) ? c.mine : clipF(c.up);
+  // visit looks at el and its flat-tree descendants (a shadow root's
+  // children, a slot's assigned elements), in the context c of its
+  // parent. keep says the walk keeps what it sees (not inside a sticky
+  // element). The element's box first: its style's display is read only
+  // when it has none (display none, or contents, whose box is that of
+  // what it holds).
+  const visit = (el, c, keep) => {
+    const s = getComputedStyle(el);
+    let r = el.getBoundingClientRect(), contents = false;
+    if (!(r.width > 0 && r.height > 0)) {
       // (An element without client rects has an empty bounding rect: it
       // meets nothing, as box.js's null box is offscreen.)
-      const r = el.getBoundingClientRect();
-      box = [r.x, r.y, r.width, r.height];
+      const display = s.display;
+      if (display === 'none') return;
+      if (display === 'contents') {
+        contents = true;
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        r = range.getBoundingClientRect();
+      }
     }
-    if (box[2] > 0 && box[3] > 0 && own[2] > own[0] && own[3] > own[1]) {
+    const x = r.x, y = r.y, w = r.width, h = r.height;
+    const pos = s.position;
+    const own = pos === 'fixed' ? clipF(c) : pos === 'absolute' ? clipA(c) : c.mine;
+    if (pos === 'sticky' && keep) {
+      if (kept) kept.sticky.push(el, c.mine, clipA(c), clipF(c));
+      keep = false;
+    }
+    let self = 0;
+    if (w > 0 && h > 0 && own[2] > own[0] && own[3] > own[1]) {
       if (keep && kept) {
         kept.els.push(el);
-        kept.nums.push(box[0], box[1], box[2], box[3], own[0], own[1], own[2], own[3], own[4]);
+        kept.nums.push(x, y, w, h, own[0], own[1], own[2], own[3], own[4]);
       }
       const tag = el.localName;
       const frame = tag === 'iframe' || tag === 'frame' || tag === 'object' || tag === 'embed';
-      let c = null;
+      let content = null;
       if (frame) {
         const l = px(s.borderLeftWidth) + px(s.paddingLeft), t = px(s.borderTopWidth) + px(s.paddingTop);
-        c = [box[0] + l, box[1] + t, box[0] + box[2] - px(s.borderRightWidth) - px(s.paddingRight), box[1] + box[3] - px(s.borderBottomWidth) - px(s.paddingBottom)];
-        if (keep && kept) kept.iframes.push(kept.els.length - 1, c[0], c[1], c[2], c[3]);
+        content = [x + l, y + t, x + w - px(s.borderRightWidth) - px(s.paddingRight), y + h - px(s.borderBottomWidth) - px(s.paddingBottom)];
+        if (keep && kept) kept.iframes.push(kept.els.length - 1, content[0], content[1], content[2], content[3]);
       }
-      if (meets(box, cut(own, view))) {
+      // Its box meets own and the viewport.
+      if (Math.min(x + w, own[2], view[2]) > Math.max(x, own[0], view[0]) && Math.min(y + h, own[3], view[3]) > Math.max(y, own[1], view[1])) {
         const n = self = serial(el);
         on.push(n);
-        if (frame) frameOf(n, own, c);
+        if (frame) frameOf(n, own, content);
       }
     }
-    const kids = children(el);
-    if (!kids.length) return;
+    // What it holds: a shadow root's children, a slot's assigned
+    // elements (else its own), or its children; walked by sibling, no
+    // collection made.
+    let list = null, k = null;
+    const shadow = el.shadowRoot;
+    if (shadow) k = shadow.firstElementChild;
+    else if (el.localName === 'slot' && (list = el.assignedElements()).length === 0) list = null;
+    if (!shadow && !list) k = el.firstElementChild;
+    if (!k && !list) return;
     const before = on.length;
-    if (display === 'contents') {
-      for (const k of kids) visit(k, cs, ca, cf, keep);
-      if (self && on.length > before) holder(el, self);
-      return;
+    let cx = c;
+    if (!contents) {
+      const contain = s.contain, paint = /paint|strict|content/.test(contain);
+      let mine = own;
+      const clipX = s.overflowX !== 'visible' || paint, clipY = s.overflowY !== 'visible' || paint;
+      if ((clipX || clipY) && el !== root && !(el === document.body && bodyToViewport())) {
+        const bl = px(s.borderLeftWidth), br = px(s.borderRightWidth), bt = px(s.borderTopWidth), bb = px(s.borderBottomWidth);
+        const sbX = Math.max(0, el.offsetWidth - el.clientWidth - Math.round(bl) - Math.round(br));
+        const sbY = Math.max(0, el.offsetHeight - el.clientHeight - Math.round(bt) - Math.round(bb));
+        mine = own.slice();
+        if (clipX) { mine[0] = Math.max(mine[0], x + bl); mine[2] = Math.min(mine[2], r.right - br - sbX); }
+        if (clipY) { mine[1] = Math.max(mine[1], y + bt); mine[3] = Math.min(mine[3], r.bottom - bb - sbY); }
+      }
+      cx = {s, mine, a: undefined, f: undefined, abs: pos !== 'static', holds: undefined, contain, paint, up: c};
     }
-    const contain = s.contain, paint = /paint|strict|content/.test(contain);
-    // Whether el is the containing block of what it holds fixed (and,
-    // static, of what it holds absolutely positioned): asked for when
-    // such an element below it is found (four style reads each: a sixth
-    // of a walk's time, were they read for every element).
-    let holds;
-    const holdsFixed = () => holds ??= s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' ||
-      /transform|perspective|filter/.test(s.willChange) || paint || /layout/.test(contain);
-    let mine = own;
-    const clipX = s.overflowX !== 'visible' || paint, clipY = s.overflowY !== 'visible' || paint;
-    if ((clipX || clipY) && el !== root && !(el === document.body && bodyToViewport())) {
-      const r = el.getBoundingClientRect();
-      const bl = px(s.borderLeftWidth), br = px(s.borderRightWidth), bt = px(s.borderTopWidth), bb = px(s.borderBottomWidth);
-      const sbX = Math.max(0, el.offsetWidth - el.clientWidth - Math.round(bl) - Math.round(br));
-      const sbY = Math.max(0, el.offsetHeight - el.clientHeight - Math.round(bt) - Math.round(bb));
-      mine = own.slice();
-      if (clipX) { mine[0] = Math.max(mine[0], r.x + bl); mine[2] = Math.min(mine[2], r.right - br - sbX); }
-      if (clipY) { mine[1] = Math.max(mine[1], r.y + bt); mine[3] = Math.min(mine[3], r.bottom - bb - sbY); }
-    }
-    let a, f;
-    const ma = pos !== 'static' ? mine : () => a ??= holdsFixed() ? mine : clip(ca);
-    const mf = () => f ??= holdsFixed() ? mine : clip(cf);
-    for (const k of kids) visit(k, mine, ma, mf, keep);
+    if (list) for (const e of list) visit(e, cx, keep);
+    else for (; k; k = k.nextElementSibling) visit(k, cx, keep);
     if (self && on.length > before) holder(el, self);
   };
   // Whether the root's overflow is visible, when the body's clips the
@@ -202,7 +210,8 @@
     const vx0 = view[0], vy0 = view[1], vx1 = view[2], vy1 = view[3];
     for (const i of st.rows(k, vy0 + sy, vy1 + sy)) {
       const j = i * 9;
-      // meets(box, cut(own, view)), shifted, without an array made.
+      // Its box, shifted, meets its clip and the viewport, as a walk
+      // tests it, without an array made.
       const sx = f[j + 8] ? 0 : dx, sy = f[j + 8] ? 0 : dy;
       const x = f[j] - sx, y = f[j + 1] - sy;
       if (!(Math.min(x + f[j + 2], f[j + 6] - sx, vx1) > Math.max(x, f[j + 4] - sx, vx0) &&
@@ -214,10 +223,10 @@
     }
     for (let i = 0; i < k.sticky.length; i += 4) {
       const el = k.sticky[i];
-      if (el.isConnected) visit(el, at(k.sticky[i + 1]), at(k.sticky[i + 2]), at(k.sticky[i + 3]), false);
+      if (el.isConnected) visit(el, contextOf(at(k.sticky[i + 1]), at(k.sticky[i + 2]), at(k.sticky[i + 3])), false);
     }
   } else {
-    visit(root, all, all, allFixed, true);
+    visit(root, contextOf(all, all, allFixed), true);
     st.kept = kept;
   }
   const n = ++st.answers;
