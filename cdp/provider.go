@@ -73,6 +73,15 @@ type Options struct {
 	// at its load (warm.Activity's ScreenFirst). 0 means
 	// DefaultScreenFirstFrom; a negative value, never.
 	ScreenFirstFrom int
+	// ScreenHostFrom is ScreenFirstFrom while the host's last read was
+	// of the screen (Screen, not Current): a host that reads the screen
+	// is answered before the whole tree from pages this large, and pays
+	// for it when it reads a whole page right after a load (a page under
+	// WaitWalkFrom fetches its tree then, not at its load). 0 means
+	// DefaultScreenHostFrom; a negative value, or one above
+	// ScreenFirstFrom, ScreenFirstFrom. Never when ScreenFirstFrom is
+	// negative.
+	ScreenHostFrom int
 	// WaitWalkFrom is the fewest elements a page read screen first
 	// must have for a read of the whole page during its walk to wait
 	// for the walk (up to a second), rather than fetch the whole tree at
@@ -145,6 +154,9 @@ type Provider struct {
 	// background then find what is on screen too (readBehind), so that
 	// the host's next read of the screen after a load takes their walk.
 	screenAsked atomic.Bool
+	// screenLast says the host's last read was of the screen
+	// (Options.ScreenHostFrom).
+	screenLast atomic.Bool
 	// watchID names the provider in the page watchers, which the
 	// providers attached to one browser share (state.js), and in the
 	// tokens of the chains it keeps there (readChain): random, so that
@@ -342,6 +354,12 @@ func NewProvider(opts Options) (*Provider, error) {
 	if opts.WaitWalkFrom == 0 {
 		opts.WaitWalkFrom = DefaultWaitWalkFrom
 	}
+	if opts.ScreenHostFrom == 0 {
+		opts.ScreenHostFrom = DefaultScreenHostFrom
+	}
+	if opts.ScreenHostFrom < 0 || opts.ScreenHostFrom > opts.ScreenFirstFrom {
+		opts.ScreenHostFrom = opts.ScreenFirstFrom
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
@@ -365,6 +383,7 @@ func (p *Provider) Instance() string { return p.ids.Instance() }
 func (p *Provider) Current(ctx context.Context) (*mapping.Current, error) {
 	p.heard()
 	defer p.heard()
+	p.screenLast.Store(false)
 	return p.current(ctx, readWarm)
 }
 
@@ -375,6 +394,7 @@ func (p *Provider) Screen(ctx context.Context) (*mapping.Current, error) {
 	p.heard()
 	defer p.heard()
 	p.screenAsked.Store(true)
+	p.screenLast.Store(true)
 	return p.current(ctx, readScreen)
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 
 	"github.com/cdpprovider/cdpprovider/cdp/warm"
+	"github.com/cdpprovider/cdpprovider/cdp/wire"
 	"github.com/cdpprovider/cdpprovider/mapping"
 )
 
@@ -340,15 +341,7 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 		waitQuiet(t, ctx, p)
 		ahead, _ := p.readsAhead()
 		made := p.screenPartials.Load()
-		u.navigate(t, s, 0, srv.URL+"/")
-		tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame, loader = tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
-		p.mu.Lock()
-		a = p.state.sessions[u.tabs[0]].ax.Load()
-		p.mu.Unlock()
+		frame, loader, a = loadShown(t, ctx, p, u, s, srv.URL+"/")
 		// Reads in the background: only the provider's state tells when they end.
 		if err := waitFor(ctx, func() bool { done, running := p.readsAhead(); return done > ahead && !running }); err != nil {
 			t.Fatalf("no read in the background after the load: %v", err)
@@ -404,6 +397,42 @@ func TestScreenFirstOfALargePage(t *testing.T) {
 	checkPartialScreen(t, ctx, p, a, frame, loader, partial)
 }
 
+// While the host's last read was of the screen, a page of
+// ScreenHostFrom elements or more that loads is walked at its load, read
+// screen first; after a read of the whole page, the same page loaded
+// again is fetched whole at its load (under ScreenFirstFrom).
+func TestScreenFirstWhileTheHostReadsTheScreen(t *testing.T) {
+	srv := smallAndLarge(t) // the large page: about 10,000 elements
+	ctx, p, u := launchFor(t, srv.URL+"/small", Options{RestAfter: -1, ScreenFirstFrom: 50000, ScreenHostFrom: 1000})
+	s := u.session(t, u.tabs[0])
+	// load loads the small page, then the large one, and tells whether
+	// the large one was walked at its load, once it is walked (after a
+	// fetch at its load, or as it).
+	load := func() bool {
+		u.navigate(t, s, 0, srv.URL+"/small")
+		waitQuiet(t, ctx, p)
+		atLoad := p.answers.AtLoad.Load()
+		frame, loader, a := loadShown(t, ctx, p, u, s, srv.URL+"/")
+		if err := waitFor(ctx, func() bool { return a.WalkedDocument(frame) == loader }); err != nil {
+			t.Fatalf("the large page was not walked after its load: %v", err)
+		}
+		return p.answers.AtLoad.Load() > atLoad
+	}
+
+	if _, err := p.Screen(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !load() {
+		t.Error("after a read of the screen, the large page was fetched at its load, not walked")
+	}
+	if _, err := p.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if load() {
+		t.Error("after a read of the whole page, the large page was walked at its load, not fetched")
+	}
+}
+
 // A page read screen first that is quicker fetched whole than walked
 // (fewer elements than WaitWalkFrom) is walked at its load too, and its
 // screen read from what is on screen alone; but a read of the whole page
@@ -426,15 +455,7 @@ func TestScreenFirstOfAMidSizePage(t *testing.T) {
 		}
 		waitQuiet(t, ctx, p)
 		atLoad := p.answers.AtLoad.Load()
-		u.navigate(t, s, 0, srv.URL+"/")
-		tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame, loader := tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID
-		p.mu.Lock()
-		a := p.state.sessions[u.tabs[0]].ax.Load()
-		p.mu.Unlock()
+		frame, loader, a := loadShown(t, ctx, p, u, s, srv.URL+"/")
 		if err := waitFor(ctx, func() bool { return a.LoadWalking(frame, loader) || a.WalkedDocument(frame) == loader }); err != nil {
 			t.Fatalf("the page was neither walked nor walking after its load: %v", err)
 		}
@@ -484,6 +505,21 @@ func smallAndLarge(t *testing.T) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// loadShown loads url in the tab of s, the provider's first tab, and
+// returns the document its top frame shows and the tab's warm trees.
+func loadShown(t *testing.T, ctx context.Context, p *Provider, u *user, s *wire.Session, url string) (cdproto.FrameID, cdproto.LoaderID, *warm.Trees) {
+	t.Helper()
+	u.navigate(t, s, 0, url)
+	tree, err := cdproto.Call(ctx, s, page.GetFrameTree, cdproto.Empty{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	a := p.state.sessions[u.tabs[0]].ax.Load()
+	p.mu.Unlock()
+	return tree.FrameTree.Frame.ID, tree.FrameTree.Frame.LoaderID, a
 }
 
 // largePage is a page of a paragraph of 120 links and 2,500 list items,
