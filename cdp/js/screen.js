@@ -99,7 +99,7 @@
   // positioned and fixed, found when first asked (such elements are
   // few): mine when the element is their containing block, else what
   // its own context (up) gives.
-  const contextOf = (cs, ca, cf) => ({s: null, mine: cs, a: ca, f: cf, abs: false, holds: false, contain: '', paint: false, up: null});
+  const contextOf = (cs, ca, cf) => ({s: null, mine: cs, a: ca, f: cf, abs: false, holds: false, contain: '', up: null});
   // holdsFixed: whether the element of c is the containing block of what
   // it holds fixed (and, static, absolutely positioned): four style
   // reads, a sixth of a walk's time were they read for every element.
@@ -107,7 +107,7 @@
     if (c.holds === undefined) {
       const s = c.s;
       c.holds = s.transform !== 'none' || s.perspective !== 'none' || s.filter !== 'none' ||
-        /transform|perspective|filter/.test(s.willChange) || c.paint || /layout/.test(c.contain);
+        /transform|perspective|filter/.test(s.willChange) || /paint|strict|content|layout/.test(c.contain);
     }
     return c.holds;
   };
@@ -185,7 +185,7 @@
         if (clipX) { mine[0] = Math.max(mine[0], x + bl); mine[2] = Math.min(mine[2], r.right - br - sbX); }
         if (clipY) { mine[1] = Math.max(mine[1], y + bt); mine[3] = Math.min(mine[3], r.bottom - bb - sbY); }
       }
-      cx = {s, mine, a: undefined, f: undefined, abs: pos !== 'static', holds: undefined, contain, paint, up: c};
+      cx = {s, mine, a: undefined, f: undefined, abs: pos !== 'static', holds: undefined, contain, up: c};
     }
     if (list) for (const e of list) visit(e, cx, keep);
     else for (; k; k = k.nextElementSibling) visit(k, cx, keep);

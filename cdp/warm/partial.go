@@ -143,7 +143,7 @@ func PartialNodes(ctx context.Context, c Caller, frame cdproto.FrameID, elements
 	for range 4 {
 		var more []accessibility.NodeID
 		for _, n := range byID {
-			if boxless(n) && hasChildrenToFetch(n) && Role(n) != "ListMarker" && n.ParentID != "" && shown(byID, on, byID[n.ParentID]) && missingChildren(byID, n) {
+			if holdsMore(n) && n.ParentID != "" && shown(byID, on, byID[n.ParentID]) && missingChildren(byID, n) {
 				more = append(more, n.NodeID)
 			}
 		}
@@ -203,6 +203,13 @@ func boxless(n *accessibility.Node) bool {
 		return true
 	}
 	return false
+}
+
+// holdsMore reports whether the children of n, boxless, are asked for
+// when it is on screen: not a text's nor a list item's marker's, which no
+// read maps.
+func holdsMore(n *accessibility.Node) bool {
+	return boxless(n) && hasChildrenToFetch(n) && Role(n) != "ListMarker"
 }
 
 // shown reports whether n is on screen: its DOM element is one of on, or
